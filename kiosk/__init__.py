@@ -1,0 +1,1 @@
+"""The kiosk: round controllers that wire camera, devices, engines and journal together, and the Kivy UI."""

@@ -1,0 +1,68 @@
+"""``dealer-assist``: one command with a subcommand per part of the product.
+
+Each part registers its own subcommands through a module with ``register(subparsers)``; those modules keep
+their heavy imports (Kivy, OpenCV, ONNX Runtime) inside the handlers so that ``dealer-assist baibuu …``
+starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+
+from engine.errors import InputError
+
+COMMAND_MODULES = (
+    "kiosk.commands.baibuu",
+    "kiosk.commands.samloc",
+    "kiosk.commands.schmier",
+    "hardware.cli",
+    "journal.cli",
+    "vision.cli",
+    "kiosk.commands.app",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dealer-assist",
+        description="Dealer-assist kiosk for live card tables: game rules, card reader, devices, journal.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:  # that part is not built yet
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except InputError as error:
+        print(f"dealer-assist: {error}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as error:
+        print(f"dealer-assist: not valid JSON ({error}); check the file", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"dealer-assist: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
