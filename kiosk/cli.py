@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
-            if error.name == name:  # that part is not built yet
+            if error.name and (name + ".").startswith(error.name + "."):  # that part is not built yet
                 continue
             raise
         module.register(subparsers)
