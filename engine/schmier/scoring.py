@@ -1,0 +1,207 @@
+"""The six points of a hand with the reason for each, the score change, and the end of the game at 21."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import JOKER, Card, Rank, Suit
+from engine.common import JSON, Payment
+from engine.schmier.ranks import SEATS, TEAMS, card_points, left_bauer, right_bauer, team_of
+from engine.schmier.settings import GAME_TARGET
+from engine.schmier.tricks import Trick
+
+POINTS = ("high", "low", "right_bauer", "left_bauer", "joker", "game")
+TITLES = {
+    "high": "High",
+    "low": "Low",
+    "right_bauer": "Right bauer",
+    "left_bauer": "Left bauer",
+    "joker": "Joker",
+    "game": "Game",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PointAward:
+    """One of the six points: the team it goes to (None: Game tied, nobody) and why."""
+
+    point: str
+    team: int | None
+    seat: int | None
+    trick: int | None
+    reason: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"point": self.point, "team": self.team, "seat": self.seat, "trick": self.trick, "reason": self.reason}
+
+
+def _find(tricks: Sequence[Trick], card: Card) -> tuple[Trick, int]:
+    for trick in tricks:
+        for seat, played in trick.plays:
+            if played == card:
+                return trick, seat
+    raise ValueError(f"{card} was not played")  # the five protected trumps are always played: a bug if reached
+
+
+def card_points_by_team(tricks: Sequence[Trick]) -> tuple[int, int, int]:
+    totals = [0] * TEAMS
+    for trick in tricks:
+        totals[team_of(trick.winner)] += sum(card_points(card) for card in trick.cards())
+    return (totals[0], totals[1], totals[2])
+
+
+def award_points(tricks: Sequence[Trick], trump: Suit) -> tuple[PointAward, ...]:
+    """The six points of a played hand, in the order High, Low, Right bauer, Left bauer, Joker, Game."""
+    awards: list[PointAward] = []
+    for point, card in (("high", Card(Rank.ACE, trump)), ("low", Card(Rank.TWO, trump))):
+        trick, seat = _find(tricks, card)
+        won = "" if point == "high" else f", trick won by seat {trick.winner}"
+        reason = f"seat {seat} (team {team_of(seat)}) played the {card.name} in trick {trick.number}{won}"
+        awards.append(PointAward(point, team_of(seat), seat, trick.number, reason))
+    for point, card in (("right_bauer", right_bauer(trump)), ("left_bauer", left_bauer(trump)), ("joker", JOKER)):
+        trick, seat = _find(tricks, card)
+        winner = trick.winner
+        reason = (
+            f"the {card.name} fell in trick {trick.number} (played by seat {seat}), "
+            f"won by seat {winner} (team {team_of(winner)})"
+        )
+        awards.append(PointAward(point, team_of(winner), winner, trick.number, reason))
+    awards.append(_game_point(card_points_by_team(tricks)))
+    return tuple(awards)
+
+
+def _game_point(totals: tuple[int, int, int]) -> PointAward:
+    top = max(totals)
+    leaders = [team for team in range(TEAMS) if totals[team] == top]
+    listing = ", ".join(f"team {team} {totals[team]}" for team in range(TEAMS))
+    if len(leaders) > 1:
+        tied = " and ".join(f"team {team}" for team in leaders)
+        return PointAward("game", None, None, None, f"nobody: {tied} tie at {top} card points ({listing})")
+    return PointAward("game", leaders[0], None, None, f"team {leaders[0]} took the most card points ({listing})")
+
+
+def game_winner(scores: Sequence[int], bidding_team: int | None) -> int | None:
+    """The winning team once a team has 21 or more: the highest total; on a tie the bidding team if tied,
+    otherwise nobody yet (another hand is played)."""
+    top = max(scores)
+    if top < GAME_TARGET:
+        return None
+    leaders = [team for team in range(TEAMS) if scores[team] == top]
+    if len(leaders) == 1:
+        return leaders[0]
+    return bidding_team if bidding_team in leaders else None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The settlement of a hand. Schmier scores points, not chips, so ``payments`` is empty and ``nets`` gives
+    each seat its team's score change for the hand."""
+
+    points: tuple[PointAward, ...]
+    card_points: tuple[int, int, int]
+    taken: tuple[int, int, int]
+    hand_points: tuple[int, int, int]
+    scores_before: tuple[int, int, int]
+    scores_after: tuple[int, int, int]
+    bidder: int | None
+    bid: int | None
+    made: bool | None
+    winner: int | None
+    payments: tuple[Payment, ...] = ()
+
+    @property
+    def thrown_in(self) -> bool:
+        return self.bidder is None
+
+    @property
+    def game_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def nets(self) -> dict[int, int]:
+        return {seat: self.hand_points[team_of(seat)] for seat in range(SEATS)}
+
+    def point_teams(self) -> dict[str, int | None]:
+        teams: dict[str, int | None] = dict.fromkeys(POINTS)
+        for award in self.points:
+            teams[award.point] = award.team
+        return teams
+
+    def summary_json(self) -> dict[str, JSON]:
+        """The replay CLI's ``--json`` form."""
+        return {
+            "points": dict(self.point_teams()),
+            "hand_points": list(self.hand_points),
+            "scores": list(self.scores_after),
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "made": self.made,
+            "winner": self.winner,
+        }
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            **self.summary_json(),
+            "reasons": [award.to_json() for award in self.points],
+            "card_points": list(self.card_points),
+            "taken": list(self.taken),
+            "scores_before": list(self.scores_before),
+            "payments": [payment.to_json() for payment in self.payments],
+            "nets": {str(seat): net for seat, net in self.nets.items()},
+        }
+
+    def lines(self) -> list[str]:
+        """The result in words, one line each, for the dealer's screen and the replay narration."""
+        out = []
+        if self.thrown_in:
+            out.append("all passed: the cards are thrown in and the same dealer deals again")
+        for award in self.points:
+            who = "nobody" if award.team is None else f"team {award.team}"
+            out.append(f"{TITLES[award.point]}: {who}: {award.reason}")
+        if self.bidder is not None:
+            bidding_team = team_of(self.bidder)
+            verdict = "made it" if self.made else f"went set: minus {self.bid}"
+            out.append(
+                f"bid: seat {self.bidder} (team {bidding_team}) bid {self.bid} and took "
+                f"{self.taken[bidding_team]}: {verdict}"
+            )
+        out.append("hand: " + ", ".join(f"team {t} {self.hand_points[t]:+d}" for t in range(TEAMS)))
+        out.append("scores: " + ", ".join(f"team {t} {self.scores_after[t]}" for t in range(TEAMS)))
+        if self.winner is not None:
+            out.append(f"game over: team {self.winner} wins with {self.scores_after[self.winner]}")
+        elif max(self.scores_after) >= GAME_TARGET:
+            out.append(f"tied at {max(self.scores_after)} without the bidding team: another hand is played")
+        return out
+
+
+def score_hand(
+    tricks: Sequence[Trick], trump: Suit, bidder: int, bid: int, scores_before: tuple[int, int, int]
+) -> HandResult:
+    awards = award_points(tricks, trump)
+    taken = [0] * TEAMS
+    for award in awards:
+        if award.team is not None:
+            taken[award.team] += 1
+    bidding_team = team_of(bidder)
+    made = taken[bidding_team] >= bid
+    change = list(taken)
+    if not made:
+        change[bidding_team] = -bid
+    after = tuple(before + delta for before, delta in zip(scores_before, change, strict=True))
+    return HandResult(
+        points=awards,
+        card_points=card_points_by_team(tricks),
+        taken=(taken[0], taken[1], taken[2]),
+        hand_points=(change[0], change[1], change[2]),
+        scores_before=scores_before,
+        scores_after=(after[0], after[1], after[2]),
+        bidder=bidder,
+        bid=bid,
+        made=made,
+        winner=game_winner(after, bidding_team),
+    )
+
+
+def thrown_in(scores: tuple[int, int, int]) -> HandResult:
+    return HandResult((), (0, 0, 0), (0, 0, 0), (0, 0, 0), scores, scores, None, None, None, None)

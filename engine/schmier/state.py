@@ -1,0 +1,389 @@
+"""One hand of Schmier as a value: bidding, trump, discards, the dealer's pick-up, 6 tricks and the score.
+
+Built from the settings and a ``Deal``; every action is checked (``verify_…`` / ``can_…``) and applied
+(``bid``, ``pass_bid``, ``name_trump``, ``discard``, ``play``), returning a ``Record``. The state is fully
+determined by its settings, deal and actions, which is what ``to_json`` stores and ``replay`` rebuilds.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any
+
+from engine.cards import Card, Suit
+from engine.common import JSON, IllegalAction
+from engine.errors import InputError
+from engine.schmier import bidding, discards, tricks
+from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
+from engine.schmier.deal import Deal, deal_from_json
+from engine.schmier.ranks import SEATS, is_trump, next_seat, protected_trumps, team_of, trump_name
+from engine.schmier.scoring import HandResult, score_hand, thrown_in
+from engine.schmier.settings import MAX_BID, TRICKS, Settings, settings_from_json
+from engine.schmier.tricks import Trick
+
+GAME = "schmier"
+
+
+class Phase(Enum):
+    BIDDING = "bidding"
+    TRUMP = "trump"
+    DISCARD = "discard"
+    DEALER_DISCARD = "dealer discard"
+    PLAY = "play"
+    HAND_OVER = "hand over"
+    GAME_OVER = "game over"
+    THROWN_IN = "thrown in"
+
+
+_WAITING_FOR = {
+    Phase.BIDDING: "to bid or pass",
+    Phase.TRUMP: "to name trump",
+    Phase.DISCARD: "to discard",
+    Phase.DEALER_DISCARD: "to take up the kept cards and discard to 6",
+    Phase.PLAY: "to play",
+}
+
+
+class Hand:
+    """The state of one hand (re-exported as ``State``)."""
+
+    def __init__(self, settings: Settings, deal: Deal) -> None:
+        self.settings = settings
+        self.deal = deal
+        self.phase = Phase.BIDDING
+        self.hands: list[list[Card]] = [list(hand) for hand in deal.hands]
+        self.turn: int | None = next_seat(deal.dealer)
+        self.bids: list[tuple[int, int | None]] = []
+        self.bidder: int | None = None
+        self.high_bid: int | None = None
+        self.trump: Suit | None = None
+        self.kept: list[Card] = list(deal.kept)
+        self.discarded: dict[int, tuple[Card, ...]] = {}
+        self.received: dict[int, tuple[Card, ...]] = {}
+        self.tricks: list[Trick] = []
+        self.current: list[tuple[int, Card]] = []
+        self.result: HandResult | None = None
+        self._history: list[Record] = []
+
+    # ----- what the kiosk reads
+
+    @property
+    def dealer(self) -> int:
+        return self.deal.dealer
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        return tuple(self._history)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in (Phase.HAND_OVER, Phase.GAME_OVER, Phase.THROWN_IN)
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def scores(self) -> tuple[int, int, int]:
+        return self.deal.scores if self.result is None else self.result.scores_after
+
+    @property
+    def led(self) -> Card | None:
+        """The card led to the trick in progress (None when the next card leads)."""
+        return self.current[0][1] if self.current else None
+
+    def waiting_for(self) -> str:
+        """Who must act and how, in words: 'seat 3 to play'."""
+        if self.turn is None:
+            return f"nobody: the hand is {self.phase.value}"
+        return f"seat {self.turn} {_WAITING_FOR[self.phase]}"
+
+    def face_up_discards(self) -> tuple[Card, ...]:
+        """The dealer's discarded trumps, shown face up when the table's option says so (else none)."""
+        if not self.settings.show_dealer_trump_discards or self.trump is None:
+            return ()
+        return tuple(card for card in self.discarded.get(self.dealer, ()) if is_trump(card, self.trump))
+
+    def discard_options(self) -> discards.DiscardOptions:
+        """What the seat to act may discard (in the two discard phases)."""
+        self._expect(Phase.DISCARD, Phase.DEALER_DISCARD)
+        assert self.turn is not None and self.trump is not None
+        if self.phase is Phase.DISCARD:
+            return discards.player_options(self.turn, self.hands[self.turn], self.trump)
+        return discards.dealer_options(self.turn, self._dealer_holding(), self.trump)
+
+    def legal_plays(self) -> tuple[Card, ...]:
+        if self.phase is not Phase.PLAY:
+            return ()
+        assert self.turn is not None and self.trump is not None
+        return tricks.legal_plays(self.hands[self.turn], self.led, self.trump, self.settings.trump_anytime)
+
+    def legal_actions(self) -> list[Action]:
+        """Exactly the actions the rules allow now. In the dealer's discard this lists every combination
+        (thousands are possible); a screen should use ``discard_options()`` instead."""
+        seat = self.turn
+        if seat is None:
+            return []
+        if self.phase is Phase.BIDDING:
+            return [Pass(seat), *(Bid(seat, amount) for amount in bidding.legal_bids(self.high_bid))]
+        if self.phase is Phase.TRUMP:
+            return [NameTrump(seat, suit) for suit in Suit]
+        if self.phase in (Phase.DISCARD, Phase.DEALER_DISCARD):
+            assert self.trump is not None
+            return [Discard(seat, cards) for cards in self.discard_options().combinations(self.trump)]
+        return [Play(seat, card) for card in self.legal_plays()]
+
+    def settle(self) -> HandResult:
+        if self.result is None:
+            raise IllegalAction(f"the hand is not over yet: waiting for {self.waiting_for()}")
+        return self.result
+
+    # ----- checks
+
+    def _expect(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise IllegalAction(f"not now: the hand is in {self.phase.value}, waiting for {self.waiting_for()}")
+
+    def _expect_turn(self, seat: int, *phases: Phase) -> None:
+        self._expect(*phases)
+        if seat != self.turn:
+            raise IllegalAction(f"not seat {seat}'s turn: waiting for {self.waiting_for()}")
+
+    def verify_bid(self, seat: int, amount: int) -> None:
+        self._expect_turn(seat, Phase.BIDDING)
+        bidding.check_bid(amount, self.high_bid, self.bidder)
+
+    def verify_pass_bid(self, seat: int) -> None:
+        self._expect_turn(seat, Phase.BIDDING)
+
+    def verify_name_trump(self, seat: int, suit: Suit) -> None:
+        self._expect(Phase.TRUMP)
+        if seat != self.bidder:
+            raise IllegalAction(f"seat {self.bidder} won the bidding and names trump, not seat {seat}")
+
+    def verify_discard(self, seat: int, cards: Sequence[Card]) -> None:
+        self._expect_turn(seat, Phase.DISCARD, Phase.DEALER_DISCARD)
+        assert self.trump is not None
+        if self.phase is Phase.DISCARD:
+            discards.check_player_discard(seat, self.hands[seat], cards, self.trump)
+        else:
+            discards.check_dealer_discard(seat, self._dealer_holding(), cards, self.trump)
+
+    def verify_play(self, seat: int, card: Card) -> None:
+        self._expect_turn(seat, Phase.PLAY)
+        assert self.trump is not None
+        tricks.check_play(seat, self.hands[seat], card, self.led, self.trump, self.settings.trump_anytime)
+
+    def can_bid(self, seat: int, amount: int) -> bool:
+        return _allowed(self.verify_bid, seat, amount)
+
+    def can_pass_bid(self, seat: int) -> bool:
+        return _allowed(self.verify_pass_bid, seat)
+
+    def can_name_trump(self, seat: int, suit: Suit) -> bool:
+        return _allowed(self.verify_name_trump, seat, suit)
+
+    def can_discard(self, seat: int, cards: Sequence[Card]) -> bool:
+        return _allowed(self.verify_discard, seat, cards)
+
+    def can_play(self, seat: int, card: Card) -> bool:
+        return _allowed(self.verify_play, seat, card)
+
+    # ----- actions
+
+    def bid(self, seat: int, amount: int) -> Record:
+        self.verify_bid(seat, amount)
+        self.bids.append((seat, amount))
+        self.bidder, self.high_bid = seat, amount
+        return self._after_bid(Bid(seat, amount))
+
+    def pass_bid(self, seat: int) -> Record:
+        self.verify_pass_bid(seat)
+        self.bids.append((seat, None))
+        return self._after_bid(Pass(seat))
+
+    def _after_bid(self, action: Bid | Pass) -> Record:
+        assert self.turn is not None
+        done = self.turn == self.dealer or self.high_bid == MAX_BID
+        effect = ""
+        if not done:
+            self.turn = next_seat(self.turn)
+        elif self.bidder is None:
+            self.phase, self.turn = Phase.THROWN_IN, None
+            self.result = thrown_in(self.deal.scores)
+            effect = f"all passed: cards thrown in, seat {self.dealer} deals again"
+        else:
+            self.phase, self.turn = Phase.TRUMP, self.bidder
+            effect = f"seat {self.bidder} (team {team_of(self.bidder)}) wins the bidding at {self.high_bid}"
+        return self._record(action, effect)
+
+    def name_trump(self, seat: int, suit: Suit) -> Record:
+        self.verify_name_trump(seat, suit)
+        self.trump = suit
+        self.phase, self.turn = Phase.DISCARD, next_seat(self.dealer)
+        return self._record(NameTrump(seat, suit), f"seat {self.turn} to discard")
+
+    def discard(self, seat: int, cards: Sequence[Card]) -> Record:
+        self.verify_discard(seat, cards)
+        chosen = tuple(cards)
+        if self.phase is Phase.DISCARD:
+            return self._player_discard(seat, chosen)
+        return self._dealer_discard(seat, chosen)
+
+    def _player_discard(self, seat: int, cards: tuple[Card, ...]) -> Record:
+        replacements = tuple(self.kept[: len(cards)])
+        del self.kept[: len(cards)]
+        self.hands[seat] = [card for card in self.hands[seat] if card not in cards] + list(replacements)
+        self.discarded[seat], self.received[seat] = cards, replacements
+        following = next_seat(seat)
+        if following == self.dealer:
+            self.phase = Phase.DEALER_DISCARD
+        self.turn = following
+        effect = f"gets {' '.join(card.pretty for card in replacements)}" if replacements else ""
+        return self._record(Discard(seat, cards), effect)
+
+    def _dealer_holding(self) -> list[Card]:
+        return self.hands[self.dealer] + self.kept
+
+    def _dealer_discard(self, seat: int, cards: tuple[Card, ...]) -> Record:
+        assert self.trump is not None
+        taken_up = len(self.kept)
+        self.hands[seat] = [card for card in self._dealer_holding() if card not in cards]
+        self.kept = []
+        self.discarded[seat], self.received[seat] = cards, ()
+        self.phase, self.turn = Phase.PLAY, self.bidder
+        effect = f"the dealer took up {taken_up} kept cards"
+        face_up = self.face_up_discards()
+        if face_up:
+            effect += f"; trumps discarded face up: {' '.join(card.pretty for card in face_up)}"
+        return self._record(Discard(seat, cards), effect + f"; seat {self.bidder} leads")
+
+    def play(self, seat: int, card: Card) -> Record:
+        self.verify_play(seat, card)
+        assert self.trump is not None and self.bidder is not None and self.high_bid is not None
+        self.hands[seat].remove(card)
+        self.current.append((seat, card))
+        if len(self.current) < SEATS:
+            self.turn = next_seat(seat)
+            return self._record(Play(seat, card))
+        winner = tricks.trick_winner(self.current, self.trump)
+        trick = Trick(len(self.tricks) + 1, self.current[0][0], tuple(self.current), winner)
+        self.tricks.append(trick)
+        self.current = []
+        effect = f"seat {winner} (team {team_of(winner)}) wins trick {trick.number}"
+        if len(self.tricks) < TRICKS:
+            self.turn = winner
+            return self._record(Play(seat, card), effect)
+        self.turn = None
+        self.result = score_hand(self.tricks, self.trump, self.bidder, self.high_bid, self.deal.scores)
+        self.phase = Phase.GAME_OVER if self.result.game_over else Phase.HAND_OVER
+        taken = self.result.hand_points
+        effect += "; hand scored: " + ", ".join(f"team {team} {taken[team]:+d}" for team in range(3))
+        return self._record(Play(seat, card), effect)
+
+    def apply(self, action: Action) -> Record:
+        if isinstance(action, Bid):
+            return self.bid(action.seat, action.amount)
+        if isinstance(action, Pass):
+            return self.pass_bid(action.seat)
+        if isinstance(action, NameTrump):
+            return self.name_trump(action.seat, action.suit)
+        if isinstance(action, Discard):
+            return self.discard(action.seat, action.cards)
+        return self.play(action.seat, action.card)
+
+    def apply_json(self, data: Mapping[str, JSON]) -> Record:
+        return self.apply(action_from_json(data))
+
+    def _record(self, action: Action, effect: str = "") -> Record:
+        record = Record(action, effect)
+        self._history.append(record)
+        return record
+
+    # ----- values
+
+    def copy(self) -> Hand:
+        return copy.deepcopy(self)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.settings,
+            self.deal,
+            self.phase,
+            self.hands,
+            self.turn,
+            self.bids,
+            self.bidder,
+            self.high_bid,
+            self.trump,
+            self.kept,
+            self.discarded,
+            self.received,
+            self.tricks,
+            self.current,
+            self.result,
+            self._history,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"<Schmier hand: dealer {self.dealer}, {self.phase.value}, {len(self._history)} actions>"
+
+    def deal_to_json(self) -> dict[str, JSON]:
+        return self.deal.to_json()
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "game": GAME,
+            "settings": self.settings.to_json(),
+            **self.deal.to_json(),
+            "actions": [record.to_json() for record in self._history],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Hand:
+        """Rebuild a hand from ``to_json()`` (or a hand file) by replaying its actions."""
+        if not isinstance(data, Mapping):
+            raise InputError("a Schmier hand is an object with dealer, scores, hands, kept and actions")
+        if data.get("game", GAME) != GAME:
+            raise InputError(f"this is a {data.get('game')!r} file, not a Schmier hand")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise InputError('actions: give a list of actions such as {"seat": 1, "bid": 3}')
+        return replay(settings_from_json(data.get("settings", {})), deal_from_json(data), actions)
+
+    def protected_in_hands(self) -> bool:
+        """True when the five protected trumps are all held or played (the invariant after the discards)."""
+        assert self.trump is not None
+        everywhere = {card for hand in self.hands for card in hand}
+        everywhere |= {card for trick in self.tricks for card in trick.cards()}
+        everywhere |= {card for _, card in self.current}
+        return all(card in everywhere for card in protected_trumps(self.trump))
+
+    def describe_card(self, card: Card) -> str:
+        return card.name if self.trump is None else trump_name(card, self.trump)
+
+
+def _allowed(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except IllegalAction:
+        return False
+    return True
+
+
+def replay(settings: Settings, deal: Deal | Mapping[str, JSON], actions: Sequence[Mapping[str, JSON]]) -> Hand:
+    """Rebuild a hand by applying the actions in order; an illegal one raises ``IllegalAction('action i: …')``."""
+    hand = Hand(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
+    for index, data in enumerate(actions):
+        try:
+            hand.apply_json(data)
+        except IllegalAction as error:
+            raise IllegalAction(f"action {index}: {error}") from None
+    return hand
