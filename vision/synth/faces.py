@@ -1,0 +1,180 @@
+"""Card faces of several deck designs as images, and drawing a face onto a canvas at any quadrilateral.
+
+Decks: ``five-card-draw`` (PyPI package, MIT; always available) and Debian's ``kdegames-card-data-kf5`` SVG decks in
+``/usr/share/carddecks/`` rendered once with ``rsvg-convert`` and cached as PNG under ``.cache/card-faces/``. Every
+face comes out at the same size (``FACE_SIZE``), white-backed BGR, with the rounded-corner mask in ``face_mask``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import shutil
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import JOKER, Card, Rank, Suit, standard_deck
+from engine.errors import InputError
+
+Image = npt.NDArray[np.uint8]
+FACE_SIZE = (250, 350)  # width, height in pixels: the 5:7 shape of a poker card
+CORNER_RADIUS = 0.06  # of the face width
+CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache" / "card-faces"
+DEBIAN_DECKS_DIR = Path("/usr/share/carddecks")
+FIVE_CARD_DRAW = "five-card-draw"
+# Debian decks whose faces are standard French-suited cards rendered whole by their element ids. Left out: German
+# suits (xskat-german), decks whose ids are not whole cards (future, oxygen*, penguins, jolly-royal) and decks
+# rsvg-convert cannot size (konqi-modern, xskat-french).
+DEBIAN_DECKS = ("standard", "dondorf", "gm-paris", "nicu-ornamental", "nicu-white", "tigullio-international",
+                "ancient-egyptians")
+_SVG_RANKS = {Rank.ACE: "1", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king",
+              **{Rank(v): str(v) for v in range(2, 11)}}
+_FCD_SUITS = {Suit.CLUBS: "C", Suit.DIAMONDS: "D", Suit.HEARTS: "H", Suit.SPADES: "S"}
+
+
+class DeckNotAvailable(InputError):
+    """A deck that is not installed on this machine."""
+
+
+def available_decks() -> list[str]:
+    """The decks this machine can draw: ``five-card-draw`` first, then the installed Debian decks."""
+    decks = [FIVE_CARD_DRAW]
+    if shutil.which("rsvg-convert"):
+        decks += [name for name in DEBIAN_DECKS if _debian_svg(name) is not None]
+    return decks
+
+
+def load_deck(name: str) -> dict[Card, Image]:
+    """All faces of one deck (52 cards, plus the joker where the deck has one), BGR, ``FACE_SIZE``."""
+    return dict(_load_deck_cached(name))
+
+
+@functools.cache
+def _load_deck_cached(name: str) -> tuple[tuple[Card, Image], ...]:
+    if name == FIVE_CARD_DRAW:
+        faces = _five_card_draw_faces()
+    elif name in DEBIAN_DECKS:
+        faces = _debian_faces(name)
+    else:
+        raise DeckNotAvailable(f"unknown deck {name!r}; known decks: {', '.join(available_decks())}")
+    for face in faces.values():
+        face.setflags(write=False)
+    return tuple(faces.items())
+
+
+def face_mask(size: tuple[int, int] = FACE_SIZE) -> Image:
+    """255 inside the card's rounded rectangle, 0 outside, for a face of ``size`` (width, height)."""
+    w, h = size
+    r = max(1, round(CORNER_RADIUS * w))
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, lineType=cv2.LINE_AA)
+    return mask
+
+
+def _normalise(rgba_or_bgr: Image) -> Image:
+    """Crop to the card's painted area, put it on white, resize to ``FACE_SIZE``."""
+    image = rgba_or_bgr
+    if image.ndim == 3 and image.shape[2] == 4:
+        alpha = image[:, :, 3]
+        ys, xs = np.nonzero(alpha > 16)
+        if len(xs):
+            image = image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        a = image[:, :, 3:4].astype(np.float32) / 255.0
+        image = (image[:, :, :3].astype(np.float32) * a + 255.0 * (1.0 - a)).astype(np.uint8)
+    return cv2.resize(image, FACE_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def _five_card_draw_faces() -> dict[Card, Image]:
+    try:
+        data = importlib.resources.files("five_card_draw") / "data"
+    except ModuleNotFoundError as error:
+        raise DeckNotAvailable("the five-card-draw package is not installed; pip install five-card-draw") from error
+    faces: dict[Card, Image] = {}
+    for card in standard_deck():
+        assert card.suit is not None
+        number = 14 if card.rank is Rank.ACE else int(card.rank)
+        faces[card] = _read_png(Path(str(data / f"{_FCD_SUITS[card.suit]}{number}.png")))
+    faces[JOKER] = _read_png(Path(str(data / "black_joker.png")))
+    return faces
+
+
+def _read_png(path: Path) -> Image:
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise DeckNotAvailable(f"cannot read the card face {path}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return _normalise(image)
+
+
+def _debian_svg(name: str) -> Path | None:
+    folder = DEBIAN_DECKS_DIR / f"svg-{name}"
+    files = sorted(folder.glob("*.svgz")) + sorted(folder.glob("*.svg")) if folder.is_dir() else []
+    return files[0] if files else None
+
+
+def _svg_ids(card: Card) -> list[str]:
+    if card.is_joker:
+        return ["black_joker", "joker", "red_joker"]
+    assert card.suit is not None
+    return [f"{_SVG_RANKS[card.rank]}_{card.suit.word[:-1]}"]
+
+
+def _debian_faces(name: str) -> dict[Card, Image]:
+    svg = _debian_svg(name)
+    if svg is None or not shutil.which("rsvg-convert"):
+        raise DeckNotAvailable(f"the Debian deck {name!r} is not installed (apt-get install kdegames-card-data-kf5 "
+                               "librsvg2-bin)")
+    folder = CACHE_DIR / name
+    folder.mkdir(parents=True, exist_ok=True)
+    faces: dict[Card, Image] = {}
+    for card in (*standard_deck(), JOKER):
+        png = folder / f"{card}.png"
+        if not png.exists():
+            for element in _svg_ids(card):
+                result = subprocess.run(
+                    ["rsvg-convert", f"--export-id={element}", "-h", str(FACE_SIZE[1] * 2), str(svg), "-o",
+                     str(png)], capture_output=True, check=False)
+                if result.returncode == 0 and png.exists() and png.stat().st_size > 0:
+                    break
+                png.unlink(missing_ok=True)
+        if png.exists():
+            faces[card] = _read_png(png)
+        elif not card.is_joker:
+            raise DeckNotAvailable(f"the Debian deck {name!r} has no face for {card}")
+    return faces
+
+
+def paste_card(canvas: Image, face: Image, corners: npt.ArrayLike, *, shade: float = 1.0) -> Image:
+    """Draw ``face`` onto ``canvas`` (in place) so that its corners land on ``corners``.
+
+    ``corners`` are 4 (x, y) points in canvas pixels: the face's top-left, top-right, bottom-right, bottom-left.
+    Edges are antialiased and the rounded corners are kept. ``shade`` multiplies the face's brightness. Returns the
+    card's coverage mask on the canvas (0..255).
+    """
+    h, w = face.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.asarray(corners, np.float32).reshape(4, 2)
+    matrix = cv2.getPerspectiveTransform(src, dst)
+    size = (canvas.shape[1], canvas.shape[0])
+    warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    mask = cv2.warpPerspective(face_mask((w, h)), matrix, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    x1, y1 = np.floor(dst.min(axis=0)).astype(int)
+    x2, y2 = np.ceil(dst.max(axis=0)).astype(int) + 1
+    x1, y1 = max(x1, 0), max(y1, 0)
+    x2, y2 = min(x2, size[0]), min(y2, size[1])
+    if x2 <= x1 or y2 <= y1:
+        return mask
+    a = mask[y1:y2, x1:x2, None].astype(np.float32) / 255.0
+    region = canvas[y1:y2, x1:x2].astype(np.float32)
+    top = warped[y1:y2, x1:x2].astype(np.float32) * shade
+    canvas[y1:y2, x1:x2] = np.clip(top * a + region * (1.0 - a), 0, 255).astype(np.uint8)
+    return mask

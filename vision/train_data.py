@@ -1,0 +1,98 @@
+"""Training sets for the card reader: the real photographs split by source photo, in Ultralytics' layouts."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+from engine.errors import InputError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_REAL_PHOTOS = REPO_ROOT.parent / "shared" / "data" / "real-cards-train"
+WORK_DIR = REPO_ROOT / ".cache" / "vision"
+SPLITS = ("train", "val", "test")
+# Fractions of source photographs (not of images) per split.
+SPLIT_FRACTIONS = {"train": 0.70, "val": 0.15}
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+def source_photo_of(image: Path) -> str:
+    """The source photograph an exported image came from: ``IMG_20220316_134551`` for all three of its versions."""
+    return re.split(r"_(?:jpe?g|png)\.rf\.", image.name, maxsplit=1, flags=re.IGNORECASE)[0]
+
+
+def split_of_source(source: str) -> str:
+    """The split a source photograph belongs to: a stable hash, so the split never changes between runs."""
+    value = int.from_bytes(hashlib.sha256(source.encode()).digest()[:8], "big") / 2.0**64
+    if value < SPLIT_FRACTIONS["train"]:
+        return "train"
+    if value < SPLIT_FRACTIONS["train"] + SPLIT_FRACTIONS["val"]:
+        return "val"
+    return "test"
+
+
+def list_images(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def split_real_photos(source_dir: Path = DEFAULT_REAL_PHOTOS) -> dict[str, list[Path]]:
+    """The real photographs' images per split, every version of one source photo in the same split."""
+    images_dir = source_dir / "images"
+    if not images_dir.is_dir():
+        raise InputError(f"no images folder in {source_dir}; point --real at the real-cards-train folder")
+    splits: dict[str, list[Path]] = defaultdict(list)
+    for image in list_images(images_dir):
+        splits[split_of_source(source_photo_of(image))].append(image)
+    return {name: splits.get(name, []) for name in SPLITS}
+
+
+def label_path_of(image: Path) -> Path:
+    return image.parent.parent / "labels" / (image.stem + ".txt")
+
+
+def read_yolo_labels(path: Path) -> list[tuple[int, float, float, float, float]]:
+    """YOLO box labels ``class cx cy w h`` (normalised); an absent file means no objects."""
+    if not path.exists():
+        return []
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 5:
+            raise InputError(f"{path}:{number}: expected 'class cx cy w h', got {line!r}")
+        rows.append((int(parts[0]), *(float(v) for v in parts[1:])))
+    return rows  # type: ignore[return-value]
+
+
+def _link(src: Path, dst: Path) -> None:
+    if dst.exists() or dst.is_symlink():
+        dst.unlink()
+    try:
+        os.symlink(src.resolve(), dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def prepare_real_detector_set(out: Path, source_dir: Path = DEFAULT_REAL_PHOTOS) -> Path:
+    """A 1-class ('card') detection set from the real photos, split by source photo; returns its data.yaml."""
+    splits = split_real_photos(source_dir)
+    for split, images in splits.items():
+        (out / split / "images").mkdir(parents=True, exist_ok=True)
+        (out / split / "labels").mkdir(parents=True, exist_ok=True)
+        for image in images:
+            _link(image, out / split / "images" / image.name)
+            rows = read_yolo_labels(label_path_of(image))
+            text = "".join(f"0 {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}\n" for _c, cx, cy, w, h in rows)
+            (out / split / "labels" / (image.stem + ".txt")).write_text(text)
+    data = {"path": str(out), "train": "train/images", "val": "val/images", "test": "test/images",
+            "names": {0: "card"}}
+    data_yaml = out / "data.yaml"
+    data_yaml.write_text(yaml.safe_dump(data, sort_keys=False))
+    return data_yaml
