@@ -1,0 +1,330 @@
+"""The house way: the split the dealer must give the house hand, as an ordered list of named rules.
+
+Each rule looks at the four cards and either decides the split or passes to the next rule. The first rule that
+decides wins, and the split carries a line saying why, in a dealer's words ("pair of 2s with 5+6: split").
+The pair-split table and the low-hand minimum are data (``HouseWay``), so a casino can read and adapt its
+posted house way; ``STANDARD_HOUSE_WAY`` is the rulebook's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from engine.baibuu.hands import PICTURES, ZERO_RANKS, Hand, HandClass, is_mis_set, rank_order
+from engine.baibuu.naturals import NaturalKind, natural_of
+from engine.cards import Card, CardError, Rank, check_no_duplicates
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A four-card hand set as a high and a low hand, with the house-way rule that chose it."""
+
+    high: Hand
+    low: Hand
+    rule: str
+    """Why, for this very hand, in a dealer's words."""
+    rule_name: str = ""
+    """The name of the house-way rule that decided (``"one pair"``, ``"otherwise"``, …)."""
+
+    @property
+    def cards(self) -> tuple[Card, Card, Card, Card]:
+        return (*self.high.cards, *self.low.cards)
+
+    def same_set(self, high: Hand, low: Hand) -> bool:
+        """Whether ``high``/``low`` hold the same cards in the same places as this split (card order aside)."""
+        return set(high.cards) == set(self.high.cards) and set(low.cards) == set(self.low.cards)
+
+    def to_json(self) -> dict[str, object]:
+        return {"high": self.high.to_json(), "low": self.low.to_json(), "rule": self.rule}
+
+
+def ordered_hand(first: Card, second: Card) -> Hand:
+    """A hand with the higher card first (ace high), the way the chart and the screen show it."""
+    if (rank_order(second.rank), _suit_rank(second)) > (rank_order(first.rank), _suit_rank(first)):
+        first, second = second, first
+    return Hand.of(first, second)
+
+
+def _suit_rank(card: Card) -> int:
+    return -card.sort_key()[1]
+
+
+# A pattern names the other two cards beside a pair: "5+6", "A+Z" (Z = any 0-value card: 10, J, Q or K).
+PairPattern = str
+
+STANDARD_PAIR_SPLITS: Mapping[Rank, tuple[PairPattern, ...]] = {
+    Rank.TWO: ("3+7", "4+7", "5+7", "6+7", "5+6"),
+    Rank.THREE: ("4+6", "5+6"),
+    Rank.SIX: ("A+2", "A+3", "2+3", "2+Z", "3+Z"),  # any two of {A, 2, 3}; 2+Z; 3+Z
+    Rank.SEVEN: ("A+2", "A+Z", "2+Z", "Z+Z", "2+9"),  # any two of {A, 2, Z}; 2+9
+    Rank.EIGHT: ("A+Z",),
+    Rank.NINE: ("A+Z",),
+}
+"""Pairs split only with these other two cards; a pair not listed (4, 5, 10, J, Q, K, A) is never split."""
+
+_PATTERN_TOKENS: dict[str, frozenset[Rank]] = {
+    "Z": ZERO_RANKS,
+    **{rank.text: frozenset({rank}) for rank in Rank if rank is not Rank.JOKER},
+}
+
+
+def parse_pair_pattern(pattern: PairPattern) -> tuple[frozenset[Rank], frozenset[Rank]]:
+    parts = pattern.upper().split("+")
+    if len(parts) != 2 or any(part not in _PATTERN_TOKENS for part in parts):
+        raise ValueError(f"pair-split pattern {pattern!r}: write two of A 2-10 J Q K or Z joined by '+', e.g. 'A+Z'")
+    return _PATTERN_TOKENS[parts[0]], _PATTERN_TOKENS[parts[1]]
+
+
+def pattern_matches(pattern: PairPattern, first: Rank, second: Rank) -> bool:
+    left, right = parse_pair_pattern(pattern)
+    return (first in left and second in right) or (second in left and first in right)
+
+
+Decide = Callable[[tuple[Card, ...], "HouseWay"], "Split | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWayRule:
+    """One step of the house way: a name, the text posted at the table, and the decision itself."""
+
+    name: str
+    posted: str
+    decide: Decide
+
+
+@dataclass(frozen=True)
+class HouseWay:
+    """The ordered rules plus their data. ``split(cards)`` gives the one house-way split of any four cards."""
+
+    rules: tuple[HouseWayRule, ...]
+    pair_splits: Mapping[Rank, tuple[PairPattern, ...]] = field(default_factory=lambda: dict(STANDARD_PAIR_SPLITS))
+    min_low_points: int = 4
+
+    def __post_init__(self) -> None:
+        for patterns in self.pair_splits.values():
+            for pattern in patterns:
+                parse_pair_pattern(pattern)
+
+    def split(self, cards: Sequence[Card]) -> Split:
+        hand = tuple(cards)
+        if len(hand) != 4:
+            raise CardError(f"the house hand holds 4 cards, got {len(hand)}: {' '.join(map(str, hand)) or 'none'}")
+        check_no_duplicates(hand)
+        for card in hand:
+            if card.is_joker:
+                raise CardError("Bài Bửu is played without the joker: take JK out of the deck")
+        for rule in self.rules:
+            split = rule.decide(hand, self)
+            if split is not None:
+                if is_mis_set(split.high, split.low) and natural_of(hand) is None:
+                    raise AssertionError(f"house-way rule {rule.name!r} mis-set {hand}")  # the rules forbid it
+                return split
+        raise AssertionError(f"no house-way rule decided {hand}")  # the last rule always decides
+
+    def posted_rules(self) -> list[tuple[str, str]]:
+        """(name, text) of every rule in order, as a pit posts it."""
+        return [(rule.name, rule.posted) for rule in self.rules]
+
+
+def _by_rank(cards: Sequence[Card]) -> dict[Rank, list[Card]]:
+    groups: dict[Rank, list[Card]] = {}
+    for card in cards:
+        groups.setdefault(card.rank, []).append(card)
+    return groups
+
+
+def _rest(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
+    return [card for card in cards if card not in taken]
+
+
+def _decide_natural(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
+    natural = natural_of(cards)
+    if natural is None:
+        return None
+    ranked = sorted(cards, key=lambda c: (rank_order(c.rank), _suit_rank(c)), reverse=True)
+    if natural.kind is NaturalKind.FOUR_OF_A_KIND:
+        high, low = ordered_hand(ranked[0], ranked[1]), ordered_hand(ranked[2], ranked[3])
+        return Split(high, low, f"{natural.describe()}: set as two pairs", "natural")
+    trips = [card for card in ranked if card.rank is natural.rank]
+    (kicker,) = _rest(cards, trips)
+    high, low = ordered_hand(trips[0], trips[1]), ordered_hand(trips[2], kicker)
+    return Split(high, low, f"{natural.describe()}: pair high, the other two low", "natural")
+
+
+def _decide_two_pairs(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
+    groups = _by_rank(cards)
+    if len(groups) != 2 or any(len(group) != 2 for group in groups.values()):
+        return None
+    upper, lower = sorted(groups.values(), key=lambda group: rank_order(group[0].rank), reverse=True)
+    high, low = ordered_hand(*upper), ordered_hand(*lower)
+    return Split(high, low, f"two pairs: {upper[0].rank.text}s high, {lower[0].rank.text}s low", "two pairs")
+
+
+def _decide_one_pair(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
+    groups = _by_rank(cards)
+    pairs = [group for group in groups.values() if len(group) == 2]
+    if len(pairs) != 1 or len(groups) != 3:
+        return None
+    pair = pairs[0]
+    rank = pair[0].rank
+    first, second = sorted(_rest(cards, pair), key=lambda c: (rank_order(c.rank), _suit_rank(c)), reverse=True)
+    low_first = sorted((first.rank, second.rank))  # face value, ace first, as the pair table writes them
+    others = f"{low_first[0].text}+{low_first[1].text}"
+    patterns = way.pair_splits.get(rank, ())
+    if not patterns:
+        return Split(
+            ordered_hand(*pair),
+            ordered_hand(first, second),
+            f"pair of {rank.text}s: never split, pair high",
+            "one pair",
+        )
+    if not any(pattern_matches(pattern, first.rank, second.rank) for pattern in patterns):
+        return Split(
+            ordered_hand(*pair),
+            ordered_hand(first, second),
+            f"pair of {rank.text}s with {others}: keep the pair high",
+            "one pair",
+        )
+    with_first, with_second = ordered_hand(pair[0], first), ordered_hand(pair[1], second)
+    # The better of the two becomes high; on a copy the hand with the higher other card (``first``) goes high.
+    if with_second.strength > with_first.strength:
+        high, low = with_second, with_first
+    else:
+        high, low = with_first, with_second
+    return Split(high, low, f"pair of {rank.text}s with {others}: split", "one pair")
+
+
+def _decide_kong_or_pictures(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
+    pictures = sorted((c for c in cards if c.rank in PICTURES), key=lambda c: rank_order(c.rank), reverse=True)
+    if len({card.rank for card in pictures}) >= 2:
+        kept = pictures[:2]
+        rest = _rest(cards, kept)
+        names = f"{kept[0].rank.text}+{kept[1].rank.text}"
+        if len(pictures) >= 3:
+            rule = f"three pictures: the two highest, {names}, high"
+        elif {card.rank for card in rest} == {Rank.ACE, Rank.NINE}:
+            rule = f"two pictures and a Kong: the pictures {names} high"
+        else:
+            rule = f"two pictures {names}: never broken, high"
+        return Split(ordered_hand(*kept), ordered_hand(*rest), rule, "Kong or two pictures")
+    aces = [card for card in cards if card.rank is Rank.ACE]
+    nines = [card for card in cards if card.rank is Rank.NINE]
+    if aces and nines:
+        kept = [aces[0], nines[0]]
+        return Split(
+            ordered_hand(*kept),
+            ordered_hand(*_rest(cards, kept)),
+            "Kong A+9: never broken, high",
+            "Kong or two pictures",
+        )
+    return None
+
+
+def _decide_otherwise(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
+    first = cards[0]
+    candidates: list[tuple[tuple[object, ...], Hand, Hand]] = []
+    for partner in cards[1:]:
+        one = ordered_hand(first, partner)
+        other = ordered_hand(*_rest(cards, (first, partner)))
+        high, low = (one, other) if (one.strength, _ranks(one)) >= (other.strength, _ranks(other)) else (other, one)
+        candidates.append(((high.strength, low.strength, _ranks(high)), high, low))
+    candidates.sort(key=lambda candidate: candidate[0], reverse=True)
+    best_high = candidates[0]
+    enough = [candidate for candidate in candidates if _low_points(candidate[2]) >= way.min_low_points]
+    minimum = way.min_low_points
+    if not enough:
+        _, high, low = best_high
+        return Split(
+            high, low, f"no split leaves {minimum}+ low: take the highest high, {high.value_text}", "otherwise"
+        )
+    _, high, low = enough[0]
+    if enough[0] is best_high:
+        rule = f"highest high leaving {minimum}+ low: {_short(high)} high, {_short(low)} low"
+    else:
+        rule = f"low would be {_short(best_high[2])} < {minimum}: take the {_short(high)} high"
+    return Split(high, low, rule, "otherwise")
+
+
+def _ranks(hand: Hand) -> tuple[int, ...]:
+    return tuple(sorted((rank_order(card.rank) for card in hand.cards), reverse=True))
+
+
+def _low_points(hand: Hand) -> int:
+    # Only points hands reach this rule (pairs, Kong and two pictures are decided earlier); treat others as 9+.
+    return hand.points if hand.hand_class is HandClass.POINTS else 10
+
+
+def _short(hand: Hand) -> str:
+    return str(hand.points) if hand.hand_class is HandClass.POINTS else hand.value_text
+
+
+STANDARD_RULES: tuple[HouseWayRule, ...] = (
+    HouseWayRule(
+        "natural",
+        "Natural: four of a kind as two pairs; three of a kind with the pair high and the other two low.",
+        _decide_natural,
+    ),
+    HouseWayRule("two pairs", "Two pairs: the higher pair high, the lower pair low.", _decide_two_pairs),
+    HouseWayRule(
+        "one pair",
+        "One pair: keep the pair high and the other two low, except the splits in the pair table "
+        "(one pair card with each other card, the better hand high). 4-4, 5-5, 10-10, J-J, Q-Q, K-K, A-A: never split.",
+        _decide_one_pair,
+    ),
+    HouseWayRule(
+        "Kong or two pictures",
+        "Kong (A+9) or two pictures: never broken, kept high, the other two low. Two pictures and a Kong: the "
+        "pictures high. Three pictures: the two highest high.",
+        _decide_kong_or_pictures,
+    ),
+    HouseWayRule(
+        "otherwise",
+        "Otherwise: of the three splits, the highest high hand that leaves 4 or more low; if none does, the highest "
+        "high. Ties: the higher low, then the split keeping the highest card high.",
+        _decide_otherwise,
+    ),
+)
+
+STANDARD_HOUSE_WAY = HouseWay(STANDARD_RULES)
+
+
+def house_way(cards: Sequence[Card], way: HouseWay = STANDARD_HOUSE_WAY) -> Split:
+    """The one house-way split of four cards, with the rule that decided it."""
+    return way.split(cards)
+
+
+def pair_table_text(way: HouseWay = STANDARD_HOUSE_WAY) -> list[tuple[str, str]]:
+    """The pair-split table as (pair, "split with …") rows for charts; Z = any 0-value card (10, J, Q, K)."""
+    rows = []
+    for rank in sorted((r for r in Rank if r is not Rank.JOKER), key=rank_order):
+        patterns = way.pair_splits.get(rank, ())
+        pair = f"{rank.text}-{rank.text}"
+        rows.append((pair, "split with " + ", ".join(patterns) if patterns else "never split"))
+    return rows
+
+
+def all_splits(cards: Sequence[Card]) -> list[tuple[Hand, Hand]]:
+    """The three ways to set four cards as two hands, each with the better hand high."""
+    hand = tuple(cards)
+    result = []
+    for pair in combinations(hand[1:], 1):
+        one = ordered_hand(hand[0], pair[0])
+        other = ordered_hand(*_rest(hand, (hand[0], pair[0])))
+        result.append((one, other) if one.strength >= other.strength else (other, one))
+    return result
+
+
+__all__ = [
+    "STANDARD_HOUSE_WAY",
+    "STANDARD_PAIR_SPLITS",
+    "HouseWay",
+    "HouseWayRule",
+    "Split",
+    "all_splits",
+    "house_way",
+    "ordered_hand",
+    "pair_table_text",
+    "pattern_matches",
+]

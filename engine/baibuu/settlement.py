@@ -1,0 +1,197 @@
+"""Settling a seat against the house: mis-sets, naturals, high against high and low against low, commission."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+from enum import Enum
+
+from engine.baibuu.hands import Hand, compare, is_mis_set
+from engine.baibuu.naturals import Natural, compare_naturals, natural_of
+from engine.baibuu.settings import CopyRule, Settings
+from engine.cards import Card, CardError, check_no_duplicates
+from engine.common import HOUSE, JSON, Party, Payment, nets_from_payments
+
+
+class Outcome(Enum):
+    WIN = "win"
+    PUSH = "push"
+    LOSE = "lose"
+    MIS_SET = "mis-set"
+    NATURAL = "natural"
+    """The seat's natural beat the house: paid even money less commission, like any win."""
+
+    @property
+    def seat_wins(self) -> bool:
+        return self in (Outcome.WIN, Outcome.NATURAL)
+
+
+@dataclass(frozen=True, slots=True)
+class SetHand:
+    """Four cards as set on the felt: a high hand and a low hand."""
+
+    high: Hand
+    low: Hand
+
+    def __post_init__(self) -> None:
+        check_no_duplicates(self.cards)
+
+    @staticmethod
+    def of(high: tuple[Card, Card] | list[Card], low: tuple[Card, Card] | list[Card]) -> SetHand:
+        if len(high) != 2 or len(low) != 2:
+            raise CardError(f"a set hand is 2 cards high and 2 low, got {len(high)} high and {len(low)} low")
+        return SetHand(Hand.of(high[0], high[1]), Hand.of(low[0], low[1]))
+
+    @property
+    def cards(self) -> tuple[Card, Card, Card, Card]:
+        return (*self.high.cards, *self.low.cards)
+
+    @property
+    def natural(self) -> Natural | None:
+        return natural_of(self.cards)
+
+    @property
+    def is_mis_set(self) -> bool:
+        """Low above high, for a hand that is not a natural (a natural is compared whole, however it lies)."""
+        return self.natural is None and is_mis_set(self.high, self.low)
+
+    def describe(self) -> str:
+        return f"high {self.high.describe()}, low {self.low.describe()}"
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"high": self.high.to_json(), "low": self.low.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    bet: int
+    outcome: Outcome
+    net: int
+    """What the seat gains (positive) or loses (negative), after commission."""
+    commission: int
+    reasons: tuple[str, ...]
+
+    def describe(self) -> str:
+        if self.outcome.seat_wins:
+            money = f"+{self.net}" + (f" ({self.bet} less {self.commission} commission)" if self.commission else "")
+        elif self.outcome is Outcome.PUSH:
+            money = "bet returned"
+        else:
+            money = f"{self.net}"
+        verb = {
+            Outcome.WIN: "wins",
+            Outcome.NATURAL: "wins with a natural",
+            Outcome.PUSH: "pushes",
+            Outcome.LOSE: "loses",
+            Outcome.MIS_SET: "is mis-set and loses",
+        }[self.outcome]
+        return f"seat {self.seat} {verb}: {money}"
+
+    def payment(self) -> Payment | None:
+        if self.net > 0:
+            return Payment(HOUSE, self.seat, self.net, self.describe())
+        if self.net < 0:
+            return Payment(self.seat, HOUSE, -self.net, self.describe())
+        return None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "outcome": self.outcome.value,
+            "net": self.net,
+            "bet": self.bet,
+            "commission": self.commission,
+            "reasons": list(self.reasons),
+        }
+
+
+def commission_on(win: int, settings: Settings) -> int:
+    """The commission on a win, rounded down to the smallest chip (never more than the stated rate)."""
+    chip = settings.smallest_chip
+    chips = (Decimal(win) * settings.commission / chip).to_integral_value(rounding=ROUND_FLOOR)
+    return int(chips) * chip
+
+
+def _duel(place: str, seat: Hand, house: Hand, copy_rule: CopyRule) -> tuple[int, str]:
+    """+1 if the seat wins this place, -1 if the house does; the reason in words."""
+    versus = f"{place}: {seat.describe()} against the house's {house.describe()}"
+    result = compare(seat, house)
+    if result > 0:
+        return 1, f"{versus}: seat wins"
+    if result < 0:
+        return -1, f"{versus}: house wins"
+    if copy_rule is CopyRule.HIGHEST_CARD:
+        seat_top, house_top = seat.highest_rank, house.highest_rank
+        if seat_top > house_top:
+            return 1, f"{versus}: copy, the seat's highest card is higher: seat wins"
+        if seat_top < house_top:
+            return -1, f"{versus}: copy, the house's highest card is higher: house wins"
+        return -1, f"{versus}: copy, highest cards equal too: house wins the copy"
+    return -1, f"{versus}: copy, house wins the copy"
+
+
+def settle_seat(seat: int, bet: int, hand: SetHand, house: SetHand, settings: Settings) -> SeatResult:
+    reasons: list[str] = []
+    seat_natural, house_natural = hand.natural, house.natural
+    outcome: Outcome
+    if seat_natural is not None:
+        if house_natural is not None and compare_naturals(house_natural, seat_natural) >= 0:
+            reasons.append(
+                f"{seat_natural.describe()} against the house's higher {house_natural.describe()}: house wins"
+            )
+            outcome = Outcome.LOSE
+        else:
+            against = f"the house's {house_natural.describe()}" if house_natural else "any hand that is not a natural"
+            reasons.append(f"{seat_natural.describe()} beats {against}: seat wins")
+            outcome = Outcome.NATURAL
+    elif hand.is_mis_set:
+        reasons.append(f"mis-set: low {hand.low.describe()} ranks above high {hand.high.describe()}: house wins")
+        outcome = Outcome.MIS_SET
+    elif house_natural is not None:
+        reasons.append(f"the house's {house_natural.describe()} beats any hand that is not a higher natural")
+        outcome = Outcome.LOSE
+    else:
+        high, high_reason = _duel("high", hand.high, house.high, settings.copy_rule)
+        low, low_reason = _duel("low", hand.low, house.low, settings.copy_rule)
+        reasons += [high_reason, low_reason]
+        outcome = {2: Outcome.WIN, 0: Outcome.PUSH, -2: Outcome.LOSE}[high + low]
+    if outcome.seat_wins:
+        commission = commission_on(bet, settings)
+        net = bet - commission
+    elif outcome is Outcome.PUSH:
+        commission, net = 0, 0
+    else:
+        commission, net = 0, -bet
+    return SeatResult(seat, bet, outcome, net, commission, tuple(reasons))
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Every seat's result and the money of one round; ``nets`` hold the house too and sum to zero."""
+
+    first_position: int
+    house_stack: int
+    house: SetHand
+    house_rule: str
+    """The house-way rule for the house cards."""
+    house_way_followed: bool
+    seats: Mapping[int, SeatResult]
+
+    @property
+    def payments(self) -> tuple[Payment, ...]:
+        return tuple(p for result in self.seats.values() if (p := result.payment()) is not None)
+
+    @property
+    def nets(self) -> dict[Party, int]:
+        return nets_from_payments(self.payments, [HOUSE, *self.seats])
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "house": {**self.house.to_json(), "rule": self.house_rule, "house_way": self.house_way_followed},
+            "first_position": self.first_position,
+            "house_stack": self.house_stack,
+            "seats": {str(seat): result.to_json() for seat, result in self.seats.items()},
+            "payments": [payment.to_json() for payment in self.payments],
+            "nets": {str(party): net for party, net in self.nets.items()},
+        }
