@@ -1,0 +1,65 @@
+"""Sâm Lốc: the 10-card shedding game, as a pure engine (rules in ``../shared/spec/samloc.md``).
+
+Usage: ``hand = Hand.start(settings, deal)``; then ``hand.play(seat, cards)``, ``hand.pass_(seat)``,
+``hand.declare_sam(seat)``, ``hand.timeout(seat)`` until ``hand.is_over``; ``hand.settle()`` gives the money.
+"""
+
+from engine.samloc.actions import (
+    Action,
+    DeclareSam,
+    Pass,
+    Passed,
+    PlayCards,
+    Played,
+    Record,
+    SamDeclared,
+    Timeout,
+    action_from_json,
+)
+from engine.samloc.combos import Combo, Kind, all_combos, beats, classify
+from engine.samloc.deal import Deal, DealError, deal_from_json, random_deal
+from engine.samloc.hand import Bao1Duty, Breach, ChopChain, Hand, Outcome, replay
+from engine.samloc.instant import InstantWin, instant_winners
+from engine.samloc.settlement import Settlement
+from engine.samloc.table import BET_LEVELS, GAME, MODES, TURN_TIMERS_S, Settings, dealt_in, settings_from_json
+
+State = Hand
+
+__all__ = [
+    "BET_LEVELS",
+    "GAME",
+    "MODES",
+    "TURN_TIMERS_S",
+    "Action",
+    "Bao1Duty",
+    "Breach",
+    "ChopChain",
+    "Combo",
+    "Deal",
+    "DealError",
+    "DeclareSam",
+    "Hand",
+    "InstantWin",
+    "Kind",
+    "Outcome",
+    "Pass",
+    "Passed",
+    "PlayCards",
+    "Played",
+    "Record",
+    "SamDeclared",
+    "Settings",
+    "Settlement",
+    "State",
+    "Timeout",
+    "action_from_json",
+    "all_combos",
+    "beats",
+    "classify",
+    "deal_from_json",
+    "dealt_in",
+    "instant_winners",
+    "random_deal",
+    "replay",
+    "settings_from_json",
+]

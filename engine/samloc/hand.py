@@ -1,0 +1,494 @@
+"""The state of one Sâm Lốc hand, driven by actions: declare sâm, play, pass, timeout.
+
+The state is a value: ``copy()`` it, compare it with ``==``, save it with ``to_json()`` (which is a hand file:
+table, deal and actions) and rebuild it with ``Hand.from_json`` or ``replay``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from engine.cards import Card, Rank
+from engine.common import JSON, IllegalAction, Payment
+from engine.errors import InputError
+from engine.samloc.actions import (
+    Action,
+    DeclareSam,
+    Pass,
+    Passed,
+    PlayCards,
+    Played,
+    Record,
+    SamDeclared,
+    Timeout,
+    action_from_json,
+)
+from engine.samloc.combos import Combo, Kind, classify, combos_beating, power, sort_cards, why_not_beaten
+from engine.samloc.deal import Deal, deal_from_json
+from engine.samloc.instant import InstantWin, instant_winners
+from engine.samloc.table import GAME, Settings, settings_from_json
+
+R = TypeVar("R", Played, Passed)
+
+if TYPE_CHECKING:
+    from engine.samloc.settlement import Settlement
+
+Result = Literal["win", "instant_win", "sam_success", "sam_fail", "thoi_finish"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the hand ended. ``finisher``: who shed his last card; ``blocker``: who beat a sâm declarer."""
+
+    result: Result
+    winners: tuple[int, ...]
+    finisher: int | None = None
+    blocker: int | None = None
+    final_round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChopChain:
+    """A chop (a quad on a 2) and the overkills on it, open until its round closes."""
+
+    victim: int
+    chopper: int
+    value_bets: int
+    overkills: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """A player under the báo-1 duty who played a single that was not his highest."""
+
+    seat: int
+    announced: int
+    round_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bao1Duty:
+    """``seat`` must play his highest single whenever he plays a single, because ``announced`` has one card."""
+
+    seat: int
+    announced: int
+
+
+@dataclass(eq=True)
+class Hand:
+    settings: Settings
+    deal: Deal
+    hands: tuple[tuple[Card, ...], ...] = ()
+    has_played: tuple[bool, ...] = ()
+    declarer: int | None = None
+    started: bool = False
+    turn: int | None = None
+    top: Combo | None = None
+    top_seat: int | None = None
+    passed: frozenset[int] = frozenset()
+    round_no: int = 0
+    chain: ChopChain | None = None
+    chops: tuple[Payment, ...] = ()
+    breaches: tuple[Breach, ...] = ()
+    instant: tuple[InstantWin, ...] = ()
+    outcome: Outcome | None = None
+    history: tuple[Record, ...] = field(default=())
+
+    @classmethod
+    def start(cls, settings: Settings, deal: Deal) -> Hand:
+        """A new hand: instant wins are checked at once; otherwise the leader is to play or anyone may declare."""
+        seats = settings.seat_count
+        if seats is not None and seats != deal.players:
+            raise InputError(f"the table seats {seats} players but the deal has {deal.players} hands")
+        if settings.balances is not None:
+            for seat, coins in enumerate(settings.balances):
+                if coins < settings.bet:
+                    raise InputError(
+                        f"seat {seat} holds {coins} coins, less than the bet {settings.bet}: he sits out this hand"
+                    )
+        hand = cls(settings, deal, hands=deal.hands, has_played=(False,) * deal.players, turn=deal.leader)
+        winners = instant_winners(deal.hands, sam_ngheo_giau=settings.sam_ngheo_giau)
+        if winners:
+            hand.instant = winners
+            hand.turn = None
+            hand.outcome = Outcome("instant_win", tuple(win.seat for win in winners))
+        return hand
+
+    # ----- questions -----
+
+    @property
+    def players(self) -> int:
+        return self.deal.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def turn_timer_s(self) -> int:
+        """How long the player whose turn it is has before the timer acts for him."""
+        return self.settings.turn_timer_s
+
+    @property
+    def leading(self) -> bool:
+        """Whether the player to act leads a round (plays any combination, may not pass)."""
+        return not self.is_over and self.top is None
+
+    def next_seat(self, seat: int) -> int:
+        """Clockwise: the seat after ``seat`` in play order."""
+        return (seat + 1) % self.players
+
+    def seat_before(self, seat: int) -> int:
+        return (seat - 1) % self.players
+
+    def bao1_duties(self) -> tuple[Bao1Duty, ...]:
+        """Who must play his highest single now, because the next player has one card (báo 1)."""
+        if self.is_over:
+            return ()
+        return tuple(
+            Bao1Duty(self.seat_before(seat), seat) for seat, cards in enumerate(self.hands) if len(cards) == 1
+        )
+
+    def highest_single(self, seat: int) -> Card:
+        return max(self.hands[seat], key=lambda card: power(card.rank))
+
+    def can_declare_sam_now(self) -> bool:
+        return not self.is_over and not self.started and self.declarer is None
+
+    def legal_plays(self, seat: int) -> tuple[Combo, ...]:
+        """Every distinct set of cards ``seat`` may play now (none when it is not his turn)."""
+        if self.is_over or seat != self.turn:
+            return ()
+        return tuple(
+            combos_beating(
+                self.hands[seat], self.top, quad_beats_pair_of_twos=self.settings.quad_beats_pair_of_twos
+            )
+        )
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Exactly the actions the rules allow now."""
+        if self.is_over or self.turn is None:
+            return ()
+        actions: list[Action] = []
+        if self.can_declare_sam_now():
+            order = [(self.deal.leader + step) % self.players for step in range(self.players)]
+            actions.extend(DeclareSam(seat) for seat in order)
+        actions.extend(PlayCards(self.turn, combo.cards) for combo in self.legal_plays(self.turn))
+        if not self.leading:
+            actions.append(Pass(self.turn))
+        actions.append(Timeout(self.turn))
+        return tuple(actions)
+
+    # ----- checks -----
+
+    def _verify_seat_to_act(self, seat: int) -> None:
+        if self.is_over:
+            raise IllegalAction("the hand is over; no more actions")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r}: seats are 0 to {self.players - 1}")
+        if seat != self.turn:
+            if seat in self.passed:
+                raise IllegalAction(f"seat {seat} passed this round; he may play again when a new round is led")
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def verify_declare_sam(self, seat: int) -> None:
+        if self.is_over:
+            raise IllegalAction("the hand is over; no more actions")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r}: seats are 0 to {self.players - 1}")
+        if self.declarer is not None:
+            raise IllegalAction(f"seat {self.declarer} already declared sâm; only one player may declare")
+        if self.started:
+            raise IllegalAction("sâm can only be declared after the deal, before the first card is played")
+
+    def verify_play(self, seat: int, cards: Sequence[Card]) -> Combo:
+        """Check a play and return the combination it makes."""
+        self._verify_seat_to_act(seat)
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("the same card is listed twice in one play")
+        if not cards:
+            raise IllegalAction("a play needs at least one card; to play nothing, pass")
+        missing = [card for card in cards if card not in self.hands[seat]]
+        if missing:
+            raise IllegalAction(f"seat {seat} does not hold {' '.join(map(str, missing))}")
+        combo = classify(cards)
+        if combo is None:
+            raise IllegalAction(
+                f"{' '.join(map(str, sort_cards(cards)))} is not a combination: play a single, a pair, a triple, "
+                "a quad or a straight of 3 to 10 cards in a row"
+            )
+        if self.top is not None:
+            reason = why_not_beaten(self.top, combo, quad_beats_pair_of_twos=self.settings.quad_beats_pair_of_twos)
+            if reason is not None:
+                raise IllegalAction(reason)
+        return combo
+
+    def verify_pass(self, seat: int) -> None:
+        self._verify_seat_to_act(seat)
+        if self.top is None:
+            raise IllegalAction(f"seat {seat} leads this round and cannot pass: he must play")
+
+    def verify_timeout(self, seat: int) -> None:
+        self._verify_seat_to_act(seat)
+
+    def can_declare_sam(self, seat: int) -> bool:
+        return _succeeds(lambda: self.verify_declare_sam(seat))
+
+    def can_play(self, seat: int, cards: Sequence[Card]) -> bool:
+        return _succeeds(lambda: self.verify_play(seat, cards))
+
+    def can_pass(self, seat: int) -> bool:
+        return _succeeds(lambda: self.verify_pass(seat))
+
+    def can_timeout(self, seat: int) -> bool:
+        return _succeeds(lambda: self.verify_timeout(seat))
+
+    # ----- actions -----
+
+    def declare_sam(self, seat: int) -> SamDeclared:
+        self.verify_declare_sam(seat)
+        self.declarer = seat
+        self.turn = seat
+        record = SamDeclared(seat)
+        self.history = (*self.history, record)
+        return record
+
+    def play(self, seat: int, cards: Sequence[Card]) -> Played:
+        combo = self.verify_play(seat, cards)
+        return self._record(self._apply_play(seat, combo, timed_out=False))
+
+    def pass_(self, seat: int) -> Passed:
+        self.verify_pass(seat)
+        return self._record(self._apply_pass(seat, timed_out=False))
+
+    def timeout(self, seat: int) -> Played | Passed:
+        """The turn timer ran out: a player who may pass passes; one who must lead plays his lowest single
+        (his highest while he is under the báo-1 duty, when ``timeout_keeps_bao1_duty`` is on)."""
+        self.verify_timeout(seat)
+        if self.top is not None:
+            return self._record(self._apply_pass(seat, timed_out=True))
+        card = min(self.hands[seat], key=lambda c: power(c.rank))
+        if self.settings.timeout_keeps_bao1_duty and self._under_duty(seat):
+            card = self.highest_single(seat)
+        combo = classify((card,))
+        assert combo is not None
+        return self._record(self._apply_play(seat, combo, timed_out=True))
+
+    def apply(self, action: Action) -> Record:
+        if isinstance(action, DeclareSam):
+            return self.declare_sam(action.seat)
+        if isinstance(action, PlayCards):
+            return self.play(action.seat, action.cards)
+        if isinstance(action, Pass):
+            return self.pass_(action.seat)
+        return self.timeout(action.seat)
+
+    def _record(self, record: R) -> R:
+        self.history = (*self.history, record)
+        return record
+
+    def _under_duty(self, seat: int) -> bool:
+        return len(self.hands[self.next_seat(seat)]) == 1
+
+    def _apply_play(self, seat: int, combo: Combo, *, timed_out: bool) -> Played:
+        effects: list[str] = []
+        highest = self.highest_single(seat)
+        if combo.kind is Kind.SINGLE and self._under_duty(seat) and power(combo.cards[0].rank) < power(highest.rank):
+            announced = self.next_seat(seat)
+            self.breaches = (*self.breaches, Breach(seat, announced, self.round_no))
+            effects.append(
+                f"báo 1 broken: seat {seat} did not play his highest single ({highest}) while seat {announced} "
+                f"has one card; if seat {announced} goes out this round, seat {seat} pays for everyone"
+            )
+        blocked_sam = False
+        if self.top is not None and self.top_seat is not None:
+            effects.extend(self._chop_effects(seat, combo, self.top, self.top_seat))
+            blocked_sam = self.declarer is not None and self.top_seat == self.declarer
+        self.hands = _replace(self.hands, seat, tuple(c for c in self.hands[seat] if c not in combo.cards))
+        self.has_played = _replace(self.has_played, seat, True)
+        self.started = True
+        self.top, self.top_seat = combo, seat
+        left = len(self.hands[seat])
+        if left == 1:
+            effects.append(
+                f"báo 1: seat {seat} has one card left; seat {self.seat_before(seat)} must play his highest single"
+            )
+        if blocked_sam:
+            assert self.declarer is not None
+            effects.extend(self._close_round())
+            self._end(Outcome("sam_fail", self._others(self.declarer), blocker=seat, final_round=self.round_no))
+            effects.append(f"seat {seat} beats the declarer: sâm fails, seat {self.declarer} pays everyone")
+        elif left == 0:
+            final_round = self.round_no
+            effects.extend(self._close_round())
+            if seat == self.declarer:
+                if combo.has_two:
+                    self._end(Outcome("sam_fail", self._others(seat), finisher=seat, final_round=final_round))
+                    effects.append(f"seat {seat} would go out on a 2: sâm fails, he pays everyone")
+                else:
+                    self._end(Outcome("sam_success", (seat,), finisher=seat, final_round=final_round))
+                    effects.append(f"seat {seat} goes out unbeaten: sâm succeeds, everyone pays him")
+            elif combo.has_two:
+                self._end(Outcome("thoi_finish", self._others(seat), finisher=seat, final_round=final_round))
+                effects.append(f"seat {seat} goes out on a 2: thối, he pays every other player")
+            else:
+                self._end(Outcome("win", (seat,), finisher=seat, final_round=final_round))
+                effects.append(f"seat {seat} goes out and wins the hand")
+        else:
+            self._advance(seat, effects)
+        return Played(seat, combo, tuple(effects), timed_out)
+
+    def _chop_effects(self, seat: int, combo: Combo, top: Combo, top_seat: int) -> list[str]:
+        if combo.kind is not Kind.QUAD:
+            return []
+        settings = self.settings
+        if top.kind is not Kind.QUAD:  # a quad on a 2 (or on a pair of 2s): a chop
+            twos = sum(1 for card in top.cards if card.rank is Rank.TWO)
+            value = min(settings.chop_cap_bets, settings.chop_bets * twos)
+            self.chain = ChopChain(top_seat, seat, value)
+            return [f"seat {seat} chops seat {top_seat}'s {top.describe()}: {value}×bet, paid when the round closes"]
+        if self.chain is not None and self.chain.chopper == top_seat:
+            value = min(settings.chop_cap_bets, self.chain.value_bets + settings.overkill_step_bets)
+            self.chain = ChopChain(top_seat, seat, value, self.chain.overkills + 1)
+            return [
+                f"seat {seat} overkills seat {top_seat}'s chop: the chain is worth {value}×bet, "
+                f"now owed by seat {top_seat} to seat {seat}"
+            ]
+        return []
+
+    def _apply_pass(self, seat: int, *, timed_out: bool) -> Passed:
+        self.passed = self.passed | {seat}
+        effects: list[str] = []
+        self._advance(seat, effects)
+        return Passed(seat, tuple(effects), timed_out)
+
+    def _advance(self, seat: int, effects: list[str]) -> None:
+        following = self.next_seat(seat)
+        while following in self.passed:
+            following = self.next_seat(following)
+        if following == self.top_seat:
+            leader = following
+            effects.extend(self._close_round())
+            self.round_no += 1
+            self.passed = frozenset()
+            self.top = self.top_seat = None
+            effects.append(f"everyone else passed: seat {leader} leads a new round")
+        self.turn = following
+
+    def _close_round(self) -> list[str]:
+        chain = self.chain
+        if chain is None:
+            return []
+        self.chain = None
+        reason = "chop" if chain.overkills == 0 else f"overkill ({chain.overkills} on the chop)"
+        amount = self.settings.times_bet(chain.value_bets)
+        self.chops = (*self.chops, Payment(chain.victim, chain.chopper, amount, reason))
+        return [f"the {reason} is settled: seat {chain.victim} owes seat {chain.chopper} {amount}"]
+
+    def _end(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.turn = None
+        self.passed = frozenset()
+
+    def _others(self, seat: int) -> tuple[int, ...]:
+        return tuple(other for other in range(self.players) if other != seat)
+
+    # ----- after the hand -----
+
+    def next_leader(self) -> int:
+        """Who leads the next hand: the winner; after a failed sâm the player who blocked it; (decision) after an
+        instant win shared by several, the first of them from this hand's leader; when nobody won (a thối
+        finish, or a declarer going out on a 2) this hand's leader again."""
+        outcome = self.outcome
+        if outcome is None:
+            raise IllegalAction("the hand is not over yet")
+        if outcome.result == "sam_fail":
+            return outcome.blocker if outcome.blocker is not None else self.deal.leader
+        if outcome.result == "thoi_finish":
+            return self.deal.leader
+        order = [(self.deal.leader + step) % self.players for step in range(self.players)]
+        return next(seat for seat in order if seat in outcome.winners)
+
+    def copy(self) -> Hand:
+        return copy.copy(self)  # every field is an immutable value
+
+    def actions_json(self) -> list[dict[str, JSON]]:
+        return [record.to_json() for record in self.history]
+
+    def to_json(self) -> dict[str, JSON]:
+        """A hand file: table, deal and actions (all that is needed to rebuild this state), plus a read-only
+        snapshot under "now" that ``from_json`` checks against the replay."""
+        return {
+            "game": GAME,
+            "table": self.settings.to_json(),
+            **self.deal.to_json(),
+            "actions": self.actions_json(),
+            "now": self.snapshot(),
+        }
+
+    def snapshot(self) -> dict[str, JSON]:
+        return {
+            "hands": [[str(card) for card in cards] for cards in self.hands],
+            "turn": self.turn,
+            "top": None if self.top is None else [str(card) for card in self.top.cards],
+            "passed": sorted(self.passed),
+            "declarer": self.declarer,
+            "result": None if self.outcome is None else self.outcome.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Hand:
+        if not isinstance(data, Mapping):
+            raise InputError("a Sâm Lốc hand must be a JSON object with table, hands, leader and actions")
+        if data.get("game", GAME) != GAME:
+            raise InputError(f"this is a {data.get('game')!r} hand, not a Sâm Lốc ({GAME}) hand")
+        unknown = sorted(set(data) - {"game", "table", "hands", "leader", "actions", "now"})
+        if unknown:
+            raise InputError(f"unknown key {', '.join(unknown)} in a Sâm Lốc hand")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise InputError('"actions" must be a list of actions')
+        deal = {"hands": data.get("hands"), "leader": data.get("leader")}
+        hand = replay(settings_from_json(data.get("table", {})), deal, actions)
+        if "now" in data and data["now"] != hand.snapshot():
+            raise InputError("the saved state does not match what its actions give: the file was altered")
+        return hand
+
+    def deal_to_json(self) -> dict[str, JSON]:
+        return self.deal.to_json()
+
+    def settle(self) -> Settlement:
+        from engine.samloc.settlement import settle
+
+        return settle(self)
+
+
+def _succeeds(check: Callable[[], object]) -> bool:
+    try:
+        check()
+    except IllegalAction:
+        return False
+    return True
+
+
+T = TypeVar("T")
+
+
+def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def replay(settings: Settings, deal: Mapping[str, JSON] | Deal, actions: Sequence[Mapping[str, JSON]]) -> Hand:
+    """Rebuild a hand from its deal and recorded actions; an illegal one raises ``IllegalAction`` starting with
+    ``action <index>: ``."""
+    hand = Hand.start(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
+    for index, data in enumerate(actions):
+        try:
+            hand.apply(action_from_json(data))
+        except IllegalAction as error:
+            raise IllegalAction(f"action {index}: {error}") from None
+    return hand
+

@@ -1,0 +1,127 @@
+"""Money at the end of a Sâm Lốc hand: every payment with its reason, and each seat's net."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.cards import Card, Rank
+from engine.common import JSON, IllegalAction, Payment
+from engine.samloc.combos import sort_cards
+
+if TYPE_CHECKING:
+    from engine.samloc.hand import Hand, Result
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    result: Result
+    winners: tuple[int, ...]
+    payments: tuple[Payment, ...]
+    players: int
+
+    @property
+    def nets(self) -> dict[int, int]:
+        """Each seat's net in coins (received minus paid); they sum to zero."""
+        nets = dict.fromkeys(range(self.players), 0)
+        for payment in self.payments:
+            assert isinstance(payment.payer, int) and isinstance(payment.payee, int)
+            nets[payment.payer] -= payment.amount
+            nets[payment.payee] += payment.amount
+        return nets
+
+    @property
+    def deltas(self) -> list[int]:
+        nets = self.nets
+        return [nets[seat] for seat in range(self.players)]
+
+    def balances_after(self, balances: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+        """The seats' coin balances once this hand is paid (in full, even below zero)."""
+        if len(balances) != self.players:
+            raise ValueError(f"{len(balances)} balances for a hand of {self.players} seats")
+        return tuple(coins + delta for coins, delta in zip(balances, self.deltas, strict=True))
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "result": self.result,
+            "winners": list(self.winners),
+            "deltas": self.deltas,
+            "payments": [payment.to_json() for payment in self.payments],
+        }
+
+
+def settle(hand: Hand) -> Settlement:
+    outcome = hand.outcome
+    if outcome is None:
+        raise IllegalAction(f"the hand is not over: seat {hand.turn} is to play")
+    settings = hand.settings
+    others = [seat for seat in range(hand.players)]
+    payments: list[Payment] = []
+
+    def pay(payer: int, payee: int, bets: int, reason: str) -> None:
+        if bets > 0 and payer != payee:
+            payments.append(Payment(payer, payee, settings.times_bet(bets), reason))
+
+    if outcome.result == "instant_win":
+        for win in hand.instant:
+            for loser in others:
+                if loser not in outcome.winners:
+                    pay(loser, win.seat, settings.instant_win_bets, f"instant win: {win.name}")
+    elif outcome.result == "sam_success":
+        for loser in others:
+            pay(loser, outcome.winners[0], settings.sam_bets, "sâm")
+    elif outcome.result == "sam_fail":
+        declarer = hand.declarer
+        assert declarer is not None
+        for seat in outcome.winners:
+            pay(declarer, seat, settings.sam_bets, "sâm failed")
+    elif outcome.result == "thoi_finish":
+        assert outcome.finisher is not None
+        for seat in outcome.winners:
+            pay(outcome.finisher, seat, settings.two_finish_bets, "going out on a 2 (thối)")
+    else:
+        assert outcome.finisher is not None
+        winner = outcome.finisher
+        breacher = next(
+            (
+                breach.seat
+                for breach in hand.breaches
+                if breach.announced == winner and breach.round_no == outcome.final_round
+            ),
+            None,
+        )
+        for loser in others:
+            if loser == winner:
+                continue
+            for bets, reason in _loser_dues(hand, loser):
+                if breacher is None:
+                    pay(loser, winner, bets, reason)
+                else:
+                    pay(breacher, winner, bets, f"báo 1, pays for everyone: seat {loser}'s {reason}")
+    if outcome.result != "thoi_finish":
+        payments.extend(hand.chops)
+    return Settlement(outcome.result, outcome.winners, tuple(payments), hand.players)
+
+
+def _loser_dues(hand: Hand, loser: int) -> list[tuple[int, str]]:
+    """What one loser owes the winner, in ×bet, with reasons: cards left (or never played), thối."""
+    settings = hand.settings
+    cards = hand.hands[loser]
+    if hand.has_played[loser]:
+        dues = [(settings.card_bets * len(cards), f"cards left ({len(cards)})")]
+    else:
+        count = settings.never_played_cards
+        dues = [(settings.card_bets * count, f"never played a card (counts as {count} cards)")]
+    stinky = thoi_cards(cards)
+    if stinky:
+        dues.append((settings.thoi_bets * len(stinky), "thối: left holding " + ", ".join(stinky)))
+    return dues
+
+
+def thoi_cards(cards: tuple[Card, ...]) -> list[str]:
+    """The 2s and the quads a hand still holds, each counted once (four 2s count as four 2s and a quad)."""
+    counts = Counter(card.rank for card in cards)
+    twos = [str(card) for card in sort_cards(cards) if card.rank is Rank.TWO]
+    quads = [f"a quad of {rank.plural}" for rank, n in counts.items() if n == 4]
+    return twos + quads
