@@ -4,7 +4,7 @@ A ``State`` (``Hand``) is one hand from the deal to its score; a ``Match`` chain
 """
 
 from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
-from engine.schmier.deal import Deal, DealError, deal_from_json, random_deal
+from engine.schmier.deal import Deal, DealError, arrange_deal, deal_from_json, random_deal
 from engine.schmier.discards import DiscardOptions
 from engine.schmier.match import Match
 from engine.schmier.ranks import effective_suit, is_trump, protected_trumps, strength, team_of
@@ -38,6 +38,7 @@ __all__ = [
     "State",
     "Trick",
     "action_from_json",
+    "arrange_deal",
     "deal_from_json",
     "effective_suit",
     "game_winner",

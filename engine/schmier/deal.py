@@ -91,3 +91,15 @@ def random_deal(rng: random.Random, dealer: int, scores: Sequence[int] = (0, 0, 
     rng.shuffle(deck)
     hands = tuple(tuple(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]) for seat in range(SEATS))
     return Deal(dealer, (scores[0], scores[1], scores[2]), hands, tuple(deck[SEATS * HAND_SIZE :]))
+
+
+def arrange_deal(
+    dealer: int, hands: Sequence[str], kept_first: str = "", scores: Sequence[int] = (0, 0, 0)
+) -> Deal:
+    """A scripted deal: six hands as card texts ("AH KH 2C …"), the kept cards given out first (in order),
+    and the rest of the 53 cards kept after them in deck order."""
+    dealt = tuple(_cards(hand.split(), f"seat {seat}'s hand") for seat, hand in enumerate(hands))
+    first = _cards(kept_first.split(), "kept")
+    used = {card for hand in dealt for card in hand} | set(first)
+    rest = tuple(card for card in deck_with_joker() if card not in used)
+    return Deal(dealer, (scores[0], scores[1], scores[2]), dealt, first + rest)

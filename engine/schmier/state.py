@@ -267,7 +267,8 @@ class Hand:
         self.current.append((seat, card))
         if len(self.current) < SEATS:
             self.turn = next_seat(seat)
-            return self._record(Play(seat, card))
+            leads = f"leads trick {len(self.tricks) + 1}" if len(self.current) == 1 else ""
+            return self._record(Play(seat, card), leads)
         winner = tricks.trick_winner(self.current, self.trump)
         trick = Trick(len(self.tricks) + 1, self.current[0][0], tuple(self.current), winner)
         self.tricks.append(trick)

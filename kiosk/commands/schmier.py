@@ -1,0 +1,78 @@
+"""``dealer-assist schmier replay HAND.json [--json]``: narrate and score one recorded Schmier hand."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("schmier", help="Schmier: replay and score a recorded hand")
+    actions = parser.add_subparsers(dest="schmier_command", metavar="ACTION")
+    replay = actions.add_parser(
+        "replay",
+        help="narrate and score one hand from a hand file",
+        description="Replay a hand file (dealer, scores, hands, kept, actions), check every action against the "
+        "rules and print the six points with their reasons, the hand's points and the running scores.",
+    )
+    replay.add_argument("hand", type=Path, metavar="HAND.json", help="the hand file")
+    replay.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    replay.add_argument(
+        "--trump-anytime",
+        action="store_true",
+        help="table option: a player who can follow suit may still play a trump",
+    )
+    replay.set_defaults(func=_replay)
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from engine.common import IllegalAction
+    from engine.schmier import Hand, Settings, deal_from_json, settings_from_json
+
+    data = json.loads(args.hand.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise InputError(f"{args.hand}: a hand file is a JSON object with dealer, scores, hands, kept and actions")
+    if data.get("game", "schmier") != "schmier":
+        raise InputError(f"{args.hand} is a {data['game']!r} file; this command replays Schmier hands")
+    settings = settings_from_json(data.get("settings", {}))
+    if args.trump_anytime:
+        settings = Settings(trump_anytime=True, show_dealer_trump_discards=settings.show_dealer_trump_discards)
+    deal = deal_from_json(data)
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise InputError('actions: give a list of actions such as {"seat": 1, "bid": 3}')
+
+    hand = Hand(settings, deal)
+    narrate = not args.json
+    if narrate:
+        scores = ", ".join(f"team {team} {score}" for team, score in enumerate(deal.scores))
+        print(f"Schmier hand: seat {deal.dealer} deals; scores going in: {scores}")
+    for index, action in enumerate(actions):
+        try:
+            record = hand.apply_json(action)
+        except IllegalAction as error:
+            raise InputError(f"action {index}: {error}") from None
+        if narrate:
+            print(f"  [{index}] {record.describe()}")
+    if not hand.is_over:
+        raise InputError(
+            f"the hand is not finished after {len(actions)} actions: waiting for {hand.waiting_for()}; "
+            "add the missing actions"
+        )
+    result = hand.settle()
+    if args.json:
+        print(json.dumps(result.summary_json()))
+    else:
+        for line in result.lines():
+            print(line)
+    return 0
