@@ -1,0 +1,281 @@
+"""The pyserial transport: one background thread per device turns the port's bytes into events on a queue.
+
+``DeviceClient`` opens any pyserial URL or path (``/dev/ttyUSB0``, ``loop://``, ``socket://host:port``,
+``hwgrep://…``) exclusively, identifies the device, and from then on keeps the link alive: when the port fails
+(unplugged) or the device stops answering, it reports ``LinkDown``, reopens with backoff, and reports ``LinkUp``
+when the device answers again. ``find_devices`` lists ports and who answers on each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+import serial.tools.list_ports
+
+from engine.errors import InputError
+from hardware.events import DeviceEvent, DeviceIdentity, DeviceKind, DeviceState, LinkCounters
+from hardware.link import HostLink, LinkTiming
+from hardware.protocol import Frame, FrameParser, Ident, Identify, MessageError, encode, from_frame
+
+Clock = Callable[[], float]
+"""Seconds on a monotonic scale; tests may pass their own."""
+
+BAUD_RATES = (9600, 19200, 38400, 57600, 115200)
+DEFAULT_BAUD = 115200
+_READ_WAIT = 0.05  # longest a read blocks; shake() wakes it at once where the port supports cancel_read
+
+
+def open_port(url: str, baudrate: int = DEFAULT_BAUD, exclusive: bool = True) -> Any:
+    """Open a serial port by path or pyserial URL, 8N1, exclusively where the platform allows it."""
+    if baudrate not in BAUD_RATES:
+        raise InputError(f"baud rate {baudrate} is not one of {', '.join(map(str, BAUD_RATES))}")
+    port = serial.serial_for_url(url, do_not_open=True, baudrate=baudrate, timeout=_READ_WAIT, write_timeout=1.0)
+    if exclusive and hasattr(port, "exclusive"):
+        with contextlib.suppress(ValueError, AttributeError):
+            port.exclusive = True
+    port.open()
+    with contextlib.suppress(serial.SerialException, OSError, NotImplementedError):
+        port.reset_input_buffer()  # bytes from before we were listening are stale
+    return port
+
+
+class DeviceClient:
+    """A shaker or panel seen from the host. Thread-safe; events arrive on ``events`` (and ``on_event``)."""
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        name: str = "device",
+        events: queue.Queue[DeviceEvent] | None = None,
+        on_event: Callable[[DeviceEvent], None] | None = None,
+        expect_kind: DeviceKind | None = None,
+        expect_serial: str | None = None,
+        baudrate: int = DEFAULT_BAUD,
+        timing: LinkTiming | None = None,
+        clock: Clock = time.monotonic,
+        exclusive: bool = True,
+    ) -> None:
+        if baudrate not in BAUD_RATES:
+            raise InputError(f"baud rate {baudrate} is not one of {', '.join(map(str, BAUD_RATES))}")
+        self.port_name = port
+        self.name = name
+        self.events: queue.Queue[DeviceEvent] = events if events is not None else queue.Queue()
+        self._on_event = on_event
+        self._baudrate = baudrate
+        self._exclusive = exclusive
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._link = HostLink(name, port, timing, expect_kind, expect_serial)
+        self._timing = self._link.timing
+        self._port: Any = None
+        self._closing = threading.Event()
+        self._up = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"serial-{name}", daemon=True)
+        self._thread.start()
+
+    # --- what the kiosk calls -----------------------------------------------------------------------------
+
+    def shake(self) -> int:
+        """Ask the shaker to shake; returns at once with the shake's id. The dice come as an event.
+
+        While a shake is pending, calling again returns the same id and does not shake again.
+        """
+        with self._lock:
+            shake_id = self._link.shake(self._clock())
+        self._wake()
+        return shake_id
+
+    def close(self) -> None:
+        """Stop the reader thread and close the port."""
+        self._closing.set()
+        self._wake()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> DeviceClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def counters(self) -> LinkCounters:
+        with self._lock:
+            return self._link.counters
+
+    @property
+    def connected(self) -> bool:
+        """True while the device is identified and answering."""
+        with self._lock:
+            return self._link.up
+
+    @property
+    def identity(self) -> DeviceIdentity | None:
+        with self._lock:
+            return self._link.identity
+
+    @property
+    def state(self) -> DeviceState | None:
+        with self._lock:
+            return self._link.state
+
+    def wait_until_up(self, timeout: float) -> bool:
+        """Block until the device is identified (or ``timeout`` seconds pass); True if it is."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.connected:
+                return True
+            self._up.wait(min(0.05, max(0.0, deadline - time.monotonic())))
+        return self.connected
+
+    # --- reader thread ------------------------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        port = self._port
+        if port is not None and hasattr(port, "cancel_read"):
+            with contextlib.suppress(Exception):
+                port.cancel_read()
+
+    def _emit(self, events: Iterable[DeviceEvent]) -> None:
+        for event in events:
+            self.events.put(event)
+            if self._on_event is not None:
+                self._on_event(event)
+
+    def _run(self) -> None:
+        backoff = self._timing.backoff_initial
+        reported_down = False
+        while not self._closing.is_set():
+            try:
+                port = open_port(self.port_name, self._baudrate, self._exclusive)
+            except (serial.SerialException, OSError, ValueError) as error:
+                with self._lock:
+                    events = self._link.open_failed(self._clock(), _why(error), first=not reported_down)
+                reported_down = True
+                self._emit(events)
+                self._closing.wait(backoff)
+                backoff = min(backoff * 2, self._timing.backoff_max)
+                continue
+            self._port = port
+            with self._lock:
+                self._link.connection_made(self._clock())
+            reason = self._serve(port)
+            self._port = None
+            with contextlib.suppress(Exception):
+                port.close()
+            if self._closing.is_set():
+                break
+            with self._lock:
+                was_up = self._link.up
+                events = self._link.connection_lost(self._clock(), reason)
+            self._up.clear()
+            reported_down = True
+            self._emit(events)
+            backoff = self._timing.backoff_initial if was_up else min(backoff * 2, self._timing.backoff_max)
+            self._closing.wait(backoff)
+        with self._lock:
+            self._link.connection_lost(self._clock(), "closed")
+
+    def _serve(self, port: Any) -> str:
+        """Pump one open port until it fails or the device must be dropped; returns why it ended."""
+        while not self._closing.is_set():
+            try:
+                with self._lock:
+                    outgoing = self._link.data_to_send()
+                if outgoing:
+                    port.write(outgoing)
+                waiting = port.in_waiting
+                data = port.read(max(1, min(waiting, 4096)))
+            except (serial.SerialException, OSError) as error:
+                return _why(error)
+            with self._lock:
+                now = self._clock()
+                events = self._link.data_received(data, now) if data else []
+                events += self._link.poll(now)
+                dead = self._link.dead_reason
+                up = self._link.up
+            if up:
+                self._up.set()
+            self._emit(events)
+            if dead is not None:
+                return dead
+        return "closed"
+
+
+def _why(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    if isinstance(error, OSError) and error.strerror:
+        text = error.strerror + (f": {error.filename}" if error.filename else "")
+    return text
+
+
+# --- finding devices ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPort:
+    """A serial port and who answered on it (``identity``), or why nothing did (``problem``)."""
+
+    port: str
+    description: str
+    identity: DeviceIdentity | None
+    problem: str | None
+
+
+def identify(port_name: str, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5, tries: int = 2) -> DeviceIdentity:
+    """Ask the device on a port who it is (``ID``, which leaves its session alone). Raises ``OSError`` if silent."""
+    port = open_port(port_name, baudrate)
+    try:
+        parser = FrameParser()
+        for attempt in range(tries):
+            seq = 0xF0 + attempt
+            port.write(encode(seq, Identify()))
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                for item in parser.feed(port.read(max(1, port.in_waiting))):
+                    if isinstance(item, Frame) and item.seq == seq and item.type == "IDENT":
+                        with contextlib.suppress(MessageError):
+                            message = from_frame(item)
+                            if isinstance(message, Ident):
+                                return message.identity
+        raise TimeoutError(f"no device answered on {port_name} at {baudrate} baud")
+    finally:
+        port.close()
+
+
+def find_devices(
+    extra_ports: Iterable[str] = (), baudrate: int = DEFAULT_BAUD, timeout: float = 0.5
+) -> list[FoundPort]:
+    """Every serial port the system lists, plus ``extra_ports``, with who answers on each."""
+    candidates: dict[str, str] = {}
+    for info in sorted(serial.tools.list_ports.comports(), key=lambda i: i.device):
+        candidates[info.device] = info.description or ""
+    for extra in extra_ports:
+        candidates.setdefault(extra, "given on the command line")
+    found: list[FoundPort] = []
+    for name, description in candidates.items():
+        try:
+            found.append(FoundPort(name, description, identify(name, baudrate, timeout), None))
+        except (serial.SerialException, OSError, ValueError) as error:
+            found.append(FoundPort(name, description, None, _why(error)))
+    return found
+
+
+def find_port(
+    kind: DeviceKind, serial_number: str | None = None, extra_ports: Iterable[str] = (), baudrate: int = DEFAULT_BAUD
+) -> str:
+    """The port where a device of this kind (and serial number, if given) answers; ``InputError`` if none does."""
+    for found in find_devices(extra_ports, baudrate):
+        ident = found.identity
+        if ident is not None and ident.kind == kind and serial_number in (None, ident.serial_number):
+            return found.port
+    wanted = kind.value.lower() + (f" with serial number {serial_number}" if serial_number else "")
+    raise InputError(f"no {wanted} answers on any serial port; check the cable and `dealer-assist devices`")

@@ -1,0 +1,260 @@
+"""The device's side of the protocol, sans I/O: what a shaker or a panel does with each frame, in time.
+
+The simulator runs one ``DeviceEngine`` per simulated device; the reference firmware in ``firmware/`` does the
+same things in C++. It is fed bytes and the time, and gives back whole frames to write (whole frames, so that the
+simulator can drop, corrupt or repeat them one by one).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass
+
+from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
+from hardware.protocol import (
+    NO_SEQ,
+    Ack,
+    BadFrame,
+    ButtonReport,
+    DiceReport,
+    Frame,
+    FrameParser,
+    Heartbeat,
+    Ident,
+    Identify,
+    Message,
+    MessageError,
+    Nak,
+    QueryStatus,
+    Shake,
+    Stat,
+    StateReport,
+    encode,
+    from_frame,
+    next_seq,
+)
+
+MAX_PENDING_EVENTS = 16
+"""Events kept while the host does not acknowledge them; beyond this the oldest button edge is dropped."""
+
+_REFUSAL = {
+    DeviceState.SHAKING: "BUSY",
+    DeviceState.DOME_OPEN: "DOME_OPEN",
+    DeviceState.JAMMED: "JAMMED",
+    DeviceState.SENSOR_FAULT: "SENSOR",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceTiming:
+    heartbeat: float = 1.0
+    """Seconds between heartbeats."""
+    event_retry: float = 0.25
+    """Seconds before an unacknowledged event is sent again (for as long as it stays unacknowledged)."""
+    shake_duration: float = 0.2
+    """Seconds from accepting SHAKE to reporting the dice (a real shaker takes about 2 s)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedDice:
+    """What the next shake reports instead of fair dice: raw values (``None`` = missing die) or an error code."""
+
+    values: tuple[int | None, ...] = ()
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class DeviceCounts:
+    crc_errors: int = 0
+    malformed: int = 0
+    duplicate_shakes: int = 0
+    shakes_rolled: int = 0
+    events_dropped: int = 0
+
+
+class DeviceEngine:
+    """One shaker or panel. Not thread-safe: the simulator holds a lock around every call."""
+
+    def __init__(
+        self,
+        identity: DeviceIdentity,
+        dice: random.Random | None = None,
+        timing: DeviceTiming | None = None,
+        now: float = 0.0,
+    ) -> None:
+        self.identity = identity
+        self.timing = timing or DeviceTiming()
+        self.counts = DeviceCounts()
+        self.rolls: list[tuple[int, ...]] = []
+        """Every set of dice actually rolled (the tests check a repeated SHAKE never adds one)."""
+        self._dice = dice or random.Random()
+        self._forced: deque[ForcedDice] = deque()
+        self._power_on(now)
+
+    def _power_on(self, now: float) -> None:
+        self.state = DeviceState.READY
+        self._parser = FrameParser()
+        self._out: list[bytes] = []
+        self._seq = 0
+        self._events: deque[tuple[int, Message]] = deque()
+        self._event_sent_at: float | None = None
+        self._last_shake_seq = 0
+        self._last_shake_reply: Message | None = None
+        self._shaking_seq = 0
+        self._shake_done_at: float | None = None
+        self._next_heartbeat = now
+        self._releases: list[tuple[float, Button]] = []
+
+    # --- controls (the simulator's fault injection and the panel's buttons) ------------------------------
+
+    def force_next_dice(self, forced: ForcedDice) -> None:
+        self._forced.append(forced)
+
+    def set_state(self, state: DeviceState, now: float) -> None:
+        """Put the device in a state (jam it, open the dome, break the sensor, make it ready again)."""
+        if state == self.state:
+            return
+        if self._shake_done_at is not None and state != DeviceState.SHAKING:
+            # A fault in the middle of a shake ends that shake with an error instead of dice.
+            self._finish_shake(now, error=_REFUSAL.get(state, "SENSOR"))
+        self.state = state
+        self._queue_event(StateReport(state), now)
+
+    def press(self, button: Button, now: float, hold: float = 0.05) -> None:
+        """Press a panel button and release it ``hold`` seconds later."""
+        self._queue_event(ButtonReport(button, True), now)
+        self._releases.append((now + hold, button))
+
+    def reboot(self, now: float) -> None:
+        """Power cycle: everything in memory is lost."""
+        self._power_on(now)
+
+    # --- I/O ----------------------------------------------------------------------------------------------
+
+    def frames_to_send(self) -> list[bytes]:
+        frames, self._out = self._out, []
+        return frames
+
+    def next_deadline(self) -> float:
+        times = [self._next_heartbeat]
+        if self._shake_done_at is not None:
+            times.append(self._shake_done_at)
+        if self._events and self._event_sent_at is not None:
+            times.append(self._event_sent_at + self.timing.event_retry)
+        times += [at for at, _ in self._releases]
+        return min(times)
+
+    def poll(self, now: float) -> None:
+        if self._shake_done_at is not None and now >= self._shake_done_at:
+            self._finish_shake(now)
+        due = [button for at, button in self._releases if at <= now]
+        self._releases = [(at, button) for at, button in self._releases if at > now]
+        for button in due:
+            self._queue_event(ButtonReport(button, False), now)
+        if self._events and self._event_sent_at is not None and now >= self._event_sent_at + self.timing.event_retry:
+            self._send_head_event(now)
+        if now >= self._next_heartbeat:
+            self._out.append(encode(NO_SEQ, Heartbeat(self.state)))
+            self._next_heartbeat = now + self.timing.heartbeat
+
+    def data_received(self, data: bytes, now: float) -> None:
+        for item in self._parser.feed(data):
+            if isinstance(item, BadFrame):
+                # A damaged frame is dropped without an answer: its sequence number cannot be trusted.
+                if item.reason == "crc":
+                    self.counts.crc_errors += 1
+                else:
+                    self.counts.malformed += 1
+                continue
+            if not isinstance(item, Frame):
+                continue  # garbage between frames
+            try:
+                message = from_frame(item)
+            except MessageError:
+                self.counts.malformed += 1
+                continue
+            self._command(item.seq, message, now)
+
+    def host_gone(self) -> None:
+        """The host closed the port: forget half a frame."""
+        self._parser.reset()
+
+    # --- inside -------------------------------------------------------------------------------------------
+
+    def _reply(self, seq: int, message: Message) -> None:
+        self._out.append(encode(seq, message))
+
+    def _command(self, seq: int, message: Message, now: float) -> None:
+        match message:
+            case Identify(new_session=new):
+                if new:
+                    self._last_shake_seq, self._last_shake_reply = 0, None
+                    self._events = deque(e for e in self._events if isinstance(e[1], StateReport))
+                self._reply(seq, Ident(self.identity))
+                if self._events:
+                    self._send_head_event(now)  # a host that came back gets what it missed at once
+            case QueryStatus():
+                self._reply(seq, Stat(self.state, self._last_shake_seq))
+            case Shake():
+                self._shake_command(seq, now)
+            case Ack():
+                if self._events and self._events[0][0] == seq:
+                    self._events.popleft()
+                    self._event_sent_at = None
+                    if self._events:
+                        self._send_head_event(now)
+            case _:
+                self.counts.malformed += 1  # a device message sent to a device
+
+    def _shake_command(self, seq: int, now: float) -> None:
+        if self.identity.kind != DeviceKind.SHAKER:
+            self._reply(seq, Nak("UNSUPPORTED"))
+            return
+        if seq == self._last_shake_seq and self._last_shake_reply is not None:
+            self.counts.duplicate_shakes += 1  # a retry: answer again, never roll again
+            self._reply(seq, self._last_shake_reply)
+            return
+        refusal = _REFUSAL.get(self.state)
+        reply: Message = Nak(refusal) if refusal else Ack()
+        self._last_shake_seq, self._last_shake_reply = seq, reply
+        self._reply(seq, reply)
+        if refusal is None:
+            self.state = DeviceState.SHAKING
+            self._shaking_seq = seq
+            self._shake_done_at = now + self.timing.shake_duration
+
+    def _finish_shake(self, now: float, error: str | None = None) -> None:
+        self._shake_done_at = None
+        if self.state == DeviceState.SHAKING:
+            self.state = DeviceState.READY
+        forced = self._forced.popleft() if self._forced else None
+        if error is None and forced is not None:
+            error = forced.error
+        if error is not None:
+            self._queue_event(DiceReport(self._shaking_seq, error=error), now)
+            return
+        if forced is not None:
+            values: tuple[int | None, ...] = forced.values
+        else:
+            values = tuple(self._dice.randint(1, 6) for _ in range(3))
+        self.counts.shakes_rolled += 1
+        self.rolls.append(tuple(v if v is not None else 0 for v in values))
+        self._queue_event(DiceReport(self._shaking_seq, values), now)
+
+    def _queue_event(self, message: Message, now: float) -> None:
+        if len(self._events) >= MAX_PENDING_EVENTS:
+            for index, (_, queued) in enumerate(self._events):
+                if index > 0 and isinstance(queued, ButtonReport):
+                    del self._events[index]
+                    self.counts.events_dropped += 1
+                    break
+        self._seq = next_seq(self._seq)
+        self._events.append((self._seq, message))
+        if len(self._events) == 1:
+            self._send_head_event(now)
+
+    def _send_head_event(self, now: float) -> None:
+        seq, message = self._events[0]
+        self._out.append(encode(seq, message))
+        self._event_sent_at = now

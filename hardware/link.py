@@ -1,0 +1,436 @@
+"""The host's side of one device link, sans I/O: acknowledgements, retries, duplicates, timeouts, the shake.
+
+``HostLink`` is fed bytes and the time, and gives back bytes to write and device events. The transport
+(``hardware.client``) owns the port and the thread; the tests drive ``HostLink`` directly with a fake clock.
+
+One command is in flight at a time (stop and wait). A command that gets no reply within ``ack_timeout`` is sent
+again with the same sequence number, at most ``max_retries`` times; after that the link is declared dead and the
+transport reconnects. A pending shake survives a reconnect: it is sent again with its original sequence number,
+which the device recognises, so a shake is never rolled twice; if no result comes within ``shake_timeout`` of the
+``shake()`` call, the shake ends in ``DiceFault(TIMEOUT)``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from hardware.events import (
+    ButtonPressed,
+    ButtonReleased,
+    DeviceEvent,
+    DeviceFault,
+    DeviceIdentity,
+    DeviceKind,
+    DeviceState,
+    DeviceStatus,
+    DiceFault,
+    DiceFaultReason,
+    DiceRolled,
+    LinkCounters,
+    LinkDown,
+    LinkUp,
+)
+from hardware.protocol import (
+    Ack,
+    BadFrame,
+    ButtonReport,
+    DiceReport,
+    Frame,
+    FrameParser,
+    Garbage,
+    Heartbeat,
+    Ident,
+    Identify,
+    Message,
+    MessageError,
+    Nak,
+    QueryStatus,
+    Shake,
+    Stat,
+    StateReport,
+    encode,
+    from_frame,
+    next_seq,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTiming:
+    """How patient the host is. The defaults suit a real shaker at 115200 or 9600 baud."""
+
+    ack_timeout: float = 0.3
+    """Seconds to wait for the reply to a command before sending it again."""
+    max_retries: int = 3
+    """Times a command is sent again before the link is declared dead."""
+    shake_timeout: float = 10.0
+    """Seconds from ``shake()`` to the dice result before the shake ends in a TIMEOUT fault."""
+    silence_timeout: float = 3.5
+    """Seconds without any frame (heartbeats come every second) before the link is declared dead."""
+    backoff_initial: float = 0.05
+    """First wait before reopening a lost port; doubles on each failure up to ``backoff_max``."""
+    backoff_max: float = 2.0
+
+    def __post_init__(self) -> None:
+        for name in ("ack_timeout", "shake_timeout", "silence_timeout", "backoff_initial", "backoff_max"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"link timing {name} must be a positive number of seconds")
+        if self.max_retries < 0:
+            raise ValueError("link timing max_retries must be 0 or more")
+
+
+_NAK_REASONS = {
+    "BUSY": DiceFaultReason.BUSY,
+    "JAMMED": DiceFaultReason.JAMMED,
+    "DOME_OPEN": DiceFaultReason.DOME_OPEN,
+    "SENSOR": DiceFaultReason.SENSOR_FAULT,
+    "MISSING": DiceFaultReason.MISSING_DIE,
+    "INVALID": DiceFaultReason.INVALID_VALUE,
+}
+
+_REASON_WORDS = {
+    DiceFaultReason.INVALID_VALUE: "a die read outside 1-6",
+    DiceFaultReason.MISSING_DIE: "fewer than three dice were read",
+    DiceFaultReason.SENSOR_FAULT: "the dice sensor failed",
+    DiceFaultReason.JAMMED: "the shaker is jammed; clear it",
+    DiceFaultReason.DOME_OPEN: "the dome is open; close it",
+    DiceFaultReason.BUSY: "the shaker was busy",
+    DiceFaultReason.TIMEOUT: "no result came back from the shaker",
+}
+
+
+def validate_dice(report: DiceReport) -> tuple[tuple[int, int, int] | None, DiceFaultReason | None, str]:
+    """Turn what the device reported into three dice, or the reason it is no result, with a message.
+
+    Only three values, each 1–6, make a result; anything else is a fault, whatever the device claimed.
+    """
+    if report.error is not None:
+        reason = _NAK_REASONS.get(report.error, DiceFaultReason.SENSOR_FAULT)
+        return None, reason, f"shake again: {_REASON_WORDS[reason]} (device said {report.error})"
+    present = [v for v in report.values if v is not None]
+    if len(report.values) != 3 or len(present) != 3:
+        shown = " ".join("-" if v is None else str(v) for v in report.values) or "nothing"
+        return None, DiceFaultReason.MISSING_DIE, f"shake again: {_REASON_WORDS[DiceFaultReason.MISSING_DIE]} ({shown})"
+    bad = [v for v in present if not 1 <= v <= 6]
+    if bad:
+        shown = " ".join(str(v) for v in present)
+        reason = DiceFaultReason.INVALID_VALUE
+        return None, reason, f"shake again: {_REASON_WORDS[reason]} ({shown})"
+    a, b, c = present
+    return (a, b, c), None, ""
+
+
+@dataclass(slots=True)
+class _Outgoing:
+    seq: int
+    message: Message
+    sent_at: float | None = None
+    tries: int = 0
+
+
+@dataclass(slots=True)
+class _ShakeRequest:
+    shake_id: int
+    started: float
+    seq: int | None = None
+    acked: bool = False
+
+
+@dataclass(slots=True)
+class _Counts:
+    retries: int = 0
+    crc_errors: int = 0
+    malformed: int = 0
+    garbage_bytes: int = 0
+    duplicates: int = 0
+    timeouts: int = 0
+    reconnects: int = 0
+    dice_faults: int = 0
+
+
+class HostLink:
+    """The host end of one link. Not thread-safe: the transport holds a lock around every call."""
+
+    def __init__(
+        self,
+        source: str,
+        port: str,
+        timing: LinkTiming | None = None,
+        expect_kind: DeviceKind | None = None,
+        expect_serial: str | None = None,
+    ) -> None:
+        self.source = source
+        self.port = port
+        self.timing = timing or LinkTiming()
+        self.expect_kind = expect_kind
+        self.expect_serial = expect_serial
+        self.identity: DeviceIdentity | None = None
+        self.state: DeviceState | None = None
+        self.connected = False
+        self.up = False
+        self.dead_reason: str | None = None
+        """Set when the link should be dropped (no replies, silence, wrong device); the transport reconnects."""
+        self._parser = FrameParser()
+        self._out = bytearray()
+        self._seq = 0
+        self._queue: deque[_Outgoing] = deque()
+        self._in_flight: _Outgoing | None = None
+        self._shake: _ShakeRequest | None = None
+        self._shake_ids = 0
+        self._last_event_seq: int | None = None
+        self._session_started = False
+        self._ever_up = False
+        self._last_heard = 0.0
+        self._counts = _Counts()
+
+    # --- what the transport calls -------------------------------------------------------------------------
+
+    @property
+    def counters(self) -> LinkCounters:
+        c = self._counts
+        return LinkCounters(
+            c.retries, c.crc_errors, c.malformed, c.garbage_bytes, c.duplicates, c.timeouts, c.reconnects,
+            c.dice_faults,
+        )
+
+    def connection_made(self, now: float) -> None:
+        """The port is open: forget half-received bytes and identify the device (a new session the first time)."""
+        self.connected = True
+        self.up = False
+        self.dead_reason = None
+        self._parser.reset()
+        self._out.clear()
+        self._last_heard = now
+        self._queue = deque(o for o in self._queue if isinstance(o.message, Shake))
+        if self._in_flight is not None and isinstance(self._in_flight.message, Shake):
+            self._queue.appendleft(self._in_flight)
+        self._in_flight = None
+        shake = self._shake
+        if shake is not None and shake.seq is not None and not any(o.seq == shake.seq for o in self._queue):
+            # Acknowledged before the link went: ask again with the same number. A device that remembers it
+            # answers ACK and re-sends the result; one that rebooted (and never reported it) rolls it now.
+            self._queue.appendleft(_Outgoing(shake.seq, Shake()))
+        for outgoing in self._queue:
+            outgoing.sent_at, outgoing.tries = None, 0
+        self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=not self._session_started)))
+        self._pump(now)
+
+    def connection_lost(self, now: float, reason: str) -> list[DeviceEvent]:
+        """The port failed or was closed. Returns ``LinkDown`` if the link had been up or was being opened."""
+        was_connected = self.connected
+        self.connected = False
+        self.up = False
+        self.dead_reason = None
+        if was_connected or not self._ever_up:
+            return [LinkDown(self.source, self.port, reason, now)]
+        return []
+
+    def open_failed(self, now: float, reason: str, first: bool) -> list[DeviceEvent]:
+        """Opening the port failed; report it once per outage (on the first failure)."""
+        return [LinkDown(self.source, self.port, reason, now)] if first else []
+
+    def shake(self, now: float) -> int:
+        """Ask for a shake; returns its id. While one is pending, returns that one's id (never a second roll)."""
+        if self._shake is not None:
+            return self._shake.shake_id
+        self._shake_ids += 1
+        self._shake = _ShakeRequest(self._shake_ids, now)
+        outgoing = _Outgoing(self._take_seq(), Shake())
+        self._shake.seq = outgoing.seq
+        self._queue.append(outgoing)
+        self._pump(now)
+        return self._shake_ids
+
+    @property
+    def shake_pending(self) -> bool:
+        return self._shake is not None
+
+    def data_to_send(self) -> bytes:
+        data = bytes(self._out)
+        self._out.clear()
+        return data
+
+    def next_deadline(self) -> float | None:
+        """When ``poll`` next has something to do (a retry, a shake timeout, the silence limit)."""
+        times: list[float] = []
+        if self._in_flight is not None and self._in_flight.sent_at is not None:
+            times.append(self._in_flight.sent_at + self.timing.ack_timeout)
+        if self._shake is not None:
+            times.append(self._shake.started + self.timing.shake_timeout)
+        if self.connected:
+            times.append(self._last_heard + self.timing.silence_timeout)
+        return min(times) if times else None
+
+    def poll(self, now: float) -> list[DeviceEvent]:
+        """Retries, timeouts, silence. Call whenever ``next_deadline`` has passed (calling more often is fine)."""
+        events: list[DeviceEvent] = []
+        if self._shake is not None and now >= self._shake.started + self.timing.shake_timeout:
+            self._counts.timeouts += 1
+            text = f"shake again: {_REASON_WORDS[DiceFaultReason.TIMEOUT]}"
+            events.append(self._fault_shake(now, DiceFaultReason.TIMEOUT, text))
+        if not self.connected:
+            return events
+        flight = self._in_flight
+        if flight is not None and flight.sent_at is not None and now >= flight.sent_at + self.timing.ack_timeout:
+            if flight.tries > self.timing.max_retries:
+                self._counts.timeouts += 1
+                self.dead_reason = f"no reply to {type(flight.message).__name__} after {flight.tries} tries"
+            else:
+                self._counts.retries += 1
+                self._send(flight, now)
+        if now >= self._last_heard + self.timing.silence_timeout and self.dead_reason is None:
+            self.dead_reason = f"device silent for {self.timing.silence_timeout:g} s"
+        return events
+
+    def data_received(self, data: bytes, now: float) -> list[DeviceEvent]:
+        events: list[DeviceEvent] = []
+        for item in self._parser.feed(data):
+            if isinstance(item, Garbage):
+                self._counts.garbage_bytes += item.count
+            elif isinstance(item, BadFrame):
+                if item.reason == "crc":
+                    self._counts.crc_errors += 1
+                else:
+                    self._counts.malformed += 1
+            else:
+                self._last_heard = now
+                events.extend(self._frame_received(item, now))
+        self._pump(now)
+        return events
+
+    # --- inside -------------------------------------------------------------------------------------------
+
+    def _take_seq(self) -> int:
+        self._seq = next_seq(self._seq)
+        return self._seq
+
+    def _send(self, outgoing: _Outgoing, now: float) -> None:
+        outgoing.tries += 1
+        outgoing.sent_at = now
+        self._out += encode(outgoing.seq, outgoing.message)
+
+    def _pump(self, now: float) -> None:
+        """Send the next queued command if none is in flight (only ``ID`` until the device is identified)."""
+        if not self.connected or self._in_flight is not None or not self._queue:
+            return
+        if not self.up and not isinstance(self._queue[0].message, Identify):
+            return
+        self._in_flight = self._queue.popleft()
+        self._send(self._in_flight, now)
+
+    def _frame_received(self, frame: Frame, now: float) -> list[DeviceEvent]:
+        try:
+            message = from_frame(frame)
+        except MessageError:
+            self._counts.malformed += 1
+            return []
+        if isinstance(message, Heartbeat):
+            return self._state_seen(message.state, now)
+        if isinstance(message, DiceReport | ButtonReport | StateReport):
+            return self._event_received(frame.seq, message, now)
+        if isinstance(message, Ack | Nak | Ident | Stat):
+            return self._reply_received(frame.seq, message, now)
+        self._counts.malformed += 1  # a host command coming from the device: wrong wiring or echo
+        return []
+
+    def _reply_received(self, seq: int, message: Message, now: float) -> list[DeviceEvent]:
+        flight = self._in_flight
+        if flight is None or flight.seq != seq:
+            self._counts.duplicates += 1  # a reply to a command already answered (its retry crossed the reply)
+            return []
+        self._in_flight = None
+        events: list[DeviceEvent] = []
+        if isinstance(flight.message, Identify):
+            if not isinstance(message, Ident):
+                self.dead_reason = f"the device answered ID with {type(message).__name__}"
+                return []
+            events += self._identified(message.identity, now)
+        elif isinstance(flight.message, QueryStatus):
+            if isinstance(message, Stat):
+                events += self._state_seen(message.state, now)
+        elif isinstance(flight.message, Shake):
+            if isinstance(message, Ack):
+                if self._shake is not None and self._shake.seq == seq:
+                    self._shake.acked = True
+            elif isinstance(message, Nak):
+                reason = _NAK_REASONS.get(message.code)
+                if reason is None:
+                    text = f"the shaker refused to shake ({message.code}); check the device"
+                    events.append(DeviceFault(self.source, "REFUSED", text, now))
+                    reason = DiceFaultReason.BUSY
+                else:
+                    text = f"shake again: {_REASON_WORDS[reason]} (device said {message.code})"
+                if self._shake is not None and self._shake.seq == seq:
+                    events.append(self._fault_shake(now, reason, text))
+        self._pump(now)
+        return events
+
+    def _identified(self, identity: DeviceIdentity, now: float) -> list[DeviceEvent]:
+        if self.expect_kind is not None and identity.kind != self.expect_kind:
+            self.dead_reason = f"wrong device: {identity.kind.value} answered, {self.expect_kind.value} expected"
+            text = (
+                f"the device on {self.port} is a {identity.kind.value.lower()}, not a "
+                f"{self.expect_kind.value.lower()}; check which cable goes where"
+            )
+            return [DeviceFault(self.source, "WRONG_DEVICE", text, now)]
+        if self.expect_serial is not None and identity.serial_number != self.expect_serial:
+            self.dead_reason = f"wrong device: serial {identity.serial_number}, expected {self.expect_serial}"
+            text = (
+                f"the {identity.kind.value.lower()} on {self.port} has serial number {identity.serial_number}, "
+                f"not {self.expect_serial}; plug in the right one or change the configuration"
+            )
+            return [DeviceFault(self.source, "WRONG_DEVICE", text, now)]
+        if self.identity is not None and identity.serial_number != self.identity.serial_number:
+            # Another unit of the same kind: it never saw our sequence numbers, so start a fresh session.
+            self._session_started = False
+            self._last_event_seq = None
+            self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=True)))
+        self._session_started = True
+        self.identity = identity
+        self.state = None  # the STAT reply that follows reports it afresh after every LinkUp
+        self.up = True
+        if self._ever_up:
+            self._counts.reconnects += 1
+        self._ever_up = True
+        self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
+        return [LinkUp(self.source, self.port, identity, now)]
+
+    def _event_received(self, seq: int, message: Message, now: float) -> list[DeviceEvent]:
+        self._out += encode(seq, Ack())
+        if seq == self._last_event_seq:
+            self._counts.duplicates += 1
+            return []
+        self._last_event_seq = seq
+        if isinstance(message, ButtonReport):
+            kind = ButtonPressed if message.pressed else ButtonReleased
+            return [kind(self.source, message.button, now)]
+        if isinstance(message, StateReport):
+            return self._state_seen(message.state, now)
+        assert isinstance(message, DiceReport)
+        shake = self._shake
+        if shake is None or shake.seq != message.shake_seq:
+            self._counts.duplicates += 1  # the result of a shake already settled (or of another session)
+            return []
+        values, reason, text = validate_dice(message)
+        if values is None:
+            assert reason is not None
+            return [self._fault_shake(now, reason, text)]
+        self._shake = None
+        return [DiceRolled(self.source, shake.shake_id, values, now)]
+
+    def _fault_shake(self, now: float, reason: DiceFaultReason, text: str) -> DiceFault:
+        shake = self._shake
+        assert shake is not None
+        self._shake = None
+        self._counts.dice_faults += 1
+        if self._in_flight is not None and isinstance(self._in_flight.message, Shake):
+            self._in_flight = None
+        self._queue = deque(o for o in self._queue if not isinstance(o.message, Shake))
+        return DiceFault(self.source, shake.shake_id, reason, text, now)
+
+    def _state_seen(self, state: DeviceState, now: float) -> list[DeviceEvent]:
+        if not self.up or state == self.state:  # before LinkUp, the STAT reply right after it tells
+            return []
+        self.state = state
+        return [DeviceStatus(self.source, state, now)]
+

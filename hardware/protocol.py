@@ -1,0 +1,359 @@
+"""The wire protocol, sans I/O: bytes in → frames and messages out; messages in → bytes out.
+
+A frame is one ASCII line (see ``PROTOCOL.md``)::
+
+    $SS TYPE FIELD FIELD*CCCC\\r\\n
+
+``SS`` is the sequence number (two hex digits), ``CCCC`` the CRC-16/CCITT-FALSE of everything between ``$`` and
+``*``. Nothing here reads a clock or a port; the host and device logic (``hardware.link``, ``hardware.device``)
+and the tests drive it.
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from dataclasses import dataclass
+
+from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
+
+START = b"$"
+CRC_MARK = b"*"
+END = b"\r\n"
+MAX_FRAME = 80
+"""Longest frame in bytes, from ``$`` to LF inclusive; anything longer is dropped as malformed."""
+NO_SEQ = 0
+"""Sequence number of unsequenced frames (heartbeats); real sequence numbers run 1..255 and wrap to 1."""
+
+_BODY = re.compile(rb"([0-9A-Fa-f]{2}) ([A-Z]{2,8})((?: [!-)+-~]{1,24})*)\*([0-9A-Fa-f]{4})")
+_TOKEN = re.compile(r"[!-)+-~]{1,24}")  # printable ASCII without space and '*'; '$' is excluded below
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, no reflection, no final XOR."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+def next_seq(seq: int) -> int:
+    """The sequence number after ``seq``: 1..255, then 1 again (0 is reserved for unsequenced frames)."""
+    return seq % 255 + 1
+
+
+# --- frames ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    seq: int
+    type: str
+    fields: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.seq <= 255:
+            raise ValueError(f"sequence number {self.seq} is outside 0..255")
+        if not re.fullmatch(r"[A-Z]{2,8}", self.type):
+            raise ValueError(f"message type {self.type!r} must be 2-8 capital letters")
+        for field in self.fields:
+            if not _TOKEN.fullmatch(field) or "$" in field:
+                raise ValueError(f"field {field!r} must be 1-24 printable ASCII characters without space, * or $")
+
+    def encode(self) -> bytes:
+        body = " ".join((f"{self.seq:02X}", self.type, *self.fields)).encode("ascii")
+        frame = START + body + CRC_MARK + f"{crc16(body):04X}".encode("ascii") + END
+        if len(frame) > MAX_FRAME:
+            raise ValueError(f"frame of {len(frame)} bytes is longer than {MAX_FRAME}")
+        return frame
+
+
+@dataclass(frozen=True, slots=True)
+class Garbage:
+    """Bytes skipped while hunting for ``$`` (line noise, a half frame after a resync)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BadFrame:
+    """A frame that was dropped: ``reason`` is ``crc``, ``malformed``, ``too_long`` or ``cut_short``."""
+
+    reason: str
+    raw: bytes
+
+
+ParseItem = Frame | Garbage | BadFrame
+
+
+class FrameParser:
+    """Splits a byte stream into frames; resynchronises on the next ``$`` after anything it cannot use.
+
+    ``feed`` never raises on any input; every byte ends up in exactly one item (a frame, a bad frame or garbage),
+    except the bytes of a frame still being received.
+    """
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._in_frame = False
+
+    def reset(self) -> None:
+        self._buffer.clear()
+        self._in_frame = False
+
+    def feed(self, data: bytes) -> list[ParseItem]:
+        items: list[ParseItem] = []
+        garbage = 0
+        for byte in data:
+            if not self._in_frame:
+                if byte == 0x24:  # '$'
+                    if garbage:
+                        items.append(Garbage(garbage))
+                        garbage = 0
+                    self._in_frame = True
+                    self._buffer = bytearray(b"$")
+                else:
+                    garbage += 1
+                continue
+            if byte == 0x24:  # a new start inside a frame: the old one was cut short
+                items.append(BadFrame("cut_short", bytes(self._buffer)))
+                self._buffer = bytearray(b"$")
+                continue
+            self._buffer.append(byte)
+            if byte == 0x0A:  # LF ends a frame
+                items.append(_parse_line(bytes(self._buffer)))
+                self._in_frame = False
+                self._buffer = bytearray()
+            elif len(self._buffer) >= MAX_FRAME:
+                items.append(BadFrame("too_long", bytes(self._buffer)))
+                self._in_frame = False
+                self._buffer = bytearray()
+        if garbage:
+            items.append(Garbage(garbage))
+        return items
+
+
+def _parse_line(line: bytes) -> Frame | BadFrame:
+    body = line[1:].rstrip(b"\n")
+    body = body.removesuffix(b"\r")
+    match = _BODY.fullmatch(body)
+    if match is None:
+        return BadFrame("malformed", line)
+    covered = body[: body.rindex(CRC_MARK)]
+    if crc16(covered) != int(match.group(4), 16):
+        return BadFrame("crc", line)
+    fields = tuple(match.group(3).decode("ascii").split())
+    return Frame(int(match.group(1), 16), match.group(2).decode("ascii"), fields)
+
+
+# --- messages ----------------------------------------------------------------------------------------------
+
+
+class MessageError(ValueError):
+    """A frame whose CRC is right but whose type or fields are not in the protocol."""
+
+
+@dataclass(frozen=True, slots=True)
+class Identify:
+    """Host → device ``ID``: who are you? ``new_session`` (``ID NEW``) also clears the device's memory."""
+
+    new_session: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class QueryStatus:
+    """Host → device ``ST``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shake:
+    """Host → device ``SHAKE``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """``ACK``: from the device, a command was accepted; from the host, an event was received."""
+
+
+@dataclass(frozen=True, slots=True)
+class Nak:
+    """Device → host ``NAK code``: the command was understood but refused."""
+
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ident:
+    """Device → host ``IDENT kind firmware serial``, the reply to ``ID``."""
+
+    identity: DeviceIdentity
+
+
+@dataclass(frozen=True, slots=True)
+class Stat:
+    """Device → host ``STAT state last_shake``, the reply to ``ST``."""
+
+    state: DeviceState
+    last_shake_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiceReport:
+    """Device → host ``DICE shake d1 d2 d3`` or ``DICE shake ERR code``.
+
+    ``values`` holds what the device sent, unchecked (``None`` for a die reported missing as ``-``); the host
+    decides whether it is a result (``hardware.link.validate_dice``).
+    """
+
+    shake_seq: int
+    values: tuple[int | None, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReport:
+    """Device → host ``BTN button DOWN|UP``."""
+
+    button: Button
+    pressed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StateReport:
+    """Device → host ``STATE state``: the state changed to or from a fault."""
+
+    state: DeviceState
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """Device → host ``HB state``, unsequenced, about once a second."""
+
+    state: DeviceState
+
+
+Message = (
+    Identify | QueryStatus | Shake | Ack | Nak | Ident | Stat | DiceReport | ButtonReport | StateReport | Heartbeat
+)
+
+COMMANDS = (Identify, QueryStatus, Shake)
+"""Host messages that the device answers with a reply carrying the same sequence number."""
+EVENTS = (DiceReport, ButtonReport, StateReport)
+"""Device messages with the device's own sequence number, which the host acknowledges with ``ACK``."""
+REPLIES = (Ack, Nak, Ident, Stat)
+
+ERROR_CODE = re.compile(r"[A-Z][A-Z_]{1,15}")
+
+
+def to_frame(seq: int, message: Message) -> Frame:
+    match message:
+        case Identify(new_session=new):
+            return Frame(seq, "ID", ("NEW",) if new else ())
+        case QueryStatus():
+            return Frame(seq, "ST")
+        case Shake():
+            return Frame(seq, "SHAKE")
+        case Ack():
+            return Frame(seq, "ACK")
+        case Nak(code=code):
+            return Frame(seq, "NAK", (code,))
+        case Ident(identity=ident):
+            return Frame(seq, "IDENT", (ident.kind.value, ident.firmware, ident.serial_number))
+        case Stat(state=state, last_shake_seq=last):
+            return Frame(seq, "STAT", (state.value, f"{last:02X}"))
+        case DiceReport(shake_seq=shake, values=values, error=error):
+            if error is not None:
+                return Frame(seq, "DICE", (f"{shake:02X}", "ERR", error))
+            return Frame(seq, "DICE", (f"{shake:02X}", *("-" if v is None else str(v) for v in values)))
+        case ButtonReport(button=button, pressed=pressed):
+            return Frame(seq, "BTN", (button.value, "DOWN" if pressed else "UP"))
+        case StateReport(state=state):
+            return Frame(seq, "STATE", (state.value,))
+        case Heartbeat(state=state):
+            return Frame(seq, "HB", (state.value,))
+    raise TypeError(f"not a protocol message: {message!r}")
+
+
+def encode(seq: int, message: Message) -> bytes:
+    """The bytes of one frame carrying ``message`` with sequence number ``seq``."""
+    return to_frame(seq, message).encode()
+
+
+def _hex_seq(text: str, what: str) -> int:
+    if not re.fullmatch(r"[0-9A-Fa-f]{2}", text):
+        raise MessageError(f"{what} {text!r} is not two hex digits")
+    return int(text, 16)
+
+
+def _state(text: str) -> DeviceState:
+    try:
+        return DeviceState(text)
+    except ValueError:
+        raise MessageError(f"unknown device state {text!r}") from None
+
+
+def _arity(frame: Frame, *counts: int) -> None:
+    if len(frame.fields) not in counts:
+        wanted = " or ".join(str(c) for c in counts)
+        raise MessageError(f"{frame.type} takes {wanted} field(s), got {len(frame.fields)}")
+
+
+def from_frame(frame: Frame) -> Message:
+    """The message a frame carries; raises ``MessageError`` if the type or the fields are not in the protocol."""
+    kind, fields = frame.type, frame.fields
+    if kind == "ID":
+        _arity(frame, 0, 1)
+        if fields and fields[0] != "NEW":
+            raise MessageError(f"ID takes no field or NEW, got {fields[0]!r}")
+        return Identify(new_session=bool(fields))
+    if kind in ("ST", "SHAKE", "ACK"):
+        _arity(frame, 0)
+        return QueryStatus() if kind == "ST" else Shake() if kind == "SHAKE" else Ack()
+    if kind == "NAK":
+        _arity(frame, 1)
+        if not ERROR_CODE.fullmatch(fields[0]):
+            raise MessageError(f"NAK code {fields[0]!r} is not an error code")
+        return Nak(fields[0])
+    if kind == "IDENT":
+        _arity(frame, 3)
+        try:
+            device_kind = DeviceKind(fields[0])
+        except ValueError:
+            raise MessageError(f"unknown device kind {fields[0]!r}") from None
+        return Ident(DeviceIdentity(device_kind, fields[1], fields[2]))
+    if kind == "STAT":
+        _arity(frame, 2)
+        return Stat(_state(fields[0]), _hex_seq(fields[1], "last shake"))
+    if kind == "DICE":
+        if len(fields) < 2:
+            raise MessageError("DICE needs the shake's sequence number and the dice or ERR code")
+        shake = _hex_seq(fields[0], "shake sequence number")
+        if fields[1] == "ERR":
+            _arity(frame, 3)
+            if not ERROR_CODE.fullmatch(fields[2]):
+                raise MessageError(f"DICE error {fields[2]!r} is not an error code")
+            return DiceReport(shake, error=fields[2])
+        if len(fields) > 7:
+            raise MessageError(f"DICE reports at most 6 dice, got {len(fields) - 1}")
+        values: list[int | None] = []
+        for text in fields[1:]:
+            if text == "-":
+                values.append(None)
+            elif re.fullmatch(r"[0-9]{1,2}", text):
+                values.append(int(text))
+            else:
+                raise MessageError(f"die value {text!r} is not a number")
+        return DiceReport(shake, tuple(values))
+    if kind == "BTN":
+        _arity(frame, 2)
+        try:
+            button = Button(fields[0])
+        except ValueError:
+            raise MessageError(f"unknown button {fields[0]!r}") from None
+        if fields[1] not in ("DOWN", "UP"):
+            raise MessageError(f"button edge {fields[1]!r} is neither DOWN nor UP")
+        return ButtonReport(button, fields[1] == "DOWN")
+    if kind == "STATE":
+        _arity(frame, 1)
+        return StateReport(_state(fields[0]))
+    if kind == "HB":
+        _arity(frame, 1)
+        return Heartbeat(_state(fields[0]))
+    raise MessageError(f"unknown message type {kind!r}")
