@@ -40,15 +40,16 @@ class Split:
         return {"high": self.high.to_json(), "low": self.low.to_json(), "rule": self.rule}
 
 
+def card_order(card: Card) -> tuple[int, int]:
+    """Ace high, then spades, hearts, diamonds, clubs: how cards are shown and how ties are broken."""
+    return (rank_order(card.rank), -card.sort_key()[1])
+
+
 def ordered_hand(first: Card, second: Card) -> Hand:
     """A hand with the higher card first (ace high), the way the chart and the screen show it."""
-    if (rank_order(second.rank), _suit_rank(second)) > (rank_order(first.rank), _suit_rank(first)):
+    if card_order(second) > card_order(first):
         first, second = second, first
     return Hand.of(first, second)
-
-
-def _suit_rank(card: Card) -> int:
-    return -card.sort_key()[1]
 
 
 # A pattern names the other two cards beside a pair: "5+6", "A+Z" (Z = any 0-value card: 10, J, Q or K).
@@ -101,6 +102,9 @@ class HouseWay:
     rules: tuple[HouseWayRule, ...]
     pair_splits: Mapping[Rank, tuple[PairPattern, ...]] = field(default_factory=lambda: dict(STANDARD_PAIR_SPLITS))
     min_low_points: int = 4
+    _decisions: dict[tuple[Rank, ...], tuple[tuple[int, ...], tuple[int, ...], str, str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         for patterns in self.pair_splits.values():
@@ -108,6 +112,24 @@ class HouseWay:
                 parse_pair_pattern(pattern)
 
     def split(self, cards: Sequence[Card]) -> Split:
+        """The house-way split. Suits never matter, so a decision is worked out once per set of ranks."""
+        ordered = self._checked_and_ordered(cards)
+        key = (ordered[0].rank, ordered[1].rank, ordered[2].rank, ordered[3].rank)
+        known = self._decisions.get(key)
+        if known is None:
+            split = self._decide(ordered)
+            high = tuple(ordered.index(card) for card in split.high.cards)
+            low = tuple(ordered.index(card) for card in split.low.cards)
+            self._decisions[key] = (high, low, split.rule, split.rule_name)
+            return split
+        (h1, h2), (l1, l2), rule, rule_name = known
+        return Split(Hand((ordered[h1], ordered[h2])), Hand((ordered[l1], ordered[l2])), rule, rule_name)
+
+    def split_uncached(self, cards: Sequence[Card]) -> Split:
+        """The same split, worked out by running every rule on these very cards (for checks and benchmarks)."""
+        return self._decide(self._checked_and_ordered(cards))
+
+    def _checked_and_ordered(self, cards: Sequence[Card]) -> tuple[Card, ...]:
         hand = tuple(cards)
         if len(hand) != 4:
             raise CardError(f"the house hand holds 4 cards, got {len(hand)}: {' '.join(map(str, hand)) or 'none'}")
@@ -115,13 +137,16 @@ class HouseWay:
         for card in hand:
             if card.is_joker:
                 raise CardError("Bài Bửu is played without the joker: take JK out of the deck")
+        return tuple(sorted(hand, key=card_order, reverse=True))
+
+    def _decide(self, ordered: tuple[Card, ...]) -> Split:
         for rule in self.rules:
-            split = rule.decide(hand, self)
+            split = rule.decide(ordered, self)
             if split is not None:
-                if is_mis_set(split.high, split.low) and natural_of(hand) is None:
-                    raise AssertionError(f"house-way rule {rule.name!r} mis-set {hand}")  # the rules forbid it
+                if is_mis_set(split.high, split.low) and natural_of(ordered) is None:
+                    raise AssertionError(f"house-way rule {rule.name!r} mis-set {ordered}")  # the rules forbid it
                 return split
-        raise AssertionError(f"no house-way rule decided {hand}")  # the last rule always decides
+        raise AssertionError(f"no house-way rule decided {ordered}")  # the last rule always decides
 
     def posted_rules(self) -> list[tuple[str, str]]:
         """(name, text) of every rule in order, as a pit posts it."""
@@ -143,7 +168,7 @@ def _decide_natural(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
     natural = natural_of(cards)
     if natural is None:
         return None
-    ranked = sorted(cards, key=lambda c: (rank_order(c.rank), _suit_rank(c)), reverse=True)
+    ranked = sorted(cards, key=card_order, reverse=True)
     if natural.kind is NaturalKind.FOUR_OF_A_KIND:
         high, low = ordered_hand(ranked[0], ranked[1]), ordered_hand(ranked[2], ranked[3])
         return Split(high, low, f"{natural.describe()}: set as two pairs", "natural")
@@ -169,7 +194,7 @@ def _decide_one_pair(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
         return None
     pair = pairs[0]
     rank = pair[0].rank
-    first, second = sorted(_rest(cards, pair), key=lambda c: (rank_order(c.rank), _suit_rank(c)), reverse=True)
+    first, second = sorted(_rest(cards, pair), key=card_order, reverse=True)
     low_first = sorted((first.rank, second.rank))  # face value, ace first, as the pair table writes them
     others = f"{low_first[0].text}+{low_first[1].text}"
     patterns = way.pair_splits.get(rank, ())

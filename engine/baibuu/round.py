@@ -366,10 +366,10 @@ class Round:
                 return self.roll(dice, manual=bool(action.get("manual", False)))
             if kind == "reveal_house":
                 _keys(action, {"cards"})
-                return self.reveal_house(_json_cards(action["cards"]))
+                return self.reveal_house(cards_from_json(action["cards"]))
             if kind == "set_house":
                 _keys(action, {"high", "low"})
-                return self.set_house(_json_cards(action["high"]), _json_cards(action["low"]))
+                return self.set_house(cards_from_json(action["high"]), cards_from_json(action["low"]))
             if kind == "set_seat":
                 _keys(action, {"seat", "bet", "high", "low"})
                 seat, bet = action["seat"], action["bet"]
@@ -377,7 +377,7 @@ class Round:
                     raise IllegalAction(f"set_seat: seat {seat!r} is a position number 2 to 7")
                 if isinstance(bet, bool) or not isinstance(bet, int):
                     raise IllegalAction(f"set_seat: bet {bet!r} is a whole number of chips")
-                return self.set_seat(seat, bet, _json_cards(action["high"]), _json_cards(action["low"]))
+                return self.set_seat(seat, bet, cards_from_json(action["high"]), cards_from_json(action["low"]))
         except IllegalAction:
             raise
         except InputError as error:
@@ -472,7 +472,7 @@ def _set_hand(high: Sequence[Card], low: Sequence[Card], what: str) -> SetHand:
     return SetHand(Hand.of(high[0], high[1]), Hand.of(low[0], low[1]))
 
 
-def _json_cards(tokens: JSON) -> list[Card]:
+def cards_from_json(tokens: JSON) -> list[Card]:
     if not isinstance(tokens, list):
         raise IllegalAction(f'cards {tokens!r}: give a list of cards such as ["QH", "8S"]')
     return [_parse_card(token) for token in tokens]
