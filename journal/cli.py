@@ -1,0 +1,337 @@
+"""``dealer-assist logs …``: supervisor review of the journal (rounds, show, recall, verify, export, stats)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import InputError
+from journal.paths import DATA_ENV, default_journal_path, default_key_path
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from journal.review import RoundDetail
+    from journal.store import Entry, JournalReader
+
+
+def register(subparsers: Any) -> None:
+    logs = subparsers.add_parser(
+        "logs",
+        help="review the journal: rounds, show, recall, verify, export, stats",
+        description="Supervisor review of the table's journal. Paths default to the kiosk's data folder "
+        f"(./data, or ${DATA_ENV}).",
+    )
+    logs.set_defaults(func=lambda _args: logs.print_help() or 2)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", type=Path, default=None, help="the journal file (default: DATA/journal.sqlite3)")
+    common.add_argument("--key", type=Path, default=None, help="the kiosk's key file (default: DATA/kiosk.key)")
+    sub = logs.add_subparsers(dest="logs_command", metavar="SUBCOMMAND")
+
+    rounds = sub.add_parser("rounds", parents=[common], help="list rounds with their outcome, and totals")
+    rounds.add_argument("--since", type=_day, help="first day, YYYY-MM-DD (UTC)")
+    rounds.add_argument("--until", type=_day, help="last day, YYYY-MM-DD (UTC)")
+    rounds.add_argument("--table", help="only this table id")
+    rounds.add_argument("--game", choices=("baibuu", "samloc", "schmier"))
+    rounds.add_argument("--outcome", choices=("settled", "voided", "open"))
+    rounds.set_defaults(func=_rounds)
+
+    show = sub.add_parser("show", parents=[common], help="every event of a round and its replayed result")
+    show.add_argument("round", type=_round_number, metavar="ROUND")
+    show.set_defaults(func=_show)
+
+    recall = sub.add_parser("recall", parents=[common], help="the last 10 rounds, marked as recall")
+    recall.add_argument("--count", type=_round_number, default=10, help="how many rounds (default 10)")
+    recall.set_defaults(func=_recall)
+
+    verify = sub.add_parser("verify", parents=[common], help="walk the hash chain; exit 1 at the first bad event")
+    verify.set_defaults(func=_verify)
+
+    export = sub.add_parser("export", parents=[common], help="every event as CSV or JSON Lines")
+    export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
+    export.add_argument("--round", type=_round_number, help="only this round's events")
+    export.add_argument("--since", type=_day, help="first day, YYYY-MM-DD (UTC)")
+    export.add_argument("--until", type=_day, help="last day, YYYY-MM-DD (UTC)")
+    export.add_argument("-o", "--output", type=Path, help="write to this file (default: standard output)")
+    export.set_defaults(func=_export)
+
+    stats = sub.add_parser("stats", parents=[common], help="rounds, re-shakes, misreads, corrections per table and day")
+    stats.set_defaults(func=_stats)
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a day: write it as YYYY-MM-DD, e.g. 2026-11-29") from None
+
+
+def _round_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a round number (1, 2, 3 …)")
+    return int(text)
+
+
+def _open(args: argparse.Namespace) -> JournalReader:
+    from journal.store import JournalReader
+
+    return JournalReader.open(args.db or default_journal_path(), args.key or default_key_path())
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+# ---- subcommands -----------------------------------------------------------------------------------------------
+
+
+def _rounds(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from journal.review import RoundFilter, select, totals
+
+    with _open(args) as reader:
+        rounds = select(reader, RoundFilter(args.since, args.until, args.table, args.game, args.outcome))
+    table = Table(title="Rounds", show_footer=True)
+    total = totals(rounds)
+    columns = [
+        ("Round", f"{total.rounds} rounds"), ("Table", ""), ("Game", ""), ("Begun (UTC)", ""),
+        ("Outcome", f"{total.settled} settled, {total.voided} voided, {total.open} open"), ("Actions", ""),
+        ("Re-shakes", ""), ("Misreads", ""), ("Corrections", ""), ("Paid", str(total.paid)),
+        ("House net", _signed(total.house_net)),
+    ]
+    for name, footer in columns:
+        numeric = name in ("Round", "Actions", "Re-shakes", "Misreads", "Corrections", "Paid", "House net")
+        table.add_column(name, footer=footer, justify="right" if numeric else "left")
+    for r in rounds:
+        outcome = _outcome(r.outcome) + (f" by {r.voided_by}: {r.void_reason}" if r.outcome == "voided" else "")
+        table.add_row(str(r.round_id), r.table_id, r.game, r.begun_at[:19].replace("T", " "), outcome,
+                      str(r.actions), _warn(r.reshakes), _warn(r.misreads), _warn(r.corrections), str(r.paid),
+                      "" if r.house_net is None else _signed(r.house_net))
+    _console().print(table)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from journal.review import round_detail
+
+    with _open(args) as reader:
+        detail = round_detail(reader, args.round)
+    _print_round(_console(), detail, recall_mark=None)
+    return 0 if detail.replayed.agrees else 1
+
+
+def _recall(args: argparse.Namespace) -> int:
+    from rich.rule import Rule
+
+    from journal.review import recall
+
+    with _open(args) as reader:
+        details = recall(reader, args.count)
+    console = _console()
+    if not details:
+        console.print("[yellow]RECALL: the journal has no rounds yet[/]")
+        return 0
+    for number, detail in enumerate(details, 1):
+        mark = f"RECALL {number}/{len(details)}: round {detail.summary.round_id}, not live play"
+        console.print(Rule(f"[bold black on yellow] {mark} [/]", style="yellow"))
+        _print_round(console, detail, recall_mark=mark)
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from journal.errors import JournalCorrupted
+
+    console = _console()
+    db = args.db or default_journal_path()
+    try:
+        reader = _open(args)
+    except JournalCorrupted as error:
+        console.print(f"[bold red]NOT SOUND[/] {db}: {error}")
+        return 1
+    with reader:
+        report = reader.verify()
+    if report.ok:
+        console.print(f"[bold green]SOUND[/] {db}: {report.events} events, every link of the chain and the seal "
+                      "check out; triggers in place; evidence frames unaltered")
+        return 0
+    where = f" (first bad event: {report.first_bad_seq})" if report.first_bad_seq is not None else ""
+    console.print(f"[bold red]NOT SOUND[/] {db}{where}: {report.problem}")
+    console.print("Keep this file as evidence; the kiosk refuses to play on it.")
+    return 1
+
+
+def _export(args: argparse.Namespace) -> int:
+    from journal.review import export_entries, summarize
+
+    with _open(args) as reader:
+        entries = reader.entries()
+        if args.round is not None:
+            found = [r for r in summarize(reader) if r.round_id == args.round]
+            if not found:
+                raise InputError(f"there is no round {args.round} in this journal")
+            entries = (e for e in reader.entries(after_seq=found[0].first_seq - 1, until_seq=found[0].last_seq)
+                       if e.round_id in (None, args.round))
+        entries = (e for e in entries if _within(e.time, args.since, args.until))
+        if args.output is None:
+            try:
+                count = export_entries(entries, sys.stdout, args.format)
+            except BrokenPipeError:  # the reader (head, less) has had enough
+                sys.stderr.close()
+                return 0
+        else:
+            with open(args.output, "w", encoding="utf-8", newline="") as out:
+                count = export_entries(entries, out, args.format)
+    print(f"exported {count} events", file=sys.stderr)
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from journal.review import stats
+
+    with _open(args) as reader:
+        rows = stats(reader)
+    table = Table(title="Per table and day (UTC)")
+    for name in ("Table", "Day", "Rounds", "Settled", "Voided", "Re-shakes", "Misreads", "Corrections",
+                 "Cards read"):
+        table.add_column(name, justify="left" if name in ("Table", "Day") else "right")
+    for row in rows:
+        table.add_row(row.table_id, row.day, str(row.rounds), str(row.settled), _warn(row.voided),
+                      _warn(row.reshakes), _warn(row.misreads), _warn(row.corrections), str(row.cards_read))
+    _console().print(table)
+    return 0
+
+
+# ---- rendering -------------------------------------------------------------------------------------------------
+
+
+def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None) -> None:
+    from rich.table import Table
+
+    s = detail.summary
+    title = f"Round {s.round_id} · {s.game} · table {s.table_id} · kiosk {s.kiosk_id}"
+    if recall_mark:
+        title = f"[black on yellow] RECALL [/] {title}"
+    console.print(f"[bold]{title}[/]")
+    outcome = _outcome(s.outcome) + (f" by {s.voided_by}: {s.void_reason}" if s.outcome == "voided" else "")
+    console.print(f"begun {s.begun_at} · {outcome}" + (f" at {s.ended_at}" if s.ended_at else ""))
+    events = Table(show_lines=False, title="Events")
+    for name in ("Seq", "Time (UTC)", "Event", "What"):
+        events.add_column(name, justify="right" if name == "Seq" else "left")
+    for entry in detail.entries:
+        style = "dim" if entry.round_id is None else ""
+        events.add_row(str(entry.seq), entry.time[11:23], entry.kind, describe(entry), style=style)
+    console.print(events)
+
+    replayed = detail.replayed
+    shown = detail.shown
+    settled = detail.settled
+    parties = sorted({*replayed.nets, *(shown.nets if shown else {}), *(settled.nets if settled else {})},
+                     key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p))
+    side = Table(title="Result: shown to the dealer · paid · replayed from the events")
+    for name in ("Party", "Shown", "Paid", "Replayed"):
+        side.add_column(name, justify="left" if name == "Party" else "right")
+    for party in parties:
+        cells = [_net(shown.nets if shown else None, party), _net(settled.nets if settled else None, party),
+                 _net(replayed.nets if replayed.finished else None, party)]
+        differs = len({c for c in cells if c != "·"}) > 1
+        side.add_row(_party(party), *cells, style="bold red" if differs else "")
+    console.print(side)
+    if replayed.finished:
+        for payment in replayed.payments:
+            console.print(f"  {_party(str(payment.payer))} pays {_party(str(payment.payee))} {payment.amount}: "
+                          f"{payment.reason}")
+    if replayed.error:
+        console.print(f"[bold red]Replay failed:[/] {replayed.error}")
+    elif not replayed.finished:
+        console.print("[yellow]Replayed: the round's actions do not finish it[/]"
+                      + ("" if s.outcome != "settled" else " [bold red](yet it was settled)[/]"))
+    elif replayed.agrees:
+        checked = [w for w, v in (("shown", replayed.agrees_with_shown), ("paid", replayed.agrees_with_settled))
+                   if v]
+        console.print("[bold green]The replayed result agrees with what was "
+                      + (" and ".join(checked) if checked else "recorded") + "[/]")
+    else:
+        console.print("[bold red]The replayed result DIFFERS from what was recorded (rows in red)[/]")
+
+
+def describe(entry: Entry) -> str:
+    """One line in words for an event."""
+    p = entry.payload
+    kind = entry.kind
+    if kind == "dice_rolled":
+        return f"dice {' '.join(map(str, p['dice']))} (shake {p['shake']})"
+    if kind == "dice_reshaken":
+        return f"re-shake: {p['reason']}" + (f" (shaker sent {p['raw']!r})" if p.get("raw") else "")
+    if kind in ("cards_read", "cards_misread"):
+        confidences = ", ".join(f"{c:.0%}" for c in p.get("confidences", []))
+        cards = " ".join(p.get("cards", [])) or "-"
+        frame = f" · frame {p['frame'][:10]}…" if p.get("frame") else ""
+        why = f" MISREAD: {p['reason']} ·" if kind == "cards_misread" else ""
+        return f"{p['zone']}:{why} {cards} ({confidences}){frame}"
+    if kind == "cards_corrected":
+        return (f"{p['zone']}: {' '.join(p['before']) or '-'} → {' '.join(p['after']) or '-'} by {p['by']}"
+                + (f" ({p['reason']})" if p.get("reason") else ""))
+    if kind == "round_begun":
+        return f"{p['game']} round begun"
+    if kind == "action_recorded":
+        return f"#{p['index']} " + (p["description"] or _compact(p["action"]))
+    if kind == "house_split_shown":
+        return f"house way: high {' '.join(p['high'])} · low {' '.join(p['low'])}" + (
+            f" ({p['rule']})" if p.get("rule") else "")
+    if kind in ("results_shown", "round_settled"):
+        nets = ", ".join(f"{_party(k)} {_signed(v)}" for k, v in p["nets"].items() if v)
+        verb = "shown" if kind == "results_shown" else f"paid (confirmed by {p['confirmed_by']})"
+        return f"{verb}: {len(p['payments'])} payments · {nets or 'no money moves'}"
+    if kind == "round_voided":
+        return f"VOIDED by {p['by']}: {p['reason']}"
+    if kind == "round_resumed":
+        return f"resumed at {p['step']} after {p['actions']} actions (by {p['by']})"
+    if kind == "kiosk_started":
+        return f"version {p['version']}" + (f", round {p['open_round']} was open" if p.get("open_round") else "")
+    if kind == "clock_changed":
+        return f"wall clock moved {p['jump_ms']} ms: {p['before']} → {p['after']}"
+    if kind == "settings_changed":
+        return f"{p['setting']}: {_compact(p['before'])} → {_compact(p['after'])} by {p['by']}"
+    return _compact(p)
+
+
+def _compact(value: Any) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 100 else text[:99] + "…"
+
+
+def _within(time: str, since: date | None, until: date | None) -> bool:
+    day = date.fromisoformat(time[:10])
+    return (since is None or day >= since) and (until is None or day <= until)
+
+
+def _outcome(outcome: str) -> str:
+    return {"settled": "[green]settled[/]", "voided": "[bold red]voided[/]", "open": "[yellow]open[/]"}[outcome]
+
+
+def _warn(count: int) -> str:
+    return f"[yellow]{count}[/]" if count else "0"
+
+
+def _signed(amount: int) -> str:
+    return f"{amount:+d}" if amount else "0"
+
+
+def _party(party: str) -> str:
+    return f"seat {party}" if party.isdigit() else party
+
+
+def _net(nets: dict[str, int] | None, party: str) -> str:
+    if nets is None:
+        return "·"
+    return _signed(nets.get(party, 0))
