@@ -111,7 +111,13 @@ Opener = Callable[[int | str], Any]
 def _open_capture(target: int | str) -> Any:
     import cv2
 
-    return cv2.VideoCapture(target)
+    # OpenCV logs every failed open of every backend; the source reports the loss in one line of its own.
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(target)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 class CaptureSource(_StatusMixin):

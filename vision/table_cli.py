@@ -1,0 +1,258 @@
+"""``dealer-assist vision calibrate | watch | layout | markers``: the table side of the card reader."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CALIBRATION = Path("data") / "calibration.json"
+CAMERA_HELP = "a camera index (0), a video file, an rtsp:// URL, or 'synthetic' for the rendered demo table"
+
+
+def register(vision_subparsers: Any) -> None:
+    calibrate = vision_subparsers.add_parser(
+        "calibrate",
+        help="find the corner markers and write the table calibration",
+        description="Find the table's ArUco corner markers in one frame and write the pixel → table-mm calibration.",
+    )
+    source = calibrate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--image", type=Path, help="a photo or saved frame of the table")
+    source.add_argument("--camera", help=CAMERA_HELP)
+    _layout_option(calibrate)
+    calibrate.add_argument("--out", type=Path, default=DEFAULT_CALIBRATION, help=f"default {DEFAULT_CALIBRATION}")
+    calibrate.add_argument("--min-markers", type=int, default=4, help="markers that must be seen (default 4)")
+    calibrate.add_argument(
+        "--max-error-mm", type=float, default=10.0, help="refuse when the markers disagree by more (default 10)"
+    )
+    calibrate.add_argument("--snapshot", type=Path, help="also write the frame with the zones drawn, to check by eye")
+    calibrate.set_defaults(func=_calibrate)
+
+    watch = vision_subparsers.add_parser(
+        "watch",
+        help="live view with the cards read and the zones drawn",
+        description="Show the camera with the detections and the layout's zones drawn (q or Esc closes the "
+        "window); --snapshot writes one annotated frame instead, for headless use.",
+    )
+    watch.add_argument("--camera", required=True, help=CAMERA_HELP)
+    _layout_option(watch)
+    watch.add_argument(
+        "--calibration",
+        type=Path,
+        help=f"calibration file (default {DEFAULT_CALIBRATION} if it exists, else the markers in the first frames)",
+    )
+    watch.add_argument("--snapshot", type=Path, help="write one annotated frame (PNG) after --frames frames and exit")
+    watch.add_argument("--frames", type=int, default=5, help="frames to read before the snapshot (default 5)")
+    watch.add_argument("--json", action="store_true", help="with --snapshot: print the table's cards as JSON")
+    watch.add_argument("--zones-only", action="store_true", help="draw the zones without reading cards")
+    watch.add_argument(
+        "--place",
+        action="append",
+        default=[],
+        metavar="ZONE=CARDS",
+        help="synthetic camera only: put cards in a zone, e.g. seat3.low=AS,9H (repeat for more zones)",
+    )
+    watch.add_argument("--seed", type=int, default=0, help="synthetic camera only: the rendering seed")
+    watch.set_defaults(func=_watch)
+
+    layout = vision_subparsers.add_parser(
+        "layout",
+        help="draw a table layout to a PNG",
+        description="Draw the layout's zones and markers as a plan of the table, or over a frame when --over and a "
+        "calibration are given.",
+    )
+    _layout_option(layout)
+    layout.add_argument("--out", type=Path, required=True, help="the PNG to write")
+    layout.add_argument("--over", type=Path, help="a frame of the table to draw the zones over")
+    layout.add_argument("--calibration", type=Path, help=f"with --over (default {DEFAULT_CALIBRATION})")
+    layout.set_defaults(func=_layout)
+
+    markers = vision_subparsers.add_parser(
+        "markers",
+        help="write the printable sheet of the table's corner markers",
+        description="Write A4 pages with the layout's ArUco markers at their true size (print at 100 %%).",
+    )
+    _layout_option(markers)
+    markers.add_argument("--out", type=Path, required=True, help="a .pdf or .png file")
+    markers.set_defaults(func=_markers)
+
+
+def _layout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--layout", default="baibuu_7", help="a layout YAML file or a shipped layout's name")
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+
+    from vision.calibration import calibrate
+    from vision.layout import draw_layout, load_layout
+
+    layout = load_layout(args.layout)
+    frame = _image(args.image) if args.image else _first_frame(args.camera, layout)
+    calibration = calibrate(frame, layout.markers, min_markers=args.min_markers, max_error_mm=args.max_error_mm)
+    calibration.save(args.out)
+    width, height = calibration.image_size
+    print(
+        f"calibrated {width}×{height} frames from markers {', '.join(map(str, calibration.markers_found))} "
+        f"(mean error {calibration.error_mm:.2f} mm): wrote {args.out}"
+    )
+    if args.snapshot:
+        _write_png(args.snapshot, draw_layout(frame.copy(), layout, calibration))
+        print(f"wrote {args.snapshot}")
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from engine.errors import InputError
+    from vision.calibration import Calibration
+    from vision.layout import load_layout
+    from vision.sources import SyntheticTableSource, open_source
+    from vision.table_reader import TableReader, describe
+
+    layout = load_layout(args.layout)
+    if args.frames < 1:
+        raise InputError("--frames must be 1 or more")
+    synthetic = args.camera.strip().lower() == "synthetic"
+    if args.place and not synthetic:
+        raise InputError("--place puts cards on the synthetic table only: use --camera synthetic")
+    kwargs: dict[str, Any] = {"seed": args.seed} if synthetic else {}
+    source = open_source(args.camera, layout=layout, **kwargs)
+    if isinstance(source, SyntheticTableSource):
+        for item in args.place:
+            zone, _, cards = item.partition("=")
+            if not cards.strip():
+                raise InputError(f"--place {item!r}: write ZONE=CARDS, e.g. seat3.low=AS,9H")
+            source.place(zone.strip(), cards)
+    calibration_path = args.calibration or (DEFAULT_CALIBRATION if DEFAULT_CALIBRATION.exists() else None)
+    calibration = Calibration.load(calibration_path) if calibration_path else None
+    read = (lambda _frame: []) if args.zones_only else None
+    reader = TableReader(source, layout=layout, calibration=calibration, read=read)
+    try:
+        if args.snapshot:
+            snapshot = _read_frames(reader, args.frames)
+            _write_png(args.snapshot, reader.annotate())
+            if args.json:
+                print(json.dumps(snapshot.to_json()))
+            else:
+                for line in describe(snapshot) or ["no cards on the table"]:
+                    print(line)
+                if snapshot.problem:
+                    print(f"problem: {snapshot.problem}")
+                print(f"wrote {args.snapshot}")
+            return 1 if snapshot.problem else 0
+        return _live_window(reader)
+    finally:
+        source.close()
+
+
+def _read_frames(reader: Any, frames: int, *, timeout_s: float = 10.0) -> Any:
+    """Step the reader until it has read ``frames`` frames; a camera that gives none in time is an error."""
+    import time
+
+    from engine.errors import InputError
+
+    deadline = time.monotonic() + timeout_s
+    done = 0
+    snapshot = reader.snapshot
+    while done < frames:
+        snapshot = reader.step()
+        if snapshot.frame > done or (reader.last_frame is not None and snapshot.problem):
+            done += 1
+        elif time.monotonic() > deadline:
+            raise InputError(f"{reader.source.status.message}: no frame in {timeout_s:g} s")
+        else:
+            time.sleep(0.05)
+    return snapshot
+
+
+def _live_window(reader: Any) -> int:
+    import cv2
+
+    from engine.errors import InputError
+
+    if os.name == "posix" and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        raise InputError("no display for the live window: use --snapshot PATH to write an annotated frame instead")
+    title = "dealer-assist: table"
+    cv2.namedWindow(title, cv2.WINDOW_NORMAL)
+    while True:
+        reader.step()
+        if reader.last_frame is not None:
+            cv2.imshow(title, reader.annotate())
+        key = cv2.waitKey(1) & 0xFF
+        if key in (ord("q"), 27) or cv2.getWindowProperty(title, cv2.WND_PROP_VISIBLE) < 1:
+            break
+    cv2.destroyAllWindows()
+    return 0
+
+
+def _layout(args: argparse.Namespace) -> int:
+    from vision.calibration import Calibration
+    from vision.layout import draw_layout, load_layout, render_plan
+
+    layout = load_layout(args.layout)
+    if args.over:
+        calibration = Calibration.load(args.calibration or DEFAULT_CALIBRATION)
+        frame = _image(args.over)
+        calibration.check_frame(frame.shape[1], frame.shape[0])
+        image = draw_layout(frame, layout, calibration)
+    else:
+        image = render_plan(layout)
+    _write_png(args.out, image)
+    print(f"layout {layout.name}: {len(layout.zones)} zones ({', '.join(layout.zone_names)}): wrote {args.out}")
+    return 0
+
+
+def _markers(args: argparse.Namespace) -> int:
+    from vision.calibration import marker_sheet
+    from vision.layout import load_layout
+
+    layout = load_layout(args.layout)
+    written = marker_sheet(layout.markers, args.out)
+    spec = layout.markers
+    print(
+        f"{len(spec.centres_mm)} markers ({spec.dictionary}, {spec.size_mm:g} mm): wrote "
+        f"{', '.join(map(str, written))}; print at 100 % scale and lay each where its label says"
+    )
+    return 0
+
+
+def _image(path: Path) -> Any:
+    import cv2
+
+    from engine.errors import InputError
+
+    if not path.is_file():
+        raise InputError(f"no image at {path}")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise InputError(f"{path}: not an image OpenCV can read (PNG or JPEG expected)")
+    return image
+
+
+def _first_frame(camera: str, layout: Any) -> Any:
+    import time
+
+    from engine.errors import InputError
+    from vision.sources import open_source
+
+    source = open_source(camera, layout=layout)
+    try:
+        for _ in range(30):  # a camera may need a few tries before its first frame
+            frame = source.read()
+            if frame is not None:
+                return frame
+            time.sleep(0.1)
+        raise InputError(f"{source.status.message}: no frame from {camera}")
+    finally:
+        source.close()
+
+
+def _write_png(path: Path, image: Any) -> None:
+    import cv2
+
+    from engine.errors import InputError
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), image):
+        raise InputError(f"cannot write {path}: use a .png or .jpg name in a writable folder")
