@@ -1,0 +1,211 @@
+"""``dealer-assist device-sim``, ``dealer-assist devices`` and ``dealer-assist shake``."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+from engine.errors import InputError
+
+_FAULT_RATES = ("garbage", "drop", "corrupt", "duplicate", "invalid_die", "missing_die", "jam")
+
+_SIM_HELP = """\
+Type a button: shake, confirm, next, void, call (hold it with e.g. 'confirm 2' for 2 s).
+Or a fault for the shaker: jam, dome, sensor, ready (clears it), invalid (next shake reads a 7),
+missing (next shake reads two dice), drop, corrupt, garbage, unplug, replug, reboot. 'quit' stops."""
+
+
+def register(subparsers: Any) -> None:
+    sim = subparsers.add_parser(
+        "device-sim",
+        help="run a simulated dice shaker and button panel on pseudo-terminals",
+        description="Runs a simulated shaker and/or panel on pty pairs and prints the ports to connect to. "
+        "Buttons and faults are typed on stdin. " + _SIM_HELP.replace("\n", " "),
+    )
+    sim.add_argument("--only", choices=("shaker", "panel"), help="simulate just one of the two devices")
+    sim.add_argument("--seed", type=int, help="seed for reproducible dice (and random faults)")
+    sim.add_argument("--baud", type=int, default=115200, help="line rate to emulate (default 115200)")
+    sim.add_argument("--dir", help="folder for the port symlinks (default: a new temporary folder)")
+    sim.add_argument("--shake-seconds", type=float, default=0.5, help="how long a shake takes (default 0.5)")
+    sim.add_argument("--heartbeat", type=float, default=1.0, help="seconds between heartbeats (default 1)")
+    sim.add_argument("--duration", type=float, help="stop after this many seconds (default: run until quit)")
+    for name in _FAULT_RATES:
+        sim.add_argument(
+            "--" + name.replace("_", "-"), type=float, default=0.0, metavar="P",
+            help=f"probability of a {name.replace('_', ' ')} fault per frame or shake (0-1)",
+        )
+    sim.add_argument("--disconnect-every", type=float, metavar="S", help="unplug and replug every S seconds")
+    sim.set_defaults(func=_device_sim)
+
+    devices = subparsers.add_parser(
+        "devices", help="list serial ports and which device answers on each",
+        description="Lists the system's serial ports (and any given with --port) and asks each who it is.",
+    )
+    devices.add_argument("--port", action="append", default=[], help="also try this path or pyserial URL")
+    devices.add_argument("--baud", type=int, default=115200)
+    devices.add_argument("--timeout", type=float, default=0.5, help="seconds to wait for each answer")
+    devices.set_defaults(func=_devices)
+
+    shake = subparsers.add_parser(
+        "shake", help="shake the dice once and print them",
+        description="Connects to the shaker on PORT, shakes once and prints the three dice or why there are none.",
+    )
+    shake.add_argument("--port", required=True, help="path or pyserial URL of the shaker")
+    shake.add_argument("--baud", type=int, default=115200)
+    shake.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the dice (default 10)")
+    shake.set_defaults(func=_shake)
+
+
+def _device_sim(args: argparse.Namespace) -> int:
+    from hardware.device import DeviceTiming
+    from hardware.events import DeviceKind
+    from hardware.sim import FaultPlan, Simulator
+
+    if args.shake_seconds < 0 or args.heartbeat <= 0:
+        raise InputError("--shake-seconds must be 0 or more and --heartbeat more than 0")
+    try:
+        faults = FaultPlan(
+            **{name: getattr(args, name) for name in _FAULT_RATES}, disconnect_every=args.disconnect_every
+        )
+        if args.baud <= 0:
+            raise ValueError("--baud must be a positive number")
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    timing = DeviceTiming(heartbeat=args.heartbeat, shake_duration=args.shake_seconds)
+    simulator = Simulator(args.dir)
+    kinds = {"shaker": DeviceKind.SHAKER, "panel": DeviceKind.PANEL}
+    for name, kind in kinds.items():
+        if args.only in (None, name):
+            device = simulator.add(name, kind, seed=args.seed, faults=faults, timing=timing, baud=args.baud)
+            print(f"{name}: {device.port}", flush=True)
+    simulator.start()
+    print(_SIM_HELP, flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    reader = threading.Thread(target=_read_commands, args=(simulator, stop), daemon=True)
+    reader.start()
+    try:
+        stop.wait(args.duration)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        simulator.stop()
+    return 0
+
+
+def _read_commands(simulator: Any, stop: threading.Event) -> None:
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0].lower() in ("quit", "exit", "q"):
+            break
+        try:
+            print(_sim_command(simulator, words), flush=True)
+        except ValueError as error:
+            print(f"? {error}", flush=True)
+    else:
+        if not sys.stdin.isatty():
+            return  # stdin closed (run in the background): keep serving until a signal or --duration
+    stop.set()
+
+
+def _sim_command(simulator: Any, words: list[str]) -> str:
+    from hardware.events import DeviceState
+    from hardware.sim import parse_button
+
+    word = words[0].lower()
+    shaker = simulator.devices.get("shaker")
+    states = {"jam": DeviceState.JAMMED, "dome": DeviceState.DOME_OPEN, "sensor": DeviceState.SENSOR_FAULT,
+              "ready": DeviceState.READY}
+    if word in states or word in ("invalid", "missing", "drop", "corrupt", "garbage", "unplug", "replug", "reboot"):
+        if shaker is None:
+            raise ValueError("no shaker is simulated")
+        if word in states:
+            shaker.set_state(states[word])
+        elif word == "invalid":
+            shaker.force_next_dice((3, 7, 1))
+        elif word == "missing":
+            shaker.force_next_dice((4, None, 2))
+        elif word == "drop":
+            shaker.drop_next(outgoing=1)
+        elif word == "corrupt":
+            shaker.corrupt_next(outgoing=1)
+        elif word == "garbage":
+            shaker.send_raw(b"\x00\xffnoise#@!\r\n")
+        elif word == "unplug":
+            shaker.unplug()
+        elif word == "reboot":
+            shaker.unplug(reboot=True)
+            shaker.replug()
+        else:
+            shaker.replug()
+        return f"shaker: {word}"
+    panel = simulator.devices.get("panel")
+    if panel is None:
+        raise ValueError("no panel is simulated")
+    button = parse_button(word)
+    hold = float(words[1]) if len(words) > 1 else 0.1
+    panel.press(button, hold)
+    return f"panel: {button.name.lower()} pressed for {hold:g} s"
+
+
+def _devices(args: argparse.Namespace) -> int:
+    from hardware.client import find_devices
+
+    found = find_devices(args.port, args.baud, args.timeout)
+    if not found:
+        print("no serial ports found (give one with --port)")
+        return 1
+    width = max(len(f.port) for f in found)
+    for item in found:
+        if item.identity is not None:
+            ident = item.identity
+            what = f"{ident.kind.value.lower()}  firmware {ident.firmware}  serial {ident.serial_number}"
+        else:
+            what = f"no answer ({item.problem})"
+        print(f"{item.port:<{width}}  {what}")
+    return 0
+
+
+def _shake(args: argparse.Namespace) -> int:
+    import queue
+
+    from hardware.client import DeviceClient
+    from hardware.events import DeviceEvent, DeviceFault, DeviceKind, DiceFault, DiceRolled, LinkDown
+    from hardware.link import LinkTiming
+
+    if args.timeout <= 0:
+        raise InputError("--timeout must be a positive number of seconds")
+    inbox: queue.Queue[DeviceEvent] = queue.Queue()
+    timing = LinkTiming(shake_timeout=args.timeout)
+    deadline = time.monotonic() + args.timeout + 1.0
+    with DeviceClient(
+        args.port, name="shaker", events=inbox, expect_kind=DeviceKind.SHAKER, baudrate=args.baud, timing=timing
+    ) as client:
+        shake_id: int | None = None
+        problem = "the shaker did not answer"
+        while time.monotonic() < deadline:
+            if shake_id is None and client.connected:
+                shake_id = client.shake()
+            try:
+                event = inbox.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(event, DiceRolled) and event.shake_id == shake_id:
+                a, b, c = event.values
+                print(f"{a} {b} {c}  (total {event.total})")
+                return 0
+            if isinstance(event, DiceFault) and event.shake_id == shake_id:
+                print(f"no result: {event.message}", file=sys.stderr)
+                return 1
+            if isinstance(event, DeviceFault):
+                problem = event.message
+            elif isinstance(event, LinkDown):
+                problem = f"cannot reach the shaker on {args.port}: {event.reason}"
+        print(f"dealer-assist: {problem}", file=sys.stderr)
+        return 1
