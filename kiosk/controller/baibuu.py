@@ -1,0 +1,539 @@
+"""The Bài Bửu round as the dealer lives it: shake → dice → house hand → house way → seats → results → close.
+
+Plain Python, no Kivy. Inputs: commands (screen or button panel), dice events, the camera's reads per place.
+Output: ``view()``, a frozen ``BaiBuuView``. Every action goes through the engine (``engine.baibuu.Round``) and into
+the journal *before* the screen shows what it caused; when the journal refuses a write, nothing is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.baibuu import Hand, Round, Settings, house_way, replay
+from engine.cards import Card
+from engine.common import IllegalAction
+from engine.errors import InputError
+from journal import Journal, OpenRound
+from journal.events import CardsCorrected, CardsRead, DiceReshaken, DiceRolled, HouseSplitShown
+from kiosk.clock import Clock
+from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Phase, SeatView
+from kiosk.controller.places import PlaceReads, cards_seen_twice, place_problem
+from kiosk.controller.view import CardRead, Command, PlaceView
+from kiosk.i18n import Msg
+
+SHAKE_TIMEOUT_S = 8.0
+Shaker = Callable[[], "int | None"]
+"""Starts a shake and returns its id, or None when the shaker is offline."""
+
+
+def zone(position: int, hand: str) -> str:
+    """The layout's zone for a hand (``vision.layout.hand_zone`` names them the same way)."""
+    return f"house.{hand}" if position == 1 else f"seat{position}.{hand}"
+
+
+class BaiBuuController:
+    def __init__(
+        self,
+        settings: Settings,
+        journal: Journal,
+        clock: Clock,
+        shaker: Shaker | None = None,
+        default_bet: int | None = None,
+        shake_timeout_s: float = SHAKE_TIMEOUT_S,
+        dealer: str = "dealer",
+    ) -> None:
+        self.table_settings = settings
+        self.journal = journal
+        self.clock = clock
+        self.shaker = shaker
+        self.shake_timeout_s = shake_timeout_s
+        self.dealer = dealer
+        self.default_bet = default_bet if default_bet is not None else settings.min_bet
+        self.bets: dict[int, int] = dict.fromkeys(settings.seats, self.default_bet)
+        self.places = PlaceReads()
+        self.listeners: list[Callable[[BaiBuuView], None]] = []
+        self._new_round_state()
+
+    def _new_round_state(self) -> None:
+        self.phase = Phase.READY
+        self.state: Round | None = None
+        self.round_id: int | None = None
+        self.alert: Msg | None = None
+        self.pending_shake: int | None = None
+        self.shake_deadline: float | None = None
+        self.shakes = 0
+        self.void_reason: str | None = None
+        self.shown_split: tuple[Card, ...] | None = None
+        self.places.clear()
+
+    # ---- settings ------------------------------------------------------------------------------------------
+    def apply_settings(self, settings: Settings, default_bet: int | None = None) -> None:
+        """New table settings take effect from the next round (refused while a round is open)."""
+        if self.round_id is not None and self.phase not in (Phase.CLOSED, Phase.VOIDED):
+            raise InputError("finish or void the open round before changing the table set-up")
+        self.table_settings = settings
+        if default_bet is not None:
+            self.default_bet = default_bet
+        self.bets = {seat: self.bets.get(seat, self.default_bet) for seat in settings.seats}
+
+    # ---- inputs ------------------------------------------------------------------------------------------
+    def command(self, name: str, **params: Any) -> None:
+        """A command from the screen or the button panel. Problems become the alert line, never an exception."""
+        self.alert = None
+        try:
+            handler = getattr(self, "_cmd_" + name)
+        except AttributeError:
+            self.alert = Msg("alert.illegal", {"error": f"unknown command {name}"})
+            return
+        try:
+            handler(**params)
+        except Refused as refusal:
+            self.alert = refusal.msg
+        except InputError as error:  # IllegalAction, JournalError, bad bets: show, keep the round as it was
+            self.alert = Msg("alert.illegal", {"error": str(error)})
+
+    def on_button(self, button: str) -> None:
+        """A press on the serial button panel: SHAKE, CONFIRM, NEXT, VOID (VOID on the panel gives no reason)."""
+        mapping = {"SHAKE": "shake", "CONFIRM": "confirm", "NEXT": "next", "VOID": "void"}
+        name = mapping.get(button)
+        if name == "shake" and self.phase is Phase.SHAKING:
+            name = "reshake"
+        if name == "void":
+            self.command("void", reason="dealer pressed VOID on the panel")
+        elif name is not None:
+            self.command(name)
+
+    def on_table(self, reads: Mapping[str, Sequence[CardRead]]) -> None:
+        self.places.update(reads)
+        self._note_house_split()
+
+    def on_dice(self, shake_id: int, values: tuple[int, int, int]) -> None:
+        if self.phase is not Phase.SHAKING or shake_id != self.pending_shake:
+            return  # a late result of a shake given up on: ignore it
+        self.alert = None
+        try:
+            self._roll(values, manual=False)
+        except InputError as error:
+            self.alert = Msg("alert.illegal", {"error": str(error)})
+
+    def on_dice_fault(self, shake_id: int, reason: str, message: str) -> None:
+        if self.phase is not Phase.SHAKING or shake_id != self.pending_shake:
+            return
+        self.pending_shake = None
+        self.shake_deadline = None
+        self._journal_event(DiceReshaken(reason=reason, raw=message))
+        self.alert = Msg("alert.dice_fault", {"reason": message})
+
+    def tick(self) -> None:
+        if self.shake_deadline is not None and self.clock.monotonic() > self.shake_deadline:
+            self.pending_shake = None
+            self.shake_deadline = None
+            self._journal_event(DiceReshaken(reason="no result from the shaker in time"))
+            self.alert = Msg("alert.shaker_timeout")
+
+    # ---- commands ----------------------------------------------------------------------------------------
+    def _cmd_shake(self) -> None:
+        if self.phase not in (Phase.READY, Phase.SHAKING):
+            raise IllegalAction("the dice are already rolled this round")
+        if self.phase is Phase.SHAKING and self.pending_shake is not None:
+            return  # already shaking
+        self._begin_round()
+        self.phase = Phase.SHAKING
+        self._shake()
+
+    def _cmd_reshake(self) -> None:
+        if self.phase is not Phase.SHAKING:
+            raise IllegalAction("the dice are already rolled this round")
+        self._journal_event(DiceReshaken(reason="dealer asked"))
+        self._shake()
+
+    def _shake(self) -> None:
+        shake_id = self.shaker() if self.shaker is not None else None
+        if shake_id is None:
+            self.pending_shake = None
+            self.shake_deadline = None
+            self.alert = Msg("alert.shaker_offline")
+            return
+        self.shakes += 1
+        self.pending_shake = shake_id
+        self.shake_deadline = self.clock.monotonic() + self.shake_timeout_s
+
+    def _cmd_manual_dice(self, dice: Sequence[int]) -> None:
+        if self.phase not in (Phase.READY, Phase.SHAKING):
+            raise IllegalAction("the dice are already rolled this round")
+        Round(self.table_settings).verify_roll(list(dice), True)  # refuse a 7 before a round is begun for it
+        self._begin_round()
+        self._roll(tuple(dice), manual=True)  # type: ignore[arg-type]
+
+    def _cmd_bet(self, seat: int, amount: int) -> None:
+        if seat not in self.table_settings.seats:
+            raise IllegalAction(f"seat {seat} is not in use at this table")
+        if amount == 0:
+            if self.phase is not Phase.READY:
+                raise IllegalAction("a seat can sit out only before the shake")
+        else:
+            problem = self.table_settings.check_bet(amount)
+            if problem:
+                raise IllegalAction(problem)
+            if self.bets.get(seat, 0) == 0 and self.phase is not Phase.READY:
+                raise IllegalAction("a seat can join only before the shake")
+            if self.state is not None and seat in self.state.seats:
+                raise IllegalAction(f"seat {seat} is already settled this round")
+        self.bets[seat] = amount
+
+    def _cmd_correct(self, zone: str, index: int, card: Card | None) -> None:
+        if self.phase in (Phase.RESULTS, Phase.CLOSED, Phase.VOIDED):
+            raise IllegalAction("the results are recorded: void the round to change a card")
+        correction = self.places.correct(zone, index, card)
+        self._journal_event(
+            CardsCorrected(
+                zone=zone,
+                before=tuple(map(str, correction.before)),
+                after=tuple(map(str, correction.after)),
+                by=self.dealer,
+                reason="corrected on the card picker",
+            )
+        )
+        self._note_house_split()
+
+    def _cmd_confirm(self) -> None:
+        if self.phase is Phase.HOUSE:
+            self._confirm_house()
+        elif self.phase is Phase.SEATS:
+            self._confirm_seats()
+        elif self.phase is Phase.RESULTS:
+            assert self.state is not None and self.round_id is not None
+            self.journal.close_round(self.round_id, self.state.settle(), confirmed_by=self.dealer)
+            self.phase = Phase.CLOSED
+        else:
+            raise IllegalAction("nothing to confirm now")
+
+    def _cmd_void(self, reason: str) -> None:
+        if self.round_id is None or self.phase in (Phase.CLOSED, Phase.VOIDED):
+            raise IllegalAction("no round is open")
+        self.journal.void_round(self.round_id, by=self.dealer, reason=reason)
+        self.void_reason = reason
+        self.phase = Phase.VOIDED
+        self.pending_shake = None
+        self.shake_deadline = None
+
+    def _cmd_next(self) -> None:
+        if self.phase not in (Phase.CLOSED, Phase.VOIDED):
+            raise IllegalAction("CONFIRM or VOID the round first")
+        self._new_round_state()
+
+    # ---- the round's steps -------------------------------------------------------------------------------
+    def _begin_round(self) -> None:
+        if self.round_id is not None:
+            return
+        in_play = tuple(seat for seat in self.table_settings.seats if self.bets.get(seat, 0) > 0)
+        if not in_play:
+            raise IllegalAction("no seat has a bet: give at least one seat a bet")
+        settings = replace(self.table_settings, seats=in_play)
+        state = Round(settings)
+        self.round_id = self.journal.begin_round("baibuu", settings, state.deal_to_json())
+        self.state = state
+
+    def _roll(self, dice: tuple[int, int, int], manual: bool) -> None:
+        assert self.state is not None and self.round_id is not None
+        self.state.verify_roll(list(dice), manual)
+        if not manual:
+            self._journal_event(DiceRolled(dice=dice, shake=max(1, self.shakes)))
+        record = self.state.roll(list(dice), manual)
+        self.journal.record_action(self.round_id, record)
+        self.pending_shake = None
+        self.shake_deadline = None
+        self.phase = Phase.HOUSE
+
+    def _house_cards(self) -> tuple[tuple[CardRead, ...], tuple[CardRead, ...]]:
+        return self.places.cards(zone(1, "high")), self.places.cards(zone(1, "low"))
+
+    def _note_house_split(self) -> None:
+        """Journal each new house-way split before the screen shows it."""
+        if self.phase is not Phase.HOUSE or self.round_id is None:
+            return
+        split = self._house_split()
+        if split is None:
+            return
+        key = tuple(sorted(split.cards, key=Card.sort_key))
+        if key != self.shown_split:
+            self._journal_event(
+                HouseSplitShown(high=tuple(split.high.to_json()), low=tuple(split.low.to_json()), rule=split.rule)
+            )
+            self.shown_split = key
+
+    def _house_split(self) -> Any:
+        high, low = self._house_cards()
+        cards = [read.card for read in (*high, *low)]
+        if len(cards) != 4 or len(set(cards)) != 4 or any(read.doubtful for read in (*high, *low)):
+            return None
+        try:
+            return house_way(cards)
+        except InputError:
+            return None
+
+    def _confirm_house(self) -> None:
+        assert self.state is not None and self.round_id is not None
+        high, low = self._house_cards()
+        reads = (*high, *low)
+        if len(reads) != 4:
+            raise Refused(Msg("alert.house_incomplete"))
+        if any(read.doubtful for read in reads):
+            raise Refused(Msg("alert.read_problem"))
+        split = self._house_split()
+        high_cards = [read.card for read in high]
+        low_cards = [read.card for read in low]
+        if split is None or not _same_set(split, high_cards, low_cards):
+            raise Refused(Msg("alert.house_wrong_set"))
+        self._record_reads([zone(1, "high"), zone(1, "low")])
+        self.journal.record_action(self.round_id, self.state.reveal_house([r.card for r in reads]))
+        self.journal.record_action(self.round_id, self.state.set_house(high_cards, low_cards))
+        self.phase = Phase.SEATS
+
+    def _confirm_seats(self) -> None:
+        assert self.state is not None and self.round_id is not None
+        state = self.state
+        problems = self._seat_problems()
+        if problems:
+            seat, problem = problems[0]
+            raise Refused(Msg("alert.seats_incomplete", {"seat": seat, "problem": problem}))
+        plan = []
+        for seat in state.waiting_seats:
+            high = [read.card for read in self.places.cards(zone(seat, "high"))]
+            low = [read.card for read in self.places.cards(zone(seat, "low"))]
+            plan.append((seat, self.bets[seat], high, low))
+        # Check every seat on a copy first, so a bad seat leaves no half-settled round behind.
+        trial = replay(state.settings, state.deal_to_json(), [r.to_json() for r in state.history])
+        for seat, bet, high, low in plan:
+            trial.set_seat(seat, bet, high, low)
+        self._record_reads([zone(seat, hand) for seat, *_ in plan for hand in ("high", "low")])
+        for seat, bet, high, low in plan:
+            self.journal.record_action(self.round_id, state.set_seat(seat, bet, high, low))
+        settlement = state.settle()
+        lines = [record.result.describe() for record in state.seats.values()]
+        self.journal.show_results(self.round_id, settlement, lines)  # written first ...
+        self.phase = Phase.RESULTS  # ... then shown
+
+    def _seat_problems(self) -> list[tuple[int, Msg]]:
+        assert self.state is not None
+        twice = self._seen_twice()
+        problems = []
+        for seat in self.state.waiting_seats:
+            for hand in ("high", "low"):
+                problem = place_problem(self.places.cards(zone(seat, hand)), 2, twice)
+                if problem is not None:
+                    problems.append((seat, problem))
+                    break
+        return problems
+
+    def _seen_twice(self) -> set[Card]:
+        zones = [zone(1, "high"), zone(1, "low")]
+        zones += [zone(seat, hand) for seat in self.table_settings.seats for hand in ("high", "low")]
+        return cards_seen_twice(self.places.cards(z) for z in zones)
+
+    def _record_reads(self, zones: Sequence[str]) -> None:
+        for name in zones:
+            reads = self.places.cards(name)
+            self._journal_event(
+                CardsRead(
+                    zone=name, cards=tuple(str(r.card) for r in reads), confidences=tuple(r.confidence for r in reads)
+                )
+            )
+
+    def _journal_event(self, event: Any) -> None:
+        self.journal.append(event)
+
+    # ---- resume after a restart --------------------------------------------------------------------------
+    def resume(self, open_round: OpenRound) -> None:
+        """Take up the round the journal found open: replay its actions and go back to the step it was at."""
+        self._new_round_state()
+        state = replay(open_round.settings, open_round.deal, list(open_round.actions))
+        self.state = state
+        self.round_id = open_round.round_id
+        for record in state.seats.values():
+            self.bets[record.seat] = record.bet
+        for seat in self.table_settings.seats:
+            if seat not in state.settings.seats:
+                self.bets[seat] = 0
+        if open_round.step == "results_shown" or state.is_over:
+            self.phase = Phase.RESULTS
+        elif state.house is not None:
+            self.phase = Phase.SEATS
+        elif state.assignment is not None:
+            self.phase = Phase.HOUSE
+        else:
+            self.phase = Phase.SHAKING
+        self.journal.resume_round(open_round.round_id)
+        self.alert = Msg("alert.resumed", {"round": open_round.round_id})
+
+    # ---- output ------------------------------------------------------------------------------------------
+    def view(self) -> BaiBuuView:
+        state = self.state
+        dice = None
+        if state is not None and state.assignment is not None:
+            a = state.assignment
+            dice = DiceView(
+                values=a.dice.values,
+                total=a.dice.total,
+                first_position=a.first_position,
+                house_stack=a.house_stack,
+                stack_of_position={p: a.stack_for(p) for p in range(1, 8)},
+                clockwise=a.direction.value == "clockwise",
+                manual=bool(state.history and getattr(state.history[0], "manual", False)),
+            )
+        twice = self._seen_twice()
+        house_high, house_low = self._house_places(twice)
+        way_view, set_ok, set_msg = self._house_check()
+        seats = tuple(self._seat_view(seat, twice) for seat in self.table_settings.seats)
+        house_net = None
+        if self.phase in (Phase.RESULTS, Phase.CLOSED) and state is not None and state.is_over:
+            house_net = -sum(record.result.net for record in state.seats.values())
+        alert = self.alert
+        if alert is None and self.phase in (Phase.HOUSE, Phase.SEATS) and self._any_doubt():
+            alert = Msg("alert.read_problem")
+        return BaiBuuView(
+            prompt=self._prompt(set_ok),
+            alert=alert,
+            commands=self._commands(set_ok),
+            round_id=self.round_id,
+            phase=self.phase,
+            dice=dice,
+            house_high=house_high,
+            house_low=house_low,
+            house_way=way_view,
+            house_set_ok=set_ok,
+            house_set_msg=set_msg,
+            seats=seats,
+            house_net=house_net,
+        )
+
+    def _any_doubt(self) -> bool:
+        zones = [zone(1, "high"), zone(1, "low")] + [
+            zone(seat, hand) for seat in self.table_settings.seats for hand in ("high", "low")
+        ]
+        return any(read.doubtful for z in zones for read in self.places.cards(z))
+
+    def _house_places(self, twice: set[Card]) -> tuple[PlaceView, PlaceView]:
+        views = []
+        for hand in ("high", "low"):
+            name = zone(1, hand)
+            cards = self.places.cards(name)
+            if self.state is not None and self.state.house is not None and self.phase is not Phase.HOUSE:
+                set_hand = self.state.house.high if hand == "high" else self.state.house.low
+                cards = tuple(CardRead(c) for c in set_hand.cards)
+            problem = place_problem(cards, 2, twice) if self.phase is Phase.HOUSE else None
+            views.append(PlaceView(name, Msg("bb." + hand), cards, 2, problem))
+        return views[0], views[1]
+
+    def _house_check(self) -> tuple[HouseWayView | None, bool | None, Msg | None]:
+        state = self.state
+        split = state.house_split if state is not None and state.house_split is not None else None
+        if split is None and self.phase is Phase.HOUSE:
+            split = self._house_split()
+        if split is None:
+            return None, None, None
+        way = HouseWayView(
+            high=split.high.cards,
+            low=split.low.cards,
+            high_value=split.high.value_text,
+            low_value=split.low.value_text,
+            rule=split.rule,
+        )
+        if self.phase is not Phase.HOUSE:
+            return way, True, Msg("bb.set_ok")
+        high, low = self._house_cards()
+        if len(high) != 2 or len(low) != 2:
+            return way, None, None
+        ok = _same_set(split, [r.card for r in high], [r.card for r in low])
+        if ok:
+            return way, True, Msg("bb.set_ok")
+        return way, False, Msg("bb.set_wrong", {"high": _pretty(split.high.cards), "low": _pretty(split.low.cards)})
+
+    def _seat_view(self, seat: int, twice: set[Card]) -> SeatView:
+        state = self.state
+        in_play = self.bets.get(seat, 0) > 0 if state is None else seat in state.settings.seats
+        record = state.seats.get(seat) if state is not None else None
+        places = []
+        for hand in ("high", "low"):
+            name = zone(seat, hand)
+            if record is not None:
+                set_hand = record.hand.high if hand == "high" else record.hand.low
+                cards = tuple(CardRead(c) for c in set_hand.cards)
+                problem = None
+            else:
+                cards = self.places.cards(name) if in_play else ()
+                problem = place_problem(cards, 2, twice) if in_play and self.phase is Phase.SEATS else None
+            places.append(PlaceView(name, Msg("bb." + hand), cards, 2, problem))
+        if record is None:
+            return SeatView(seat, self.bets.get(seat, 0), in_play, places[0], places[1])
+        result = record.result
+        return SeatView(
+            seat,
+            record.bet,
+            True,
+            places[0],
+            places[1],
+            outcome=result.outcome.value,
+            net=result.net,
+            commission=result.commission,
+            reasons=result.reasons,
+        )
+
+    def _prompt(self, set_ok: bool | None) -> Msg:
+        phase = self.phase
+        if phase is Phase.READY:
+            return Msg("bb.prompt.shake")
+        if phase is Phase.SHAKING:
+            return Msg("bb.prompt.shaking")
+        if phase is Phase.HOUSE:
+            assert self.state is not None and self.state.assignment is not None
+            if set_ok:
+                return Msg("bb.prompt.house_ok")
+            high, low = self._house_cards()
+            if len(high) + len(low) == 4:
+                return Msg("bb.prompt.house_set")
+            return Msg("bb.prompt.deal", {"first": self.state.assignment.first_position})
+        if phase is Phase.SEATS:
+            return Msg("bb.prompt.seats")
+        if phase is Phase.RESULTS:
+            return Msg("bb.prompt.results")
+        if phase is Phase.CLOSED:
+            return Msg("bb.prompt.closed")
+        return Msg("bb.prompt.voided", {"reason": self.void_reason or ""})
+
+    def _commands(self, set_ok: bool | None) -> tuple[Command, ...]:
+        phase = self.phase
+        open_round = self.round_id is not None and phase not in (Phase.CLOSED, Phase.VOIDED)
+        confirm = (
+            (phase is Phase.HOUSE and bool(set_ok))
+            or (phase is Phase.SEATS and not self._seat_problems())
+            or phase is Phase.RESULTS
+        )
+        shake_label = "button.reshake" if phase is Phase.SHAKING else "button.shake"
+        return (
+            Command("shake", Msg(shake_label), phase in (Phase.READY, Phase.SHAKING) and self.pending_shake is None),
+            Command("manual_dice", Msg("button.manual_dice"), phase in (Phase.READY, Phase.SHAKING)),
+            Command("confirm", Msg("button.confirm"), confirm),
+            Command("void", Msg("button.void"), open_round),
+            Command("next", Msg("button.next"), phase in (Phase.CLOSED, Phase.VOIDED)),
+        )
+
+
+def _same_set(split: Any, high: Sequence[Card], low: Sequence[Card]) -> bool:
+    if len(high) != 2 or len(low) != 2 or len({*high, *low}) != 4:
+        return False
+    return bool(split.same_set(Hand.of(high[0], high[1]), Hand.of(low[0], low[1])))
+
+
+def _pretty(cards: Sequence[Card]) -> str:
+    return " ".join(card.pretty for card in cards)
+
+
+class Refused(InputError):
+    """A command refused for a reason the catalogue words (so it shows in the dealer's language)."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(msg.key)
+        self.msg = msg

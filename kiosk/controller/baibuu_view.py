@@ -1,0 +1,68 @@
+"""What the Bài Bửu table screen shows, as plain values the controller builds and the screen renders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.cards import Card
+from kiosk.controller.view import PlaceView, ScreenView
+from kiosk.i18n import Msg
+
+
+class Phase(StrEnum):
+    """The round as the dealer lives it."""
+
+    READY = "ready"  # waiting for SHAKE
+    SHAKING = "shaking"  # the shaker is at work (or failed: re-shake or enter the dice)
+    HOUSE = "house"  # dice known; the house hand is being opened and set
+    SEATS = "seats"  # house set right; the seats are being opened
+    RESULTS = "results"  # results journaled and shown; CONFIRM closes, VOID voids
+    CLOSED = "closed"  # closed; NEXT starts the next round
+    VOIDED = "voided"  # voided; NEXT starts the next round
+
+
+@dataclass(frozen=True)
+class DiceView:
+    values: tuple[int, int, int]
+    total: int
+    first_position: int
+    house_stack: int
+    stack_of_position: dict[int, int]
+    clockwise: bool
+    manual: bool
+
+
+@dataclass(frozen=True)
+class HouseWayView:
+    high: tuple[Card, Card]
+    low: tuple[Card, Card]
+    high_value: str
+    low_value: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    bet: int
+    in_play: bool
+    high: PlaceView
+    low: PlaceView
+    outcome: str | None = None  # win / push / lose / mis-set / natural
+    net: int | None = None
+    commission: int = 0
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BaiBuuView(ScreenView):
+    phase: Phase = Phase.READY
+    dice: DiceView | None = None
+    house_high: PlaceView | None = None
+    house_low: PlaceView | None = None
+    house_way: HouseWayView | None = None
+    house_set_ok: bool | None = None  # None: not checkable yet
+    house_set_msg: Msg | None = None
+    seats: tuple[SeatView, ...] = ()
+    house_net: int | None = None

@@ -1,0 +1,76 @@
+"""What a controller shows: plain frozen values the screen renders (and tests read) without knowing the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.cards import Card
+from kiosk.i18n import Msg
+
+
+class Health(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    DOWN = "down"
+    OFF = "off"
+
+
+@dataclass(frozen=True)
+class DeviceHealth:
+    """The status bar: camera, shaker, panel and journal, each with a short detail."""
+
+    camera: Health = Health.OFF
+    shaker: Health = Health.OFF
+    panel: Health = Health.OFF
+    journal: Health = Health.OFF
+    details: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """One card in a place on the felt, as read (or as corrected by hand)."""
+
+    card: Card
+    confidence: float = 1.0
+    flags: frozenset[str] = frozenset()
+    corrected: bool = False
+
+    @property
+    def doubtful(self) -> bool:
+        return bool(self.flags) and not self.corrected
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    """A place on the felt that holds ``expected`` cards (a seat's high hand, the centre, ...)."""
+
+    zone: str
+    label: Msg
+    cards: tuple[CardRead, ...]
+    expected: int
+    problem: Msg | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == self.expected and self.problem is None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A button the dealer can press now; ``name`` is the command the controller takes."""
+
+    name: str
+    label: Msg
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    """Shared by every game screen: what to do next, what went wrong, which buttons work."""
+
+    prompt: Msg
+    alert: Msg | None = None
+    commands: tuple[Command, ...] = ()
+    round_id: int | None = None
+    info: tuple[Msg, ...] = field(default_factory=tuple)

@@ -1,0 +1,248 @@
+"""Every text the kiosk shows, in one catalogue: English and Vietnamese (table words from the glossary).
+
+The controller speaks in ``Msg(key, params)``; the screen turns a message into words with ``Catalogue.text``
+in the language the dealer picked. A key missing from a language falls back to English, never to the key.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+LANGUAGES = ("en", "vi")
+LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt"}
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message to show, before translation: a catalogue key and the values it names."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+# key: (English, Vietnamese)
+TEXTS: dict[str, tuple[str, str]] = {
+    # status bar
+    "status.camera": ("Camera", "Camera"),
+    "status.shaker": ("Shaker", "Máy lắc"),
+    "status.panel": ("Buttons", "Bảng nút"),
+    "status.journal": ("Journal", "Nhật ký"),
+    "health.ok": ("OK", "Tốt"),
+    "health.warn": ("CHECK", "KIỂM TRA"),
+    "health.down": ("OFFLINE", "MẤT KẾT NỐI"),
+    "health.off": ("not used", "không dùng"),
+    "status.table": ("Table {table}", "Bàn {table}"),
+    "status.round": ("Round {round}", "Ván {round}"),
+    # navigation
+    "nav.table": ("TABLE", "BÀN"),
+    "nav.camera": ("CAMERA", "CAMERA"),
+    "nav.setup": ("SET-UP", "CÀI ĐẶT"),
+    "nav.supervisor": ("SUPERVISOR", "GIÁM SÁT"),
+    "nav.language": ("Tiếng Việt", "English"),
+    "nav.back": ("BACK", "QUAY LẠI"),
+    # round buttons (the same commands as the button panel)
+    "button.shake": ("SHAKE", "LẮC"),
+    "button.reshake": ("SHAKE AGAIN", "LẮC LẠI"),
+    "button.manual_dice": ("ENTER DICE", "NHẬP XÚC XẮC"),
+    "button.confirm": ("CONFIRM", "XÁC NHẬN"),
+    "button.void": ("VOID", "HỦY VÁN"),
+    "button.next": ("NEXT ROUND", "VÁN MỚI"),
+    "button.cancel": ("CANCEL", "BỎ QUA"),
+    "button.ok": ("OK", "ĐỒNG Ý"),
+    "button.remove_card": ("NO CARD HERE", "KHÔNG CÓ LÁ"),
+    # games
+    "game.baibuu": ("Bài Bửu", "Bài Bửu"),
+    "game.samloc": ("Sâm Lốc", "Sâm Lốc"),
+    "game.schmier": ("Schmier", "Schmier"),
+    # Bài Bửu round prompts
+    "bb.title": ("Bài Bửu", "Bài Bửu"),
+    "bb.prompt.shake": ("Press SHAKE to start the round", "Nhấn LẮC để bắt đầu ván"),
+    "bb.prompt.shaking": ("Shaking the dice…", "Đang lắc xúc xắc…"),
+    "bb.prompt.deal": (
+        "Deal: first stack to position {first}. Then open the house stack",
+        "Chia: chồng đầu cho vị trí {first}. Rồi mở bài nhà cái",
+    ),
+    "bb.prompt.house": ("Open the house hand on the felt", "Mở bài nhà cái trên bàn"),
+    "bb.prompt.house_set": (
+        "Set the house hand as shown, then CONFIRM",
+        "Xếp bài nhà cái như hình, rồi XÁC NHẬN",
+    ),
+    "bb.prompt.house_ok": (
+        "House hand set right. CONFIRM, then open the seats",
+        "Nhà cái xếp đúng. XÁC NHẬN, rồi mở bài các tụ",
+    ),
+    "bb.prompt.seats": (
+        "Open every seat's high and low hand, then CONFIRM",
+        "Mở tay cao và tay thấp từng tụ, rồi XÁC NHẬN",
+    ),
+    "bb.prompt.results": ("Pay the results, then CONFIRM", "Trả tiền theo kết quả, rồi XÁC NHẬN"),
+    "bb.prompt.closed": ("Round closed. NEXT ROUND when ready", "Ván đã đóng. Nhấn VÁN MỚI"),
+    "bb.prompt.voided": ("Round voided: {reason}. NEXT ROUND when ready", "Ván đã hủy: {reason}. Nhấn VÁN MỚI"),
+    "bb.dice": ("Dice {a} · {b} · {c} = {total}", "Xúc xắc {a} · {b} · {c} = {total}"),
+    "bb.dice.manual": ("entered by hand", "nhập tay"),
+    "bb.first": ("First stack → position {first}", "Chồng đầu → vị trí {first}"),
+    "bb.house_stack": ("House gets stack {stack}", "Nhà cái nhận chồng {stack}"),
+    "bb.position": ("{n}", "{n}"),
+    "bb.house": ("HOUSE", "NHÀ CÁI"),
+    "bb.house_hand": ("House hand", "Bài nhà cái"),
+    "bb.house_way": ("House way", "Cách xếp nhà cái"),
+    "bb.high": ("HIGH", "TAY CAO"),
+    "bb.low": ("LOW", "TAY THẤP"),
+    "bb.on_felt": ("On the felt", "Trên bàn"),
+    "bb.set_ok": ("SET RIGHT ✔", "XẾP ĐÚNG ✔"),
+    "bb.set_wrong": (
+        "WRONG SET: put {high} high and {low} low",
+        "XẾP SAI: đặt {high} tay cao, {low} tay thấp",
+    ),
+    "bb.seat": ("Seat {seat}", "Tụ {seat}"),
+    "bb.bet": ("Bet {bet}", "Cược {bet}"),
+    "bb.outcome.win": ("WIN", "THẮNG"),
+    "bb.outcome.push": ("PUSH", "HÒA"),
+    "bb.outcome.lose": ("LOSE", "THUA"),
+    "bb.outcome.mis-set": ("MIS-SET", "XẾP SAI"),
+    "bb.outcome.natural": ("NATURAL", "BÀI TỰ NHIÊN"),
+    "bb.pay": ("pay {amount}", "trả {amount}"),
+    "bb.take": ("take {amount}", "thu {amount}"),
+    "bb.back": ("return bet", "trả lại cược"),
+    "bb.commission": ("commission {amount}", "hoa hồng {amount}"),
+    "bb.waiting_cards": ("waiting for {count} cards", "chờ {count} lá"),
+    "bb.sitting_out": ("sitting out", "không chơi"),
+    # reading problems
+    "read.low_confidence": ("unsure: tap to check", "chưa chắc: chạm để sửa"),
+    "read.duplicate": ("seen twice: tap to fix", "trùng lá: chạm để sửa"),
+    "read.too_many": ("{count} cards in a {expected}-card place", "{count} lá ở chỗ {expected} lá"),
+    "read.too_few": ("{count} of {expected} cards", "{count}/{expected} lá"),
+    "read.corrected": ("corrected by hand", "đã sửa tay"),
+    "read.partly_covered": ("partly covered", "bị che"),
+    "read.same_card_twice": ("{card} is on the felt twice: check the reads", "{card} xuất hiện hai lần: kiểm tra lại"),
+    # alerts
+    "alert.shaker_offline": (
+        "Shaker offline: SHAKE AGAIN, or shake by hand and ENTER DICE",
+        "Máy lắc mất kết nối: LẮC LẠI, hoặc lắc tay rồi NHẬP XÚC XẮC",
+    ),
+    "alert.shaker_timeout": (
+        "No dice result from the shaker: SHAKE AGAIN or ENTER DICE",
+        "Máy lắc không trả kết quả: LẮC LẠI hoặc NHẬP XÚC XẮC",
+    ),
+    "alert.dice_fault": (
+        "Bad dice read ({reason}): SHAKE AGAIN or ENTER DICE",
+        "Đọc xúc xắc lỗi ({reason}): LẮC LẠI hoặc NHẬP XÚC XẮC",
+    ),
+    "alert.journal": ("Journal problem: {error}. Call the supervisor", "Lỗi nhật ký: {error}. Gọi giám sát"),
+    "alert.not_now": ("{what} is not possible now: {why}", "Không thể {what} lúc này: {why}"),
+    "alert.illegal": ("{error}", "{error}"),
+    "alert.house_incomplete": ("The house hand needs 4 cards on the felt", "Bài nhà cái cần đủ 4 lá trên bàn"),
+    "alert.house_wrong_set": ("Set the house hand the house way first", "Xếp bài nhà cái đúng cách trước"),
+    "alert.seats_incomplete": ("Seat {seat}: {problem}", "Tụ {seat}: {problem}"),
+    "alert.read_problem": ("Check the cards marked in orange", "Kiểm tra các lá viền cam"),
+    "alert.resumed": ("Resumed round {round} from the journal", "Tiếp tục ván {round} từ nhật ký"),
+    # manual dice
+    "dice.title": ("Enter the three dice", "Nhập ba xúc xắc"),
+    "dice.die": ("Die {n}", "Xúc xắc {n}"),
+    # void
+    "void.title": ("Void the round: why?", "Hủy ván: lý do?"),
+    "void.misdeal": ("Misdeal", "Chia sai"),
+    "void.dice": ("Dice off the table", "Xúc xắc rơi"),
+    "void.exposed": ("Card exposed", "Lộ bài"),
+    "void.dispute": ("Player dispute", "Tranh chấp"),
+    "void.device": ("Device fault", "Lỗi thiết bị"),
+    "void.crash": ("Kiosk restarted", "Máy khởi động lại"),
+    # picker
+    "picker.title": ("Which card is it?", "Lá nào?"),
+    "picker.place": ("{place}, card {n}", "{place}, lá {n}"),
+    # set-up
+    "setup.title": ("Table set-up", "Cài đặt bàn"),
+    "setup.pin": ("Supervisor PIN", "Mã PIN giám sát"),
+    "setup.pin_wrong": ("Wrong PIN", "Sai mã PIN"),
+    "setup.game": ("Game", "Trò chơi"),
+    "setup.table_id": ("Table", "Bàn"),
+    "setup.seats": ("Seats in use", "Tụ đang chơi"),
+    "setup.min_bet": ("Minimum bet", "Cược tối thiểu"),
+    "setup.max_bet": ("Maximum bet", "Cược tối đa"),
+    "setup.commission": ("Commission %", "Hoa hồng %"),
+    "setup.copy_rule": ("Copy (tie) goes to", "Bài bằng nhau"),
+    "setup.copy.house": ("the house", "nhà cái ăn"),
+    "setup.copy.highest_card": ("highest card", "lá cao nhất"),
+    "setup.direction": ("Dice count", "Chiều đếm"),
+    "setup.direction.counterclockwise": ("counter-clockwise", "ngược chiều kim đồng hồ"),
+    "setup.direction.clockwise": ("clockwise", "chiều kim đồng hồ"),
+    "setup.save": ("SAVE", "LƯU"),
+    "setup.saved": ("Saved and journaled", "Đã lưu và ghi nhật ký"),
+    "setup.round_open": ("Finish or void the open round first", "Kết thúc hoặc hủy ván đang mở trước"),
+    # supervisor
+    "sup.title": ("Supervisor", "Giám sát"),
+    "sup.recall": ("RECALL: last {count} rounds", "RECALL: {count} ván gần nhất"),
+    "sup.verify": ("VERIFY JOURNAL", "KIỂM TRA NHẬT KÝ"),
+    "sup.verify_ok": ("Journal sound: {events} events, chain intact", "Nhật ký nguyên vẹn: {events} sự kiện"),
+    "sup.verify_bad": ("JOURNAL ALTERED OR DAMAGED: {error}", "NHẬT KÝ BỊ SỬA HOẶC HỎNG: {error}"),
+    "sup.void_open": ("VOID OPEN ROUND", "HỦY VÁN ĐANG MỞ"),
+    "sup.no_open": ("No round is open", "Không có ván đang mở"),
+    "sup.devices": ("Devices", "Thiết bị"),
+    "sup.lock": ("LOCK", "KHÓA"),
+    "sup.round_line": ("#{round} {time} {game} {status}: {summary}", "#{round} {time} {game} {status}: {summary}"),
+    # camera
+    "camera.title": ("Live camera", "Camera trực tiếp"),
+    "camera.none": ("No camera frame yet", "Chưa có hình từ camera"),
+    # Sâm Lốc / Schmier
+    "sl.title": ("Sâm Lốc", "Sâm Lốc"),
+    "sl.turn": ("Turn: player {player}", "Lượt: người {player}"),
+    "sl.timer": ("{seconds} s", "{seconds} giây"),
+    "sl.play": ("PLAY CARDS", "ĐÁNH"),
+    "sl.pass": ("PASS", "BỎ LƯỢT"),
+    "sl.declare_sam": ("BÁO SÂM", "BÁO SÂM"),
+    "sl.no_sam": ("NO SÂM", "KHÔNG BÁO"),
+    "sl.balance": ("Player {player}: {balance}", "Người {player}: {balance}"),
+    "sl.cards_left": ("{count} cards", "{count} lá"),
+    "sm.title": ("Schmier", "Schmier"),
+    "sm.bid": ("BID {amount}", "GỌI {amount}"),
+    "sm.pass": ("PASS", "BỎ"),
+    "sm.trump": ("Trump: {suit}", "Chủ: {suit}"),
+    "sm.score": ("Team {team}: {score}", "Đội {team}: {score}"),
+    "sm.trick": ("Trick {n}", "Nước {n}"),
+    "sm.play": ("PLAY CARD", "ĐÁNH"),
+    "common.centre": ("Centre", "Giữa bàn"),
+    "common.start": ("START", "BẮT ĐẦU"),
+    "common.settlement": ("Settlement", "Thanh toán"),
+    "common.payment": ("{payer} pays {payee} {amount}: {reason}", "{payer} trả {payee} {amount}: {reason}"),
+}
+
+
+class Catalogue:
+    """The texts in the language the dealer picked."""
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = "en"
+        self.set_language(language)
+
+    def set_language(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise ValueError(f"unknown language {language!r}: the kiosk speaks {', '.join(LANGUAGES)}")
+        self.language = language
+
+    def toggle(self) -> str:
+        self.set_language(LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)])
+        return self.language
+
+    def text(self, key: str | Msg, **params: Any) -> str:
+        if isinstance(key, Msg):
+            params = {**key.params, **params}
+            key = key.key
+        pair = TEXTS.get(key)
+        if pair is None:
+            raise KeyError(f"no text {key!r} in the catalogue")
+        template = pair[LANGUAGES.index(self.language)] or pair[0]
+        translated = {name: self._param(value) for name, value in params.items()}
+        return template.format(**translated)
+
+    def _param(self, value: Any) -> Any:
+        # A message may carry another message (a problem inside an alert): translate it too.
+        if isinstance(value, Msg):
+            return self.text(value)
+        return value
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}

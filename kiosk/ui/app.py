@@ -1,0 +1,164 @@
+"""The Kivy app: a status bar on top, the current screen, a navigation bar below. It renders; it decides nothing.
+
+Every tick (20 per second) the app asks the runtime to take in device events and camera reads, then shows the
+controller's view if it changed. Touches become the same commands the button panel sends.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+from kivy.app import App
+from kivy.clock import Clock as KivyClock
+from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+
+from kiosk.controller.view import DeviceHealth
+from kiosk.i18n import Catalogue
+from kiosk.ui import theme
+from kiosk.ui.widgets import BigButton, StatusBar, paint_background, register_fonts
+
+TICK_SECONDS = 0.05
+NAV = ("table", "camera", "setup", "supervisor")
+
+
+class Runtime(Protocol):
+    """What the app needs from the wired-up kiosk (``kiosk.runtime.KioskRuntime``)."""
+
+    catalogue: Catalogue
+    game: str
+
+    def tick(self) -> None: ...
+
+    def health(self) -> DeviceHealth: ...
+
+    def status_text(self) -> str: ...
+
+    def make_screens(self, scale: theme.Scale) -> list[Screen]: ...
+
+
+Driver = Callable[["KioskApp"], Iterator[float]]
+"""A test or demo script: a generator given the app; each ``yield seconds`` waits that long on the Kivy clock."""
+
+
+class KioskApp(App):
+    def __init__(self, runtime: Runtime, driver: Driver | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.runtime = runtime
+        self.catalogue = runtime.catalogue
+        self.driver = driver
+        self.title = "dealer-assist"
+        self._driving: Iterator[float] | None = None
+        self.screens: dict[str, Screen] = {}
+
+    def build(self) -> BoxLayout:
+        register_fonts()
+        Window.clearcolor = theme.BACKGROUND
+        scale = theme.Scale(Window.height)
+        self.scale = scale
+        root = BoxLayout(orientation="vertical")
+        paint_background(root, theme.BACKGROUND)
+        self.status_bar = StatusBar(scale, size_hint_y=None, height=scale.px(46))
+        root.add_widget(self.status_bar)
+        self.manager = ScreenManager(transition=NoTransition())
+        for screen in self.runtime.make_screens(scale):
+            self.screens[screen.name] = screen
+            self.manager.add_widget(screen)
+        root.add_widget(self.manager)
+        nav = BoxLayout(
+            orientation="horizontal",
+            size_hint_y=None,
+            height=scale.px(76),
+            spacing=scale.px(6),
+            padding=(scale.px(6), scale.px(4)),
+        )
+        paint_background(nav, theme.PANEL)
+        self.nav_buttons: dict[str, BigButton] = {}
+        for name in NAV:
+            if name not in self.screens:
+                continue
+            button = BigButton("nav", scale, font_size=scale.font(24))
+            button.bind(on_release=lambda _w, n=name: self.show(n))
+            self.nav_buttons[name] = button
+            nav.add_widget(button)
+        self.language_button = BigButton("neutral", scale, font_size=scale.font(24))
+        self.language_button.bind(on_release=lambda *_: self.toggle_language())
+        nav.add_widget(self.language_button)
+        root.add_widget(nav)
+        self.refresh(force=True)
+        KivyClock.schedule_interval(self._tick, TICK_SECONDS)
+        if self.driver is not None:
+            self._driving = self.driver(self)
+            KivyClock.schedule_once(self._drive, 0.5)
+        return root
+
+    # ---- navigation and language ---------------------------------------------------------------------------
+    def show(self, name: str) -> None:
+        if name in self.screens:
+            self.manager.current = name
+            self.refresh(force=True)
+
+    def toggle_language(self) -> None:
+        self.catalogue.toggle()
+        self.refresh(force=True)
+
+    # ---- the loop ----------------------------------------------------------------------------------------
+    def _tick(self, _dt: float) -> None:
+        self.runtime.tick()
+        self.refresh()
+
+    def refresh(self, force: bool = False) -> None:
+        t = self.catalogue.text
+        self.status_bar.show(self.runtime.health(), self.catalogue, self.runtime.status_text())
+        for name, button in self.nav_buttons.items():
+            button.text = t("nav." + name)
+            button.set_colour(theme.BUTTON_COLOURS["nav_active" if self.manager.current == name else "nav"])
+        self.language_button.text = t("nav.language")
+        screen = self.manager.current_screen
+        refresh = getattr(screen, "refresh", None)
+        if refresh is not None:
+            refresh(force) if _takes_force(refresh) else refresh()
+
+    def _drive(self, _dt: float) -> None:
+        if self._driving is None:
+            return
+        try:
+            wait = next(self._driving)
+        except StopIteration:
+            self._driving = None
+            return
+        KivyClock.schedule_once(self._drive, max(0.0, float(wait)))
+
+    def screenshot(self, folder: str, name: str) -> str:
+        """Save the window as ``folder/name-<size>.png`` and return the path written."""
+        os.makedirs(folder, exist_ok=True)
+        width, height = Window.size
+        written = Window.screenshot(os.path.join(folder, f"{name}-{width}x{height}.png"))
+        target = os.path.join(folder, f"{name}-{width}x{height}.png")
+        if written and written != target:
+            os.replace(written, target)
+        return target
+
+
+def _takes_force(method: Callable[..., Any]) -> bool:
+    import inspect
+
+    return "force" in inspect.signature(method).parameters
+
+
+def run_app(
+    runtime: Runtime, size: tuple[int, int] = (1280, 800), fullscreen: bool = False, driver: Driver | None = None
+) -> None:
+    """Open the window and run until it closes. Call in a fresh process (Kivy keeps state between apps)."""
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("kivy", "exit_on_escape", "0")
+    Window.size = size
+    KioskApp(runtime, driver=driver).run()

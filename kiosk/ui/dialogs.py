@@ -1,0 +1,214 @@
+"""Full-screen touch dialogs: the card picker, dice entry, a list of choices, the supervisor PIN pad.
+
+None needs a keyboard. Each calls back with the answer, or with ``None`` when the dealer cancels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from engine.cards import JOKER, Card, Rank, Suit
+from kiosk.i18n import Catalogue
+from kiosk.ui import theme
+from kiosk.ui.widgets import CARD_FONT, BigButton, paint_background
+
+
+class Dialog(ModalView):
+    """A modal view over the whole screen with a title line and a body."""
+
+    def __init__(self, scale: theme.Scale, title: str, **kwargs: Any) -> None:
+        super().__init__(size_hint=(0.96, 0.94), auto_dismiss=False, background_color=(0, 0, 0, 0.85), **kwargs)
+        self.scale = scale
+        self.box = BoxLayout(orientation="vertical", padding=scale.px(14), spacing=scale.px(10))
+        paint_background(self.box, theme.PANEL, radius=scale.px(12))
+        self.title_label = Label(
+            text=title, font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=scale.px(50)
+        )
+        self.box.add_widget(self.title_label)
+        self.add_widget(self.box)
+
+
+class CardPicker(Dialog):
+    """Pick a card by touch: one row per suit, one big key per rank; 'no card here' and cancel below."""
+
+    def __init__(
+        self,
+        scale: theme.Scale,
+        catalogue: Catalogue,
+        title: str,
+        on_pick: Callable[[Card | None], None],
+        allow_joker: bool = False,
+        allow_remove: bool = True,
+    ) -> None:
+        super().__init__(scale, title)
+        self.on_pick = on_pick
+        self.keys: dict[str, Button] = {}
+        grid = GridLayout(cols=13, spacing=scale.px(6))
+        ranks = [Rank.ACE, *[Rank(v) for v in range(2, 11)], Rank.JACK, Rank.QUEEN, Rank.KING]
+        for suit in Suit:
+            for rank in ranks:
+                card = Card(rank, suit)
+                grid.add_widget(self._key(card))
+        self.box.add_widget(grid)
+        bottom = BoxLayout(orientation="horizontal", spacing=scale.px(10), size_hint_y=None, height=scale.px(90))
+        if allow_joker:
+            bottom.add_widget(self._key(JOKER))
+        if allow_remove:
+            remove = BigButton("neutral", scale, text=catalogue.text("button.remove_card"))
+            remove.bind(on_release=lambda *_: self._answer(None))
+            bottom.add_widget(remove)
+        cancel = BigButton("void", scale, text=catalogue.text("button.cancel"))
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        bottom.add_widget(cancel)
+        self.cancel_button = cancel
+        self.box.add_widget(bottom)
+
+    def _key(self, card: Card) -> Button:
+        red = card.suit is not None and card.suit.is_red
+        key = Button(
+            text=card.pretty,
+            font_name=CARD_FONT,
+            font_size=self.scale.font(30),
+            bold=True,
+            background_normal="",
+            background_color=theme.CARD_FACE,
+            color=theme.CARD_RED if red else theme.CARD_BLACK,
+        )
+        key.bind(on_release=lambda *_: self._answer(card))
+        self.keys[str(card)] = key
+        return key
+
+    def _answer(self, card: Card | None) -> None:
+        self.dismiss()
+        self.on_pick(card)
+
+
+class DicePad(Dialog):
+    """Enter three dice by touch: a row of 1–6 for each die; OK once all three are chosen."""
+
+    def __init__(self, scale: theme.Scale, catalogue: Catalogue, on_dice: Callable[[tuple[int, int, int]], None]):
+        super().__init__(scale, catalogue.text("dice.title"))
+        self.on_dice = on_dice
+        self.values: list[int | None] = [None, None, None]
+        self.keys: list[list[Button]] = []
+        for die in range(3):
+            row = BoxLayout(orientation="horizontal", spacing=scale.px(8))
+            row.add_widget(Label(text=catalogue.text("dice.die", n=die + 1), font_size=scale.font(26), size_hint_x=0.6))
+            keys = []
+            for value in range(1, 7):
+                key = Button(
+                    text=str(value),
+                    font_size=scale.font(40),
+                    bold=True,
+                    background_normal="",
+                    background_color=theme.BUTTON_COLOURS["neutral"],
+                )
+                key.bind(on_release=lambda _w, d=die, v=value: self.choose(d, v))
+                keys.append(key)
+                row.add_widget(key)
+            self.keys.append(keys)
+            self.box.add_widget(row)
+        bottom = BoxLayout(orientation="horizontal", spacing=scale.px(10), size_hint_y=None, height=scale.px(90))
+        self.ok = BigButton("confirm", scale, text=catalogue.text("button.ok"), disabled=True)
+        self.ok.bind(on_release=lambda *_: self._done())
+        cancel = BigButton("void", scale, text=catalogue.text("button.cancel"))
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        bottom.add_widget(self.ok)
+        bottom.add_widget(cancel)
+        self.box.add_widget(bottom)
+
+    def choose(self, die: int, value: int) -> None:
+        self.values[die] = value
+        for index, key in enumerate(self.keys[die]):
+            key.background_color = (
+                theme.BUTTON_COLOURS["shake"] if index + 1 == value else theme.BUTTON_COLOURS["neutral"]
+            )
+        self.ok.disabled = any(v is None for v in self.values)
+
+    def _done(self) -> None:
+        a, b, c = self.values
+        if a is None or b is None or c is None:
+            return
+        self.dismiss()
+        self.on_dice((a, b, c))
+
+
+class ChoiceDialog(Dialog):
+    """A list of big choices (void reasons, games, ...)."""
+
+    def __init__(
+        self,
+        scale: theme.Scale,
+        catalogue: Catalogue,
+        title: str,
+        choices: Sequence[tuple[str, str]],
+        on_choice: Callable[[str], None],
+        colour: str = "neutral",
+    ) -> None:
+        super().__init__(scale, title)
+        self.on_choice = on_choice
+        self.buttons: dict[str, BigButton] = {}
+        grid = GridLayout(cols=2, spacing=scale.px(10))
+        for value, text in choices:
+            button = BigButton(colour, scale, text=text)
+            button.bind(on_release=lambda _w, v=value: self._answer(v))
+            self.buttons[value] = button
+            grid.add_widget(button)
+        self.box.add_widget(grid)
+        cancel = BigButton(
+            "neutral", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(90)
+        )
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        self.box.add_widget(cancel)
+
+    def _answer(self, value: str) -> None:
+        self.dismiss()
+        self.on_choice(value)
+
+
+class PinPad(Dialog):
+    """The supervisor PIN on a number pad; the digits show as dots."""
+
+    def __init__(self, scale: theme.Scale, catalogue: Catalogue, on_pin: Callable[[str], None]) -> None:
+        super().__init__(scale, catalogue.text("setup.pin"))
+        self.on_pin = on_pin
+        self.digits = ""
+        self.shown = Label(text="", font_size=scale.font(44), size_hint_y=None, height=scale.px(60))
+        self.box.add_widget(self.shown)
+        grid = GridLayout(cols=3, spacing=scale.px(8))
+        self.keys: dict[str, Button] = {}
+        for key_text in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
+            colour = theme.BUTTON_COLOURS["confirm"] if key_text == "OK" else theme.BUTTON_COLOURS["neutral"]
+            key = Button(
+                text=key_text,
+                font_size=scale.font(40),
+                bold=True,
+                background_normal="",
+                background_color=colour,
+                font_name=CARD_FONT,
+            )
+            key.bind(on_release=lambda _w, k=key_text: self.press(k))
+            self.keys[key_text] = key
+            grid.add_widget(key)
+        self.box.add_widget(grid)
+        cancel = BigButton("void", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(80))
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        self.box.add_widget(cancel)
+
+    def press(self, key: str) -> None:
+        if key == "OK":
+            self.dismiss()
+            self.on_pin(self.digits)
+            return
+        if key == "⌫":
+            self.digits = self.digits[:-1]
+        elif len(self.digits) < 12:
+            self.digits += key
+        self.shown.text = "●" * len(self.digits)

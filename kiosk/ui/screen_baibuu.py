@@ -1,0 +1,285 @@
+"""The Bài Bửu table screen: the prompt, the table picture with the dice, the house way, the felt, the seats."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from engine.cards import Card
+from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView
+from kiosk.i18n import Catalogue, Msg
+from kiosk.ui import theme
+from kiosk.ui.dialogs import CardPicker, ChoiceDialog, DicePad
+from kiosk.ui.table_picture import TablePicture
+from kiosk.ui.widgets import CARD_FONT, BigButton, PlaceWidget, TextLabel, button_row, paint_background
+
+VOID_REASONS = ("misdeal", "dice", "exposed", "dispute", "device")
+ROUND_COMMANDS = ("shake", "manual_dice", "confirm", "void", "next")
+
+
+class RoundController(Protocol):
+    def view(self) -> BaiBuuView: ...
+
+    def command(self, name: str, **params: Any) -> None: ...
+
+
+class BaiBuuScreen(Screen):
+    def __init__(self, controller: RoundController, catalogue: Catalogue, scale: theme.Scale, **kwargs: Any) -> None:
+        super().__init__(name="table", **kwargs)
+        self.controller = controller
+        self.catalogue = catalogue
+        self.scale = scale
+        self.dialog: Any = None
+        self.last_view: BaiBuuView | None = None
+        px = scale.px
+        root = BoxLayout(orientation="vertical", padding=px(8), spacing=px(6))
+        paint_background(root, theme.BACKGROUND)
+
+        # what to do now, and what went wrong
+        self.prompt = TextLabel(
+            font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(44)
+        )
+        self.alert = TextLabel(font_size=scale.font(22), bold=True, color=theme.TEXT, size_hint_y=None, height=px(34))
+        paint_background(self.alert, theme.BACKGROUND)
+        root.add_widget(self.prompt)
+        root.add_widget(self.alert)
+
+        # table picture | house way | house hand on the felt
+        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(300))
+        left = BoxLayout(orientation="vertical", size_hint_x=0.3)
+        self.dice_text = TextLabel(
+            font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), halign="center"
+        )
+        self.table = TablePicture(scale)
+        self.first_text = TextLabel(
+            font_size=scale.font(20), color=theme.PROMPT, size_hint_y=None, height=px(28), halign="center"
+        )
+        left.add_widget(self.dice_text)
+        left.add_widget(self.table)
+        left.add_widget(self.first_text)
+        middle.add_widget(left)
+
+        way = BoxLayout(orientation="vertical", size_hint_x=0.38, padding=px(10), spacing=px(4))
+        paint_background(way, theme.PANEL, radius=px(10))
+        self.way_title = TextLabel(
+            font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
+        )
+        way.add_widget(self.way_title)
+        self.way_high = self._way_row(way)
+        self.way_low = self._way_row(way)
+        self.way_rule = TextLabel(font_size=scale.font(21), color=theme.PROMPT, size_hint_y=None, height=px(56))
+        way.add_widget(self.way_rule)
+        middle.add_widget(way)
+
+        felt = BoxLayout(orientation="vertical", size_hint_x=0.32, padding=px(10), spacing=px(2))
+        paint_background(felt, theme.PANEL, radius=px(10))
+        self.felt_title = TextLabel(
+            font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
+        )
+        felt.add_widget(self.felt_title)
+        self.house_high = PlaceWidget(scale, self.pick_card, card_size=(70, 80), title_font=17)
+        self.house_low = PlaceWidget(scale, self.pick_card, card_size=(70, 80), title_font=17)
+        felt.add_widget(self.house_high)
+        felt.add_widget(self.house_low)
+        self.set_check = TextLabel(font_size=scale.font(21), bold=True, size_hint_y=None, height=px(30))
+        felt.add_widget(self.set_check)
+        middle.add_widget(felt)
+        root.add_widget(middle)
+
+        # the seats
+        self.seats_row = BoxLayout(orientation="horizontal", spacing=px(6))
+        self.seat_tiles: dict[int, SeatTile] = {}
+        root.add_widget(self.seats_row)
+
+        # the dealer's buttons: the same commands as the button panel
+        buttons, self.buttons = button_row(scale, ROUND_COMMANDS, self.press, height=96)
+        root.add_widget(buttons)
+        self.add_widget(root)
+
+    def _way_row(self, parent: BoxLayout) -> tuple[Label, Label, Label]:
+        px = self.scale.px
+        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(82))
+        name = TextLabel(font_size=self.scale.font(22), bold=True, size_hint_x=0.3)
+        cards = Label(font_name=CARD_FONT, font_size=self.scale.font(54), bold=True, markup=True, size_hint_x=0.45)
+        value = TextLabel(font_size=self.scale.font(19), color=theme.TEXT_DIM, size_hint_x=0.25)
+        row.add_widget(name)
+        row.add_widget(cards)
+        row.add_widget(value)
+        parent.add_widget(row)
+        return name, cards, value
+
+    # ---- input -------------------------------------------------------------------------------------------
+    def press(self, name: str) -> None:
+        view = self.last_view
+        if name == "manual_dice":
+            self.dialog = DicePad(
+                self.scale, self.catalogue, lambda dice: self.controller.command("manual_dice", dice=dice)
+            )
+            self.dialog.open()
+        elif name == "void":
+            choices = [(reason, self.catalogue.text("void." + reason)) for reason in VOID_REASONS]
+            self.dialog = ChoiceDialog(
+                self.scale,
+                self.catalogue,
+                self.catalogue.text("void.title"),
+                choices,
+                lambda reason: self.controller.command("void", reason=reason),
+                colour="void",
+            )
+            self.dialog.open()
+        elif name == "shake" and view is not None and view.phase is Phase.SHAKING:
+            self.controller.command("reshake")
+        else:
+            self.controller.command(name)
+
+    def pick_card(self, zone: str, index: int) -> None:
+        title = self.catalogue.text("picker.title")
+        self.dialog = CardPicker(
+            self.scale,
+            self.catalogue,
+            title,
+            lambda card: self.controller.command("correct", zone=zone, index=index, card=card),
+        )
+        self.dialog.open()
+
+    def pick_bet(self, seat: int) -> None:
+        view = self.last_view
+        if view is None:
+            return
+        current = next((s for s in view.seats if s.seat == seat), None)
+        base = max(1, current.bet if current and current.bet else 10)
+        amounts = sorted({base // 2 or 1, base, base * 2, base * 5, base * 10})
+        choices = [(str(a), self.catalogue.text("bb.bet", bet=a)) for a in amounts]
+        choices.append(("0", self.catalogue.text("bb.sitting_out")))
+        self.dialog = ChoiceDialog(
+            self.scale,
+            self.catalogue,
+            self.catalogue.text("bb.seat", seat=seat),
+            choices,
+            lambda value: self.controller.command("bet", seat=seat, amount=int(value)),
+        )
+        self.dialog.open()
+
+    # ---- output ------------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        view = self.controller.view()
+        self.last_view = view
+        t = self.catalogue.text
+        self.prompt.text = t(view.prompt)
+        self.alert.text = t(view.alert) if view.alert else ""
+        self.alert._bg_colour.rgba = theme.ALERT_BG if view.alert else theme.BACKGROUND
+
+        dice = view.dice
+        if dice:
+            self.dice_text.text = t("bb.dice", a=dice.values[0], b=dice.values[1], c=dice.values[2], total=dice.total)
+            if dice.manual:
+                self.dice_text.text += f" ({t('bb.dice.manual')})"
+            self.first_text.text = (
+                t("bb.first", first=dice.first_position) + " · " + t("bb.house_stack", stack=dice.house_stack)
+            )
+        else:
+            self.dice_text.text = ""
+            self.first_text.text = ""
+        self.table.show(dice, {s.seat for s in view.seats if s.in_play}, self.catalogue)
+
+        self.way_title.text = t("bb.house_way")
+        way = view.house_way
+        for (name, cards, value), hand, hand_value, key in (
+            (self.way_high, way.high if way else None, way.high_value if way else "", "bb.high"),
+            (self.way_low, way.low if way else None, way.low_value if way else "", "bb.low"),
+        ):
+            name.text = t(key)
+            cards.text = _cards_markup(hand) if hand else "—"
+            value.text = hand_value
+        self.way_rule.text = way.rule if way else ""
+
+        self.felt_title.text = t("bb.house_hand") + " · " + t("bb.on_felt")
+        if view.house_high and view.house_low:
+            self.house_high.show(view.house_high, self.catalogue, t("bb.high"))
+            self.house_low.show(view.house_low, self.catalogue, t("bb.low"))
+        if view.house_set_ok is None:
+            self.set_check.text = ""
+        else:
+            self.set_check.text = t(view.house_set_msg) if view.house_set_msg else ""
+            self.set_check.color = theme.GOOD if view.house_set_ok else theme.ALERT
+
+        self._show_seats(view.seats)
+        enabled = {c.name: c.enabled for c in view.commands}
+        for name, button in self.buttons.items():
+            button.disabled = not enabled.get(name, False)
+            label = "button.reshake" if name == "shake" and view.phase is Phase.SHAKING else "button." + name
+            button.text = t(label)
+
+    def _show_seats(self, seats: tuple[SeatView, ...]) -> None:
+        wanted = [s.seat for s in seats]
+        if list(self.seat_tiles) != wanted:
+            self.seats_row.clear_widgets()
+            self.seat_tiles = {}
+            for seat in wanted:
+                tile = SeatTile(self.scale, seat, self.pick_card, self.pick_bet)
+                self.seat_tiles[seat] = tile
+                self.seats_row.add_widget(tile)
+        for seat_view in seats:
+            self.seat_tiles[seat_view.seat].show(seat_view, self.catalogue)
+
+
+class SeatTile(BoxLayout):
+    """One seat: its bet, its high and low hands as read, and its result."""
+
+    def __init__(self, scale: theme.Scale, seat: int, on_card: Any, on_bet: Any) -> None:
+        super().__init__(orientation="vertical", padding=scale.px(6), spacing=scale.px(2))
+        paint_background(self, theme.PANEL, radius=scale.px(10))
+        self.scale = scale
+        self.seat = seat
+        self.header = BigButton("nav", scale, font_size=scale.font(20), size_hint_y=None, height=scale.px(44))
+        self.header.bind(on_release=lambda *_: on_bet(seat))
+        self.add_widget(self.header)
+        self.high = PlaceWidget(scale, on_card, card_size=(56, 64), title_font=14)
+        self.low = PlaceWidget(scale, on_card, card_size=(56, 64), title_font=14)
+        self.add_widget(self.high)
+        self.add_widget(self.low)
+        self.outcome = Label(font_size=scale.font(26), bold=True, size_hint_y=None, height=scale.px(34))
+        self.money = Label(font_size=scale.font(19), bold=True, size_hint_y=None, height=scale.px(26))
+        self.add_widget(self.outcome)
+        self.add_widget(self.money)
+
+    def show(self, view: SeatView, catalogue: Catalogue) -> None:
+        t = catalogue.text
+        self.header.text = (
+            t("bb.seat", seat=view.seat) + " · " + (t("bb.bet", bet=view.bet) if view.in_play else t("bb.sitting_out"))
+        )
+        self.high.show(view.high, catalogue, t("bb.high"))
+        self.low.show(view.low, catalogue, t("bb.low"))
+        self.high.opacity = self.low.opacity = 1 if view.in_play else 0.3
+        if view.outcome is None:
+            self.outcome.text = ""
+            self.money.text = ""
+            return
+        self.outcome.text = t("bb.outcome." + view.outcome)
+        self.outcome.color = theme.OUTCOME_COLOURS.get(view.outcome, theme.TEXT)
+        net = view.net or 0
+        if net > 0:
+            money = t("bb.pay", amount=net)
+            if view.commission:
+                money += " · " + t("bb.commission", amount=view.commission)
+        elif net < 0:
+            money = t("bb.take", amount=-net)
+        else:
+            money = t("bb.back")
+        self.money.text = money
+        self.money.color = self.outcome.color
+
+
+def _cards_markup(cards: tuple[Card, ...]) -> str:
+    parts = []
+    for card in cards:
+        colour = "ff5a5a" if card.suit is not None and card.suit.is_red else "ffffff"
+        parts.append(f"[color={colour}]{card.pretty}[/color]")
+    return "  ".join(parts)
+
+
+def msg(key: str, **params: Any) -> Msg:
+    return Msg(key, params)

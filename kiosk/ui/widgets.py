@@ -1,0 +1,250 @@
+"""The kiosk's building blocks: big buttons, cards drawn as cards, places of cards, the status bar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from engine.cards import Card
+from kiosk.controller.view import CardRead, DeviceHealth, Health, PlaceView
+from kiosk.i18n import Catalogue, Msg
+from kiosk.ui import theme
+
+CARD_FONT = "DejaVuSans"
+
+
+def register_fonts() -> None:
+    from kivy.core.text import LabelBase
+
+    LabelBase.register(CARD_FONT, theme.kivy_font("DejaVuSans.ttf"))
+
+
+def paint_background(widget: Widget, colour: theme.RGBA, radius: float = 0) -> None:
+    """Fill a widget's area with a colour that follows it when it moves or grows."""
+    with widget.canvas.before:
+        colour_instruction = Color(*colour)
+        shape = RoundedRectangle(radius=[radius]) if radius else Rectangle()
+    widget._bg_colour = colour_instruction  # type: ignore[attr-defined]
+
+    def follow(*_: Any) -> None:
+        shape.pos = widget.pos
+        shape.size = widget.size
+
+    widget.bind(pos=follow, size=follow)
+    follow()
+
+
+class TextLabel(Label):
+    """A label that wraps inside its width and keeps its text vertically centred."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        kwargs.setdefault("halign", "left")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(**kwargs)
+        self.bind(size=self._wrap)
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width, self.height)
+
+
+class BigButton(Button):
+    """A button for wet fingers: large, bold, one strong colour; grey and inert when disabled."""
+
+    def __init__(self, command: str, scale: theme.Scale, **kwargs: Any) -> None:
+        self.command = command
+        colour = theme.BUTTON_COLOURS.get(command, theme.BUTTON_COLOURS["neutral"])
+        kwargs.setdefault("font_size", scale.font(30))
+        kwargs.setdefault("bold", True)
+        super().__init__(
+            background_normal="",
+            background_down="",
+            background_disabled_normal="",
+            background_color=colour,
+            disabled_color=(0.55, 0.6, 0.58, 1),
+            halign="center",
+            valign="middle",
+            **kwargs,
+        )
+        self._colour = colour
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 12, None)))
+        self.bind(disabled=self._shade, state=self._shade)
+
+    def _shade(self, *_: Any) -> None:
+        if self.disabled:
+            self.background_color = theme.BUTTON_COLOURS["disabled"]
+        elif self.state == "down":
+            self.background_color = tuple(min(1.0, c * 1.35) for c in self._colour[:3]) + (1.0,)
+        else:
+            self.background_color = self._colour
+
+    def set_colour(self, colour: theme.RGBA) -> None:
+        self._colour = colour
+        self._shade()
+
+
+class CardView(ButtonBehavior, Label):
+    """One card drawn as a card: rank and suit symbol, red or black. An empty slot shows a dashed outline.
+
+    A card the camera is unsure of gets a thick orange frame and a '?'; tapping any card opens the picker.
+    """
+
+    def __init__(self, scale: theme.Scale, **kwargs: Any) -> None:
+        super().__init__(font_name=CARD_FONT, bold=True, halign="center", valign="middle", **kwargs)
+        self.scale = scale
+        self.read: CardRead | None = None
+        self.font_size = scale.font(34)
+        self.bind(pos=self._draw, size=self._draw)
+        self._draw()
+
+    def show(self, read: CardRead | None) -> None:
+        self.read = read
+        self._draw()
+
+    @property
+    def doubtful(self) -> bool:
+        return self.read is not None and self.read.doubtful
+
+    def _draw(self, *_: Any) -> None:
+        read = self.read
+        self.canvas.before.clear()
+        radius = self.scale.px(8)
+        with self.canvas.before:
+            if read is None:
+                Color(*theme.CARD_EMPTY)
+                RoundedRectangle(pos=self.pos, size=self.size, radius=[radius])
+                Color(*theme.TEXT_DIM)
+                Line(rounded_rectangle=(*self.pos, *self.size, radius), dash_length=6, dash_offset=4, width=1)
+            else:
+                Color(*theme.CARD_FACE)
+                RoundedRectangle(pos=self.pos, size=self.size, radius=[radius])
+                if read.doubtful:
+                    Color(*theme.WARN)
+                    Line(rounded_rectangle=(*self.pos, *self.size, radius), width=self.scale.px(5))
+                elif read.corrected:
+                    Color(0.12, 0.45, 0.9, 1)
+                    Line(rounded_rectangle=(*self.pos, *self.size, radius), width=self.scale.px(3))
+        if read is None:
+            self.text = "?"
+            self.color = theme.TEXT_DIM
+        else:
+            self.text = card_text(read.card) + ("\n?" if read.doubtful else "")
+            self.color = theme.CARD_RED if read.card.suit is not None and read.card.suit.is_red else theme.CARD_BLACK
+
+
+def card_text(card: Card) -> str:
+    return card.pretty
+
+
+class PlaceWidget(BoxLayout):
+    """A named place on the felt with its cards; taps on a card report (zone, index)."""
+
+    def __init__(
+        self,
+        scale: theme.Scale,
+        on_card: Callable[[str, int], None] | None = None,
+        card_size: tuple[float, float] = (78, 110),
+        title_font: float = 20,
+        **kw: Any,
+    ) -> None:
+        super().__init__(orientation="vertical", spacing=scale.px(2), size_hint_y=None, **kw)
+        self.scale = scale
+        self.on_card = on_card
+        self.card_size = card_size
+        self.zone = ""
+        title_h = scale.px(title_font * 1.3) if title_font else 0
+        self.title = TextLabel(
+            font_size=scale.font(title_font or 1), size_hint_y=None, height=title_h, color=theme.TEXT_DIM
+        )
+        self.row = BoxLayout(
+            orientation="horizontal", spacing=scale.px(6), size_hint_y=None, height=scale.px(card_size[1])
+        )
+        self.note = TextLabel(font_size=scale.font(16), size_hint_y=None, height=scale.px(22), color=theme.WARN)
+        if title_font:
+            self.add_widget(self.title)
+        self.add_widget(self.row)
+        self.add_widget(self.note)
+        self.height = title_h + scale.px(card_size[1]) + scale.px(22) + scale.px(4)
+        self.cards: list[CardView] = []
+
+    def show(self, place: PlaceView, catalogue: Catalogue, title: str | None = None) -> None:
+        self.zone = place.zone
+        self.title.text = title if title is not None else catalogue.text(place.label)
+        slots = max(place.expected, len(place.cards))
+        while len(self.cards) < slots:
+            view = CardView(self.scale, size_hint_x=None, width=self.scale.px(self.card_size[0]))
+            view.font_size = self.scale.font(self.card_size[1] * 0.3)
+            index = len(self.cards)
+            view.bind(on_release=lambda _w, i=index: self._tapped(i))
+            self.cards.append(view)
+            self.row.add_widget(view)
+        while len(self.cards) > slots:
+            self.row.remove_widget(self.cards.pop())
+        for index, view in enumerate(self.cards):
+            view.show(place.cards[index] if index < len(place.cards) else None)
+        self.note.text = catalogue.text(place.problem) if place.problem else ""
+
+    def _tapped(self, index: int) -> None:
+        if self.on_card is not None:
+            self.on_card(self.zone, index)
+
+
+class StatusBar(BoxLayout):
+    """Always on top: camera, shaker, panel and journal health; the table and the round."""
+
+    PARTS = ("camera", "shaker", "panel", "journal")
+
+    def __init__(self, scale: theme.Scale, **kwargs: Any) -> None:
+        super().__init__(orientation="horizontal", padding=(scale.px(10), 0), spacing=scale.px(14), **kwargs)
+        paint_background(self, theme.PANEL)
+        self.scale = scale
+        self.lights: dict[str, Label] = {}
+        for part in self.PARTS:
+            light = Label(font_size=scale.font(20), bold=True, markup=True, halign="left", valign="middle")
+            light.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+            self.lights[part] = light
+            self.add_widget(light)
+        self.table = Label(font_size=scale.font(20), bold=True, color=theme.TEXT, halign="right", valign="middle")
+        self.table.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+        self.add_widget(self.table)
+
+    def show(self, health: DeviceHealth, catalogue: Catalogue, table_text: str) -> None:
+        for part in self.PARTS:
+            state: Health = getattr(health, part)
+            colour = theme.HEALTH_COLOURS[state.value]
+            hex_colour = "".join(f"{int(c * 255):02x}" for c in colour[:3])
+            self.lights[part].text = (
+                f"[color={hex_colour}]●[/color] {catalogue.text('status.' + part)}: "
+                f"[color={hex_colour}]{catalogue.text('health.' + state.value)}[/color]"
+            )
+        self.table.text = table_text
+
+
+def health_text(health: DeviceHealth, part: str, catalogue: Catalogue) -> str:
+    """The words the status bar shows for one part (tests read this)."""
+    state: Health = getattr(health, part)
+    return f"{catalogue.text('status.' + part)}: {catalogue.text('health.' + state.value)}"
+
+
+def msg_or_blank(catalogue: Catalogue, msg: Msg | None) -> str:
+    return catalogue.text(msg) if msg is not None else ""
+
+
+def button_row(
+    scale: theme.Scale, names: Sequence[str], on_press: Callable[[str], None], height: float = 96
+) -> tuple[BoxLayout, dict[str, BigButton]]:
+    row = BoxLayout(orientation="horizontal", spacing=scale.px(10), size_hint_y=None, height=scale.px(height))
+    buttons: dict[str, BigButton] = {}
+    for name in names:
+        button = BigButton(name, scale)
+        button.bind(on_release=lambda _w, n=name: on_press(n))
+        buttons[name] = button
+        row.add_widget(button)
+    return row, buttons
