@@ -535,6 +535,10 @@ class Journal(JournalReader):
         """
         if event.KIND in _LIFECYCLE:
             raise JournalError(f"record {event.KIND} through the journal's round methods (begin_round, …)")
+        frame = getattr(event, "frame", None)
+        if frame is not None and self.evidence.path(frame) is None:
+            raise JournalError(f"{event.KIND} cites evidence frame {frame[:12]}… that is not stored: keep the frame "
+                               "with store_frame() first and cite the hash it returns")
         with self._mutex:
             round_id = None
             if event.KIND not in _TABLE_KINDS and self._open is not None:
