@@ -117,7 +117,7 @@ _KINDS = ("declare_sam", "play", "pass", "timeout")
 def action_from_json(data: Mapping[str, JSON]) -> Action:
     """One action of a hand file; a malformed one raises ``IllegalAction`` saying what is wrong."""
     if not isinstance(data, Mapping):
-        raise IllegalAction(f"an action must be a JSON object such as {{\"seat\": 1, \"pass\": true}}, not {data!r}")
+        raise IllegalAction(f'an action must be a JSON object such as {{"seat": 1, "pass": true}}, not {data!r}')
     seat = data.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise IllegalAction(f"an action needs a seat number, got {seat!r}")
@@ -131,7 +131,7 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
     value = data[kind]
     if kind == "play":
         if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
-            raise IllegalAction(f"a play is a list of cards such as [\"5S\", \"6D\", \"7C\"], not {value!r}")
+            raise IllegalAction(f'a play is a list of cards such as ["5S", "6D", "7C"], not {value!r}')
         try:
             cards = parse_cards(value)
         except InputError as error:
@@ -140,7 +140,7 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
             raise IllegalAction("a play needs at least one card; to play nothing, pass")
         return PlayCards(seat, cards)
     if value is not True:
-        raise IllegalAction(f"write \"{kind}\": true, not {value!r}")
+        raise IllegalAction(f'write "{kind}": true, not {value!r}')
     if kind == "declare_sam":
         return DeclareSam(seat)
     if kind == "pass":

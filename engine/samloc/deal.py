@@ -55,7 +55,7 @@ def deal_from_json(data: Mapping[str, JSON]) -> Deal:
     hands = []
     for seat, hand in enumerate(data["hands"]):
         if not isinstance(hand, list) or not all(isinstance(token, str) for token in hand):
-            raise DealError(f"seat {seat}'s hand must be a list of cards such as [\"3S\", \"10H\"], not {hand!r}")
+            raise DealError(f'seat {seat}\'s hand must be a list of cards such as ["3S", "10H"], not {hand!r}')
         hands.append(parse_cards(hand))
     return Deal(tuple(hands), data.get("leader"))  # type: ignore[arg-type]  # Deal checks the leader itself
 

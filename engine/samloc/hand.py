@@ -148,9 +148,7 @@ class Hand:
         """Who must play his highest single now, because the next player has one card (báo 1)."""
         if self.is_over:
             return ()
-        return tuple(
-            Bao1Duty(self.seat_before(seat), seat) for seat, cards in enumerate(self.hands) if len(cards) == 1
-        )
+        return tuple(Bao1Duty(self.seat_before(seat), seat) for seat, cards in enumerate(self.hands) if len(cards) == 1)
 
     def highest_single(self, seat: int) -> Card:
         return max(self.hands[seat], key=lambda card: power(card.rank))
@@ -163,9 +161,7 @@ class Hand:
         if self.is_over or seat != self.turn:
             return ()
         return tuple(
-            combos_beating(
-                self.hands[seat], self.top, quad_beats_pair_of_twos=self.settings.quad_beats_pair_of_twos
-            )
+            combos_beating(self.hands[seat], self.top, quad_beats_pair_of_twos=self.settings.quad_beats_pair_of_twos)
         )
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -491,4 +487,3 @@ def replay(settings: Settings, deal: Mapping[str, JSON] | Deal, actions: Sequenc
         except IllegalAction as error:
             raise IllegalAction(f"action {index}: {error}") from None
     return hand
-

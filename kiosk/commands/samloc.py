@@ -1,0 +1,77 @@
+"""``dealer-assist samloc replay HAND.json [--json]``: re-check a Sâm Lốc hand move by move and settle it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.common import IllegalAction
+from engine.errors import InputError
+
+HAND_KEYS = {"game", "table", "hands", "leader", "actions", "now"}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("samloc", help="Sâm Lốc: replay and settle a recorded hand")
+    commands = parser.add_subparsers(dest="samloc_command", metavar="SUBCOMMAND", required=True)
+    replay = commands.add_parser(
+        "replay",
+        help="narrate a hand file move by move and print the settlement",
+        description="Replays a Sâm Lốc hand file (table, deal, actions), narrating each action and what it "
+        "caused, then prints every payment with its reason. An illegal action stops the replay (exit status 2).",
+    )
+    replay.add_argument("hand_file", metavar="HAND.json", type=Path)
+    replay.add_argument("--json", action="store_true", help="print only the settlement as JSON")
+    replay.set_defaults(func=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from engine.samloc import Hand, action_from_json, deal_from_json, settings_from_json
+
+    data = json.loads(args.hand_file.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise InputError(f"{args.hand_file}: a hand file is a JSON object with table, hands, leader and actions")
+    if data.get("game", "samloc") != "samloc":
+        raise InputError(f"{args.hand_file} is a {data['game']!r} hand; use `dealer-assist {data['game']} …`")
+    unknown = sorted(set(data) - HAND_KEYS)
+    if unknown:
+        raise InputError(f"{args.hand_file}: unknown key {', '.join(unknown)}; a hand file has {', '.join(HAND_KEYS)}")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise InputError(f'{args.hand_file}: "actions" must be a list')
+    settings = settings_from_json(data.get("table", {}))
+    hand = Hand.start(settings, deal_from_json({"hands": data.get("hands"), "leader": data.get("leader")}))
+    say = (lambda _text: None) if args.json else print
+    say(
+        f"Sâm Lốc, {hand.players} players, bet {settings.bet}, turn timer {settings.turn_timer_s} s, "
+        f"mode {settings.mode}; seat {hand.deal.leader} would lead"
+    )
+    for seat, cards in enumerate(hand.hands):
+        say(f"  seat {seat}: {' '.join(map(str, cards))}")
+    for win in hand.instant:
+        say(win.describe())
+    for index, action in enumerate(actions):
+        try:
+            record = hand.apply(action_from_json(action))
+        except IllegalAction as error:
+            raise IllegalAction(f"action {index}: {error}") from None
+        say(f"{index:3}. {record.describe()}")
+    if not hand.is_over:
+        raise InputError(
+            f"the hand is not over after {len(actions)} actions: seat {hand.turn} is to play; the file is incomplete"
+        )
+    if "now" in data and data["now"] != hand.snapshot():
+        raise InputError(f"{args.hand_file}: the saved state does not match what its actions give: it was altered")
+    settlement = hand.settle()
+    if args.json:
+        print(json.dumps(settlement.to_json(), ensure_ascii=False))
+        return 0
+    winners = ", ".join(f"seat {seat}" for seat in settlement.winners) or "nobody"
+    print(f"result: {settlement.result} (collecting: {winners})")
+    for payment in settlement.payments:
+        print(f"  seat {payment.payer} pays seat {payment.payee} {payment.amount:>7}  {payment.reason}")
+    print("nets: " + ", ".join(f"seat {seat} {net:+d}" for seat, net in settlement.nets.items()))
+    print(f"next hand: seat {hand.next_leader()} leads")
+    return 0
