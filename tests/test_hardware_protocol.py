@@ -1,0 +1,251 @@
+"""The wire protocol on its own: frames, CRC, messages, and a parser that survives any bytes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
+from hardware.link import validate_dice
+from hardware.protocol import (
+    MAX_FRAME,
+    Ack,
+    BadFrame,
+    ButtonReport,
+    DiceReport,
+    Frame,
+    FrameParser,
+    Garbage,
+    Heartbeat,
+    Ident,
+    Identify,
+    Message,
+    MessageError,
+    Nak,
+    QueryStatus,
+    Shake,
+    Stat,
+    StateReport,
+    crc16,
+    encode,
+    from_frame,
+    next_seq,
+)
+
+token = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, exclude_characters="*$"), min_size=1,
+                max_size=12)
+code = st.from_regex(r"[A-Z][A-Z_]{1,15}", fullmatch=True)
+die = st.one_of(st.none(), st.integers(0, 99))
+messages: st.SearchStrategy[Message] = st.one_of(
+    st.builds(Identify, st.booleans()),
+    st.just(QueryStatus()),
+    st.just(Shake()),
+    st.just(Ack()),
+    st.builds(Nak, code),
+    st.builds(Ident, st.builds(DeviceIdentity, st.sampled_from(DeviceKind), token, token)),
+    st.builds(Stat, st.sampled_from(DeviceState), st.integers(0, 255)),
+    st.builds(DiceReport, st.integers(0, 255), st.lists(die, min_size=1, max_size=6).map(tuple)),
+    st.builds(lambda s, c: DiceReport(s, error=c), st.integers(0, 255), code),
+    st.builds(ButtonReport, st.sampled_from(Button), st.booleans()),
+    st.builds(StateReport, st.sampled_from(DeviceState)),
+    st.builds(Heartbeat, st.sampled_from(DeviceState)),
+)
+
+
+def parse_all(data: bytes) -> list[object]:
+    return FrameParser().feed(data)
+
+
+def test_crc_is_ccitt_false_with_the_documented_check_value_and_worked_example() -> None:
+    assert crc16(b"123456789") == 0x29B1
+    assert crc16(b"03 SHAKE") == 0x3090
+    assert encode(3, Shake()) == b"$03 SHAKE*3090\r\n"
+
+
+def test_the_frames_in_the_protocol_document_are_the_ones_the_code_writes() -> None:
+    from pathlib import Path
+
+    document = (Path(__file__).resolve().parent.parent / "hardware" / "PROTOCOL.md").read_text()
+    examples = [
+        encode(1, Identify(new_session=True)),
+        encode(2, QueryStatus()),
+        encode(2, Stat(DeviceState.READY, 0)),
+        encode(3, Ack()),
+        encode(7, DiceReport(3, (3, 5, 6))),
+        encode(7, Ack()),
+        encode(0, Heartbeat(DeviceState.READY)),
+        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-000123"))),
+    ]
+    for frame in examples:
+        assert frame.decode().strip() in document
+    for frame in examples:  # and each one parses back with a good CRC
+        assert isinstance(parse_all(frame)[0], Frame)
+
+
+@given(st.integers(0, 255), messages)
+def test_every_message_survives_a_round_trip(seq: int, message: Message) -> None:
+    [frame] = parse_all(encode(seq, message))
+    assert isinstance(frame, Frame)
+    assert frame.seq == seq
+    assert from_frame(frame) == message
+
+
+@given(st.lists(st.tuples(st.integers(0, 255), messages), max_size=8), st.integers(1, 7))
+def test_a_stream_cut_into_any_chunks_gives_the_same_messages(pairs: list[tuple[int, Message]], chunk: int) -> None:
+    stream = b"".join(encode(seq, message) for seq, message in pairs)
+    parser = FrameParser()
+    items = [item for start in range(0, len(stream), chunk) for item in parser.feed(stream[start : start + chunk])]
+    assert [(item.seq, from_frame(item)) for item in items if isinstance(item, Frame)] == pairs
+    assert all(isinstance(item, Frame) for item in items)
+
+
+def test_a_flipped_byte_is_caught_by_the_crc_and_the_next_frame_still_arrives() -> None:
+    good = encode(7, DiceReport(3, (3, 5, 6)))
+    damaged = good.replace(b"3 5 6", b"3 5 5")
+    items = parse_all(damaged + encode(8, ButtonReport(Button.VOID, True)))
+    assert isinstance(items[0], BadFrame) and items[0].reason == "crc"
+    assert isinstance(items[1], Frame) and from_frame(items[1]) == ButtonReport(Button.VOID, True)
+
+
+def test_the_parser_resynchronises_after_noise_a_cut_frame_and_an_endless_line() -> None:
+    shake = encode(3, Shake())
+    stream = b"\x00\xffnoise" + shake[:6] + shake + b"x" * 200 + b"$" + b"y" * 100 + b"\r\n" + shake
+    items = parse_all(stream)
+    frames = [item for item in items if isinstance(item, Frame)]
+    assert [from_frame(frame) for frame in frames] == [Shake(), Shake()]
+    reasons = [item.reason for item in items if isinstance(item, BadFrame)]
+    assert reasons == ["cut_short", "too_long"]
+    assert sum(item.count for item in items if isinstance(item, Garbage)) > 0
+
+
+def test_lowercase_hex_and_a_bare_lf_are_accepted() -> None:
+    body = b"0a ACK"
+    frame = b"$" + body + b"*" + f"{crc16(body):04x}".encode() + b"\n"
+    [item] = parse_all(frame)
+    assert isinstance(item, Frame) and item.seq == 10 and from_frame(item) == Ack()
+
+
+@pytest.mark.parametrize(
+    ("frame", "problem"),
+    [
+        (Frame(1, "ROLL"), "unknown message type"),
+        (Frame(1, "SHAKE", ("NOW",)), "SHAKE takes 0"),
+        (Frame(1, "DICE", ("03", "3", "x")), "not a number"),
+        (Frame(1, "DICE", ("3", "3", "5", "6")), "two hex digits"),
+        (Frame(1, "DICE", ("03",)), "needs the shake"),
+        (Frame(1, "BTN", ("PANIC", "DOWN")), "unknown button"),
+        (Frame(1, "HB", ("ASLEEP",)), "unknown device state"),
+        (Frame(1, "IDENT", ("TOASTER", "1", "2")), "unknown device kind"),
+    ],
+)
+def test_well_framed_nonsense_is_refused_with_a_message(frame: Frame, problem: str) -> None:
+    with pytest.raises(MessageError, match=problem):
+        from_frame(frame)
+
+
+def test_frames_refuse_what_the_grammar_forbids() -> None:
+    with pytest.raises(ValueError, match="sequence"):
+        Frame(256, "ACK")
+    with pytest.raises(ValueError, match="capital"):
+        Frame(1, "ack")
+    with pytest.raises(ValueError, match="printable"):
+        Frame(1, "NAK", ("two words",))
+    with pytest.raises(ValueError, match="longer"):
+        Frame(1, "IDENT", ("A" * 24, "B" * 24, "C" * 24)).encode()
+
+
+def test_sequence_numbers_wrap_from_ff_to_01_and_never_use_00() -> None:
+    seen = set()
+    seq = 0
+    for _ in range(600):
+        seq = next_seq(seq)
+        seen.add(seq)
+    assert seen == set(range(1, 256))
+
+
+def _check_items(items: list[object]) -> None:
+    for item in items:
+        assert isinstance(item, Frame | BadFrame | Garbage)
+        if isinstance(item, Frame):
+            assert crc16(item.encode()[1:].split(b"*")[0]) == int(item.encode()[-6:-2], 16)
+            try:
+                message = from_frame(item)
+            except MessageError:
+                continue
+            if isinstance(message, DiceReport):
+                values, reason, _ = validate_dice(message)
+                assert (values is None) != (reason is None)
+                if values is not None:
+                    assert len(values) == 3 and all(1 <= v <= 6 for v in values)
+        elif isinstance(item, BadFrame):
+            assert len(item.raw) <= MAX_FRAME
+
+
+@given(st.binary(max_size=400))
+def test_random_bytes_never_raise_and_never_yield_an_invalid_result(data: bytes) -> None:
+    _check_items(parse_all(data))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.integers(0, 255), messages), min_size=1, max_size=5), st.data())
+def test_mutated_streams_never_raise_and_never_yield_an_invalid_result(
+    pairs: list[tuple[int, Message]], data: st.DataObject
+) -> None:
+    stream = bytearray(b"".join(encode(seq, message) for seq, message in pairs))
+    for _ in range(data.draw(st.integers(1, 6))):
+        position = data.draw(st.integers(0, len(stream) - 1))
+        operation = data.draw(st.sampled_from(["flip", "insert", "delete"]))
+        if operation == "flip":
+            stream[position] ^= 1 << data.draw(st.integers(0, 7))
+        elif operation == "insert":
+            stream[position:position] = data.draw(st.binary(min_size=1, max_size=4))
+        elif len(stream) > 1:
+            del stream[position]
+    _check_items(parse_all(bytes(stream)))
+
+
+def test_bounded_fuzz_of_mutated_dice_reports() -> None:
+    """20 000 seeded mutations of dice frames: any frame that still passes the CRC is judged correctly."""
+    rng = random.Random(5)
+    accepted_results = 0
+    for _ in range(20_000):
+        values = tuple(rng.choice([None, 0, 1, 2, 3, 4, 5, 6, 7, 9]) for _ in range(rng.randint(1, 4)))
+        raw = bytearray(encode(rng.randint(1, 255), DiceReport(rng.randint(1, 255), values)))
+        for _ in range(rng.randint(0, 3)):
+            raw[rng.randrange(len(raw))] = rng.randrange(256)
+        items = parse_all(bytes(raw))
+        _check_items(items)
+        for item in items:
+            if isinstance(item, Frame) and item.type == "DICE":
+                try:
+                    message = from_frame(item)
+                except MessageError:
+                    continue
+                assert isinstance(message, DiceReport)
+                accepted_results += validate_dice(message)[0] is not None
+    assert accepted_results > 0  # the fuzz did reach the valid-result path
+
+
+@pytest.mark.parametrize(
+    ("report", "reason"),
+    [
+        (DiceReport(1, (3, 7, 1)), "INVALID_VALUE"),
+        (DiceReport(1, (0, 2, 3)), "INVALID_VALUE"),
+        (DiceReport(1, (3, None, 1)), "MISSING_DIE"),
+        (DiceReport(1, (3, 4)), "MISSING_DIE"),
+        (DiceReport(1, (3, 4, 5, 6)), "MISSING_DIE"),
+        (DiceReport(1, error="JAMMED"), "JAMMED"),
+        (DiceReport(1, error="SOMETHING_NEW"), "SENSOR_FAULT"),
+    ],
+)
+def test_bad_dice_are_a_reason_to_shake_again_never_a_result(report: DiceReport, reason: str) -> None:
+    values, why, message = validate_dice(report)
+    assert values is None and why is not None and why.value == reason
+    assert message.startswith("shake again")
+
+
+def test_three_good_dice_are_a_result() -> None:
+    assert validate_dice(DiceReport(1, (6, 1, 4)))[0] == (6, 1, 4)
