@@ -30,7 +30,8 @@ def card_of_class_name(name: str) -> Card:
         rank = _WORD_RANKS.get(match.group(1), match.group(1).upper())
         suit = _WORD_SUITS.get(match.group(2))
         if suit is None:
-            raise CardError(f"class name {name!r}: unknown suit {match.group(2)!r}; use spades, hearts, diamonds, clubs")
+            raise CardError(f"class name {name!r}: unknown suit {match.group(2)!r}; "
+                            "use spades, hearts, diamonds or clubs")
         return parse_card(rank + suit)
     try:
         return parse_card(text)

@@ -66,6 +66,7 @@ def _load_deck_cached(name: str) -> tuple[tuple[Card, Image], ...]:
     return tuple(faces.items())
 
 
+@functools.cache
 def face_mask(size: tuple[int, int] = FACE_SIZE) -> Image:
     """255 inside the card's rounded rectangle, 0 outside, for a face of ``size`` (width, height)."""
     w, h = size
@@ -75,6 +76,7 @@ def face_mask(size: tuple[int, int] = FACE_SIZE) -> Image:
     cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 255, -1)
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
         cv2.circle(mask, (cx, cy), r, 255, -1, lineType=cv2.LINE_AA)
+    mask.setflags(write=False)
     return mask
 
 
@@ -137,7 +139,8 @@ def _debian_faces(name: str) -> dict[Card, Image]:
     faces: dict[Card, Image] = {}
     for card in (*standard_deck(), JOKER):
         png = folder / f"{card}.png"
-        if not png.exists():
+        missing = folder / f"{card}.missing"
+        if not png.exists() and not missing.exists():
             for element in _svg_ids(card):
                 result = subprocess.run(
                     ["rsvg-convert", f"--export-id={element}", "-h", str(FACE_SIZE[1] * 2), str(svg), "-o",
@@ -145,6 +148,8 @@ def _debian_faces(name: str) -> dict[Card, Image]:
                 if result.returncode == 0 and png.exists() and png.stat().st_size > 0:
                     break
                 png.unlink(missing_ok=True)
+            else:
+                missing.write_text("this deck has no such card\n")
         if png.exists():
             faces[card] = _read_png(png)
         elif not card.is_joker:
@@ -162,19 +167,21 @@ def paste_card(canvas: Image, face: Image, corners: npt.ArrayLike, *, shade: flo
     h, w = face.shape[:2]
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = np.asarray(corners, np.float32).reshape(4, 2)
-    matrix = cv2.getPerspectiveTransform(src, dst)
-    size = (canvas.shape[1], canvas.shape[0])
+    full = np.zeros(canvas.shape[:2], np.uint8)
+    x1, y1 = np.floor(dst.min(axis=0)).astype(int) - 1
+    x2, y2 = np.ceil(dst.max(axis=0)).astype(int) + 2
+    x1, y1 = max(int(x1), 0), max(int(y1), 0)
+    x2, y2 = min(int(x2), canvas.shape[1]), min(int(y2), canvas.shape[0])
+    if x2 <= x1 or y2 <= y1:
+        return full
+    # Warp only into the card's bounding box: a homography onto the region's own pixel grid.
+    matrix = cv2.getPerspectiveTransform(src, dst - np.float32([x1, y1]))
+    size = (x2 - x1, y2 - y1)
     warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     mask = cv2.warpPerspective(face_mask((w, h)), matrix, size, flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    x1, y1 = np.floor(dst.min(axis=0)).astype(int)
-    x2, y2 = np.ceil(dst.max(axis=0)).astype(int) + 1
-    x1, y1 = max(x1, 0), max(y1, 0)
-    x2, y2 = min(x2, size[0]), min(y2, size[1])
-    if x2 <= x1 or y2 <= y1:
-        return mask
-    a = mask[y1:y2, x1:x2, None].astype(np.float32) / 255.0
+    a = mask[:, :, None].astype(np.float32) / 255.0
     region = canvas[y1:y2, x1:x2].astype(np.float32)
-    top = warped[y1:y2, x1:x2].astype(np.float32) * shade
-    canvas[y1:y2, x1:x2] = np.clip(top * a + region * (1.0 - a), 0, 255).astype(np.uint8)
-    return mask
+    canvas[y1:y2, x1:x2] = np.clip(warped.astype(np.float32) * shade * a + region * (1.0 - a), 0, 255).astype(np.uint8)
+    full[y1:y2, x1:x2] = mask
+    return full

@@ -1,0 +1,209 @@
+"""Reading the cards in a frame: card detector → crop → card classifier → flagged detections.
+
+Doubt is reported, never resolved: ``low_confidence`` under the threshold, ``duplicate`` on every copy of a card read
+more than once, ``partly_covered`` when the card's box is overlapped by another card's or its face is mostly not
+card-coloured (a hand, a chip). The reader itself never drops a card because of a flag.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import Card
+from engine.errors import InputError
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, Point
+from vision.reader_classes import card_of_class_name
+from vision.reader_crops import square_crop
+from vision.reader_models import (
+    DEFAULT_MODEL_DIR,
+    Backend,
+    ModelManifest,
+    decode_detections,
+    letterbox,
+    open_backend,
+    to_tensor,
+)
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Thresholds of the reader (defaults chosen on the real validation photos; see models/README.md)."""
+
+    detect_min: float = 0.30  # a box under this detector score is not a card at all
+    confident: float = 0.60  # a reading under this confidence is flagged low_confidence
+    nms_iou: float = 0.6  # raw detector outputs only: boxes overlapping more are one card
+    covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
+
+    def __post_init__(self) -> None:
+        for name in ("detect_min", "confident", "nms_iou", "covered_overlap"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise InputError(f"reader setting {name} must be within 0..1, got {value}")
+
+
+@dataclass(frozen=True)
+class RawReading:
+    box: tuple[float, float, float, float]
+    detector_score: float
+    probabilities: npt.NDArray[np.float32]
+
+
+class CardReader:
+    """The two networks and the rules that turn their outputs into detections."""
+
+    def __init__(self, model_dir: Path = DEFAULT_MODEL_DIR, backend: str = "onnx",
+                 settings: ReaderSettings | None = None, threads: int = 2) -> None:
+        self.model_dir = Path(model_dir)
+        self.manifest = ModelManifest.load(self.model_dir)
+        self.backend: Backend = open_backend(backend, self.model_dir, threads)
+        self.settings = settings or ReaderSettings()
+        self.cards: tuple[Card, ...] = tuple(card_of_class_name(n) for n in self.manifest.class_names)
+        self._lock = threading.Lock()
+
+    def detect(self, frame: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Card boxes (xyxy in frame pixels) and detector scores."""
+        frame = check_frame(frame)
+        size = self.manifest.detector_imgsz
+        square, scale, (pad_x, pad_y) = letterbox(frame, size)
+        raw = self.backend.detect_raw(to_tensor([square]))
+        boxes, scores = decode_detections(raw, self.settings.detect_min, self.settings.nms_iou)
+        boxes = (boxes - np.float32([pad_x, pad_y, pad_x, pad_y])) / scale
+        h, w = frame.shape[:2]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        return boxes, scores
+
+    def classify(self, frame: Image, boxes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """Class probabilities (N x classes) of the crops around ``boxes``."""
+        crops = [square_crop(frame, tuple(float(v) for v in b), self.manifest.classifier_imgsz) for b in boxes]
+        if not crops:
+            return np.zeros((0, len(self.cards)), np.float32)
+        return self.backend.classify(to_tensor(crops))
+
+    def read_raw(self, frame: Image) -> list[RawReading]:
+        with self._lock:
+            boxes, scores = self.detect(frame)
+            probs = self.classify(frame, boxes)
+        return [RawReading(tuple(float(v) for v in b), float(s), p)  # type: ignore[arg-type]
+                for b, s, p in zip(boxes, scores, probs, strict=True)]
+
+    def read(self, frame: Image) -> list[Detection]:
+        """The cards in ``frame`` (BGR), with flags for every doubt."""
+        frame = check_frame(frame)
+        raw = self.read_raw(frame)
+        return flag_readings(frame, raw, self.cards, self.settings)
+
+
+def check_frame(frame: object) -> Image:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise InputError("a frame must be an 8-bit image (numpy uint8 array, as OpenCV reads it)")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[0] < 8 or frame.shape[1] < 8:
+        raise InputError(f"a frame must be a BGR image of at least 8x8 pixels, got an array of shape {frame.shape}")
+    return frame
+
+
+def _overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The share of box ``a``'s area that box ``b`` covers."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    area = max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)
+    return max(iw, 0.0) * max(ih, 0.0) / area
+
+
+def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
+                  settings: ReaderSettings) -> list[Detection]:
+    picks = [int(np.argmax(r.probabilities)) for r in raw]
+    counts = Counter(picks)
+    detections = []
+    for i, (reading, pick) in enumerate(zip(raw, picks, strict=True)):
+        confidence = float(reading.probabilities[pick]) * min(1.0, reading.detector_score / 0.5)
+        flags = set()
+        if confidence < settings.confident:
+            flags.add(LOW_CONFIDENCE)
+        if counts[pick] > 1:
+            flags.add(DUPLICATE)
+        overlapped = any(_overlap_share(reading.box, other.box) > settings.covered_overlap
+                         for j, other in enumerate(raw) if j != i)
+        corners = card_outline(frame, reading.box)
+        if overlapped or (corners is None and _card_coloured_share(frame, reading.box) < 0.45):
+            flags.add(PARTLY_COVERED)
+        detections.append(Detection(cards[pick], min(max(confidence, 0.0), 1.0), reading.box, corners,
+                                    frozenset(flags)))
+    detections.sort(key=lambda d: (d.box[1], d.box[0]))
+    return detections
+
+
+def _card_coloured_share(frame: Image, box: tuple[float, float, float, float]) -> float:
+    """The share of the box's middle that is bright and unsaturated, as a card's face mostly is."""
+    x1, y1, x2, y2 = (round(v) for v in box)
+    mx, my = (x2 - x1) // 4, (y2 - y1) // 4
+    patch = frame[y1 + my : y2 - my, x1 + mx : x2 - mx]
+    if patch.size == 0:
+        return 0.0
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    value_floor = max(60.0, float(np.percentile(hsv[:, :, 2], 90)) * 0.6)
+    card_like = (hsv[:, :, 2] >= value_floor) & (hsv[:, :, 1] < 90)
+    return float(card_like.mean())
+
+
+def card_outline(frame: Image, box: tuple[float, float, float, float]) -> tuple[Point, Point, Point, Point] | None:
+    """The card's four corners when its outline stands out from the table as one convex quadrilateral."""
+    h, w = frame.shape[:2]
+    x1, y1, x2, y2 = box
+    pad = 0.06 * max(x2 - x1, y2 - y1)
+    ax1, ay1 = int(max(x1 - pad, 0)), int(max(y1 - pad, 0))
+    ax2, ay2 = int(min(x2 + pad, w)), int(min(y2 + pad, h))
+    region = frame[ay1:ay2, ax1:ax2]
+    if region.shape[0] < 8 or region.shape[1] < 8:
+        return None
+    gray = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    _, mask = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    contour = max(contours, key=cv2.contourArea)
+    box_area = (x2 - x1) * (y2 - y1)
+    hull = cv2.convexHull(contour)
+    quad = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(quad) != 4 or not cv2.isContourConvex(quad):
+        return None
+    area = cv2.contourArea(quad)
+    if not 0.35 * box_area <= area <= 1.3 * box_area or cv2.contourArea(contour) < 0.85 * area:
+        return None
+    rect = cv2.minAreaRect(quad.astype(np.float32))
+    long_side, short_side = max(rect[1]), max(min(rect[1]), 1e-6)
+    if not 1.2 <= long_side / short_side <= 1.65:
+        return None
+    pts = quad.reshape(4, 2).astype(np.float64) + np.array([ax1, ay1], np.float64)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise in image coordinates (y down), starting at the smallest angle
+    start = int(np.argmin(pts.sum(axis=1)))  # the top-left-most corner first
+    pts = np.roll(pts, -start, axis=0)
+    return tuple((float(x), float(y)) for x, y in pts)  # type: ignore[return-value]
+
+
+@functools.cache
+def _default_reader() -> CardReader:
+    return CardReader()
+
+
+def default_reader() -> CardReader:
+    """The shipped model on ONNX Runtime, loaded once per process."""
+    return _default_reader()

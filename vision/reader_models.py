@@ -1,0 +1,175 @@
+"""Running the reader's two networks: ONNX Runtime (the kiosk; no torch) or PyTorch from the Ultralytics checkpoints
+(evaluation). Both use the same pre- and post-processing, so they read the same."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.errors import InputError
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MODEL_DIR = REPO_ROOT / "models"
+MANIFEST = "reader.json"
+DETECTOR = "card-detector"
+CLASSIFIER = "card-classifier"
+
+
+@dataclass(frozen=True)
+class ModelManifest:
+    """``models/reader.json``: input sizes and the classifier's class names in its output order."""
+
+    detector_imgsz: int
+    classifier_imgsz: int
+    class_names: tuple[str, ...]
+
+    @classmethod
+    def load(cls, folder: Path) -> ModelManifest:
+        path = folder / MANIFEST
+        try:
+            data = json.loads(path.read_text())
+            return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
+                       tuple(str(n) for n in data["classifier"]["names"]))
+        except FileNotFoundError as error:
+            raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
+                             "export' after training, or point --models at a folder that has one") from error
+        except (KeyError, TypeError, ValueError) as error:
+            raise InputError(f"{path} is not a valid card-reader manifest ({error})") from error
+
+
+def letterbox(image: Image, size: int) -> tuple[Image, float, tuple[float, float]]:
+    """Resize keeping the shape into a ``size`` square padded with grey; returns the scale and the padding."""
+    h, w = image.shape[:2]
+    scale = min(size / h, size / w)
+    nw, nh = round(w * scale), round(h * scale)
+    pad_x, pad_y = (size - nw) / 2, (size - nh) / 2
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nw, nh) != (w, h) else image
+    top, left = round(pad_y - 0.1), round(pad_x - 0.1)
+    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+                             value=(114, 114, 114))
+    return out, scale, (float(left), float(top))
+
+
+def to_tensor(images: list[Image]) -> Floats:
+    """BGR uint8 images (all one size) → float32 NCHW RGB in 0..1."""
+    batch = np.stack([im[:, :, ::-1] for im in images]).astype(np.float32) / 255.0
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+def decode_detections(raw: Floats, conf: float, iou: float) -> tuple[Floats, Floats]:
+    """Boxes (N x 4, xyxy, network input pixels) and scores from either output layout of a 1-class detector:
+    end-to-end ``(1, K, 6)`` rows ``x1 y1 x2 y2 score class``, or raw ``(1, 5, A)`` ``cx cy w h score`` + NMS."""
+    out = raw[0]
+    if out.ndim == 2 and out.shape[-1] == 6:
+        keep = out[:, 4] >= conf
+        return out[keep, :4].astype(np.float32), out[keep, 4].astype(np.float32)
+    preds = out.T  # A x (4 + nc)
+    scores = preds[:, 4:].max(axis=1)
+    keep = scores >= conf
+    preds, scores = preds[keep], scores[keep]
+    boxes = np.empty((len(preds), 4), np.float32)
+    boxes[:, 0] = preds[:, 0] - preds[:, 2] / 2
+    boxes[:, 1] = preds[:, 1] - preds[:, 3] / 2
+    boxes[:, 2] = preds[:, 0] + preds[:, 2] / 2
+    boxes[:, 3] = preds[:, 1] + preds[:, 3] / 2
+    if len(boxes) == 0:
+        return boxes, scores.astype(np.float32)
+    xywh = [[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])] for b in boxes]
+    idx = np.array(cv2.dnn.NMSBoxes(xywh, scores.tolist(), conf, iou), dtype=np.int64).reshape(-1)
+    order = idx[np.argsort(-scores[idx])]
+    return boxes[order], scores[order].astype(np.float32)
+
+
+class Backend(Protocol):
+    name: str
+
+    def detect_raw(self, batch: Floats) -> Floats: ...
+
+    def classify(self, batch: Floats) -> Floats: ...
+
+
+class OnnxBackend:
+    """ONNX Runtime on the CPU: what the kiosk runs."""
+
+    name = "onnxruntime"
+
+    def __init__(self, folder: Path, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._det = self._open(ort, folder / f"{DETECTOR}.onnx", options)
+        self._cls = self._open(ort, folder / f"{CLASSIFIER}.onnx", options)
+        self._cls_batch = self._cls.get_inputs()[0].shape[0]
+
+    @staticmethod
+    def _open(ort: Any, path: Path, options: Any) -> Any:
+        if not path.exists():
+            raise InputError(f"missing model file {path}; run 'dealer-assist vision export'")
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    def detect_raw(self, batch: Floats) -> Floats:
+        return np.asarray(self._det.run(None, {self._det.get_inputs()[0].name: batch})[0], np.float32)
+
+    def classify(self, batch: Floats) -> Floats:
+        name = self._cls.get_inputs()[0].name
+        if isinstance(self._cls_batch, int) and self._cls_batch > 0:  # a static batch size: run one at a time
+            return np.concatenate([np.asarray(self._cls.run(None, {name: batch[i : i + 1]})[0], np.float32)
+                                   for i in range(len(batch))]) if len(batch) else np.zeros((0, 0), np.float32)
+        return np.asarray(self._cls.run(None, {name: batch})[0], np.float32)
+
+
+class TorchBackend:
+    """The Ultralytics checkpoints run by PyTorch, fed exactly what the ONNX models are fed."""
+
+    name = "pytorch"
+
+    def __init__(self, folder: Path, threads: int = 2) -> None:
+        import torch
+        from ultralytics import YOLO
+
+        torch.set_num_threads(threads)
+        self._torch = torch
+        self._det = self._load(YOLO, folder / f"{DETECTOR}.pt")
+        self._cls = self._load(YOLO, folder / f"{CLASSIFIER}.pt")
+
+    @staticmethod
+    def _load(yolo: Any, path: Path) -> Any:
+        if not path.exists():
+            raise InputError(f"missing model file {path}; train the reader or copy the shipped models")
+        model = yolo(str(path)).model.float().eval()
+        return model.fuse() if hasattr(model, "fuse") else model
+
+    def _forward(self, model: Any, batch: Floats) -> Floats:
+        with self._torch.inference_mode():
+            out = model(self._torch.from_numpy(batch))
+        if isinstance(out, (tuple, list)):
+            out = out[0]
+        if isinstance(out, dict):
+            out = next(iter(out.values()))
+        return np.asarray(out.cpu().numpy(), np.float32)
+
+    def detect_raw(self, batch: Floats) -> Floats:
+        return self._forward(self._det, batch)
+
+    def classify(self, batch: Floats) -> Floats:
+        if len(batch) == 0:
+            return np.zeros((0, 0), np.float32)
+        return self._forward(self._cls, batch)
+
+
+def open_backend(kind: str, folder: Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Backend:
+    if kind in ("onnx", "onnxruntime"):
+        return OnnxBackend(folder, threads)
+    if kind in ("torch", "pytorch", "ultralytics"):
+        return TorchBackend(folder, threads)
+    raise InputError(f"unknown inference backend {kind!r}; use 'onnx' or 'torch'")

@@ -1,0 +1,112 @@
+"""Writing synthetic scenes as Ultralytics datasets: 53-class YOLO labels, a 1-class detector view, crops."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import yaml
+
+from vision.reader_classes import CLASS_INDEX, CLASS_NAMES
+from vision.reader_crops import square_crop
+from vision.synth.scene import FRAME_SIZE, Scene, render_scene
+
+SCENES_FILE = "scenes.jsonl"
+
+
+def yolo_label_lines(scene: Scene, class_of: dict | None = None) -> list[str]:
+    """One ``class cx cy w h`` line per labelled card; the box is the whole card, clipped to the frame."""
+    h, w = scene.image.shape[:2]
+    lines = []
+    for placed in scene.labelled_cards:
+        x1, y1, x2, y2 = placed.box
+        x1, y1, x2, y2 = max(x1, 0.0), max(y1, 0.0), min(x2, float(w)), min(y2, float(h))
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            continue
+        cls = 0 if class_of == {} else CLASS_INDEX[placed.card]
+        lines.append(f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    return lines
+
+
+def write_scenes(out: Path, seeds: Iterable[int], size: tuple[int, int] = FRAME_SIZE,
+                 decks: list[str] | None = None) -> Path:
+    """Render the scenes of ``seeds`` into ``out/images``, ``out/labels`` (53 classes) and ``out/scenes.jsonl``
+    (every card's corners and visible share). Scenes already written are kept (so an interrupted run resumes)."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    records_path = out / SCENES_FILE
+    done = set()
+    if records_path.exists():
+        done = {json.loads(line)["seed"] for line in records_path.read_text().splitlines() if line.strip()}
+    with records_path.open("a") as records:
+        for seed in seeds:
+            if seed in done:
+                continue
+            scene = render_scene(seed, size, decks)
+            name = f"scene_{seed:07d}"
+            cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (out / "labels" / f"{name}.txt").write_text("".join(line + "\n" for line in yolo_label_lines(scene)))
+            records.write(json.dumps({
+                "seed": seed, "image": f"images/{name}.jpg", "deck": scene.deck,
+                "cards": [{"card": str(p.card), "corners": np.round(p.corners, 2).tolist(),
+                           "visible": round(p.visible, 4), "labelled": p.labelled} for p in scene.cards],
+            }) + "\n")
+            records.flush()
+    return out
+
+
+def write_data_yaml(path: Path, root: Path, splits: dict[str, str], names: Iterable[str] = CLASS_NAMES) -> Path:
+    data = {"path": str(root), **splits, "names": dict(enumerate(names))}
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def detector_view(scenes_dir: Path, out: Path) -> Path:
+    """The same images with every label turned into class 0 ('card'), for the 1-class detector."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    for image in sorted((scenes_dir / "images").glob("*.jpg")):
+        link = out / "images" / image.name
+        if not link.exists():
+            link.symlink_to(image.resolve())
+        rows = (scenes_dir / "labels" / f"{image.stem}.txt").read_text().splitlines()
+        (out / "labels" / f"{image.stem}.txt").write_text("".join("0 " + r.split(" ", 1)[1] + "\n" for r in rows if r))
+    return out
+
+
+def write_crops(image: np.ndarray, boxes: Iterable[tuple[str, tuple[float, float, float, float]]], out: Path,
+                stem: str, rng: np.random.Generator, copies: int = 1, jitter: float = 0.06) -> int:
+    """Classifier crops (``out/<class>/<stem>_<i>.jpg``) of labelled boxes, each box jittered like a detector's."""
+    count = 0
+    for i, (name, (x1, y1, x2, y2)) in enumerate(boxes):
+        (out / name).mkdir(parents=True, exist_ok=True)
+        for k in range(copies):
+            bw, bh = x2 - x1, y2 - y1
+            d = rng.normal(0, jitter, 4) * np.array([bw, bh, bw, bh]) if jitter else np.zeros(4)
+            crop = square_crop(image, (x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]))
+            cv2.imwrite(str(out / name / f"{stem}_{i}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            count += 1
+    return count
+
+
+def scene_crops(scenes_dir: Path, out: Path, seed: int = 0, copies: int = 1, jitter: float = 0.06) -> int:
+    """Classifier crops of every labelled card of the scenes written by ``write_scenes``."""
+    rng = np.random.default_rng(seed)
+    count = 0
+    for line in (scenes_dir / SCENES_FILE).read_text().splitlines():
+        record = json.loads(line)
+        image = cv2.imread(str(scenes_dir / record["image"]))
+        h, w = image.shape[:2]
+        boxes = []
+        for card in record["cards"]:
+            if not card["labelled"]:
+                continue
+            pts = np.array(card["corners"])
+            x1, y1 = np.maximum(pts.min(axis=0), 0)
+            x2, y2 = np.minimum(pts.max(axis=0), [w, h])
+            boxes.append((card["card"], (float(x1), float(y1), float(x2), float(y2))))
+        count += write_crops(image, boxes, out, Path(record["image"]).stem, rng, copies, jitter)
+    return count
