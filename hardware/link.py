@@ -273,8 +273,9 @@ class HostLink:
         flight = self._in_flight
         if flight is not None and flight.sent_at is not None and now >= flight.sent_at + self.timing.ack_timeout:
             if flight.tries > self.timing.max_retries:
-                self._counts.timeouts += 1
-                self.dead_reason = f"no reply to {type(flight.message).__name__} after {flight.tries} tries"
+                if self.dead_reason is None:
+                    self._counts.timeouts += 1
+                    self.dead_reason = f"no reply to {type(flight.message).__name__} after {flight.tries} tries"
             else:
                 self._counts.retries += 1
                 self._send(flight, now)
