@@ -103,7 +103,8 @@ def test_export_csv_and_jsonl_carry_every_event(data: Path, capsys: pytest.Captu
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == len(entries)
     assert [int(r["seq"]) for r in rows] == [e.seq for e in entries]
-    assert all(json.loads(r["payload"]) == e.payload and r["hash"] == e.hash for r, e in zip(rows, entries, strict=True))
+    for row, entry in zip(rows, entries, strict=True):
+        assert json.loads(row["payload"]) == entry.payload and row["hash"] == entry.hash
     target = data / "out.jsonl"
     code, _, _ = _run(capsys, "export", "--format", "jsonl", "--round", "2", "-o", str(target))
     lines = [json.loads(line) for line in target.read_text().splitlines()]
