@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from test_samloc_helpers import paid, start
 
 from engine.cards import parse_cards
 from engine.samloc.instant import instant_wins_of
-from test_samloc_helpers import paid, start
 
 
 @pytest.mark.parametrize(

@@ -4,11 +4,11 @@ out from the rules before the engine is asked."""
 from __future__ import annotations
 
 import pytest
+from test_samloc_helpers import paid, play_out, start
 
 from engine.cards import parse_cards
 from engine.common import IllegalAction
 from engine.samloc import Settings
-from test_samloc_helpers import paid, play_out, start
 
 SEAT0 = "3H 4S 6H 7D 9S JS JH QD KC 2C"
 SEAT1 = "3S 4H 5D 6C 7S 8H 9D 10C AS AH"
@@ -70,7 +70,7 @@ def test_a_quad_on_a_single_2_is_a_chop_worth_5_bets() -> None:
     moves = ["0 play 2S", "1 play 7S 7H 7D 7C", "0 pass", "1 play 10S 10D", "0 pass", "1 play JD QH KS", "0 pass",
              "1 play 3C"]  # fmt: skip
     hand = play_out(hands, moves)
-    assert "seat 1 chops seat 0's the 2 of spades: 5×bet" in hand.history[1].describe()
+    assert "seat 1 chops seat 0's 2S: 5×bet (500)" in hand.history[1].describe()
     assert paid(hand) == [(0, 1, 900, "cards left (9)"), (0, 1, 500, "chop")]
     assert hand.settle().nets == {0: -1400, 1: 1400}
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from test_samloc_helpers import deal, start
 
 from engine.cards import CardError
 from engine.common import SettingsError
 from engine.errors import InputError
-from engine.samloc import BET_LEVELS, Deal, DealError, Settings, dealt_in, deal_from_json, settings_from_json
+from engine.samloc import BET_LEVELS, Deal, DealError, Settings, deal_from_json, dealt_in, settings_from_json
 from engine.samloc.table import Settings as TableSettings
-from test_samloc_helpers import deal, start
 
 HANDS = ["3H 4S 6H 7D 9S JS JH QD KC 2C", "3S 4H 5D 6C 7S 8H 9D 10C AS AH"]
 

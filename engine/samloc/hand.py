@@ -345,12 +345,17 @@ class Hand:
             twos = sum(1 for card in top.cards if card.rank is Rank.TWO)
             value = min(settings.chop_cap_bets, settings.chop_bets * twos)
             self.chain = ChopChain(top_seat, seat, value)
-            return [f"seat {seat} chops seat {top_seat}'s {top.describe()}: {value}×bet, paid when the round closes"]
+            chopped = " ".join(map(str, top.cards))
+            return [
+                f"seat {seat} chops seat {top_seat}'s {chopped}: {value}×bet ({settings.times_bet(value)}), "
+                "paid when the round closes"
+            ]
         if self.chain is not None and self.chain.chopper == top_seat:
             value = min(settings.chop_cap_bets, self.chain.value_bets + settings.overkill_step_bets)
             self.chain = ChopChain(top_seat, seat, value, self.chain.overkills + 1)
             return [
-                f"seat {seat} overkills seat {top_seat}'s chop: the chain is worth {value}×bet, "
+                f"seat {seat} overkills seat {top_seat}'s chop: the chain is worth {value}×bet "
+                f"({settings.times_bet(value)}), "
                 f"now owed by seat {top_seat} to seat {seat}"
             ]
         return []
