@@ -162,6 +162,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "setup.seats": ("Seats in use", "Tụ đang chơi"),
     "setup.min_bet": ("Minimum bet", "Cược tối thiểu"),
     "setup.max_bet": ("Maximum bet", "Cược tối đa"),
+    "setup.default_bet": ("Bet per seat", "Cược mỗi tụ"),
     "setup.commission": ("Commission %", "Hoa hồng %"),
     "setup.copy_rule": ("Copy (tie) goes to", "Bài bằng nhau"),
     "setup.copy.house": ("the house", "nhà cái ăn"),

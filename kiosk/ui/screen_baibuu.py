@@ -14,7 +14,7 @@ from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
 from kiosk.ui.dialogs import CardPicker, ChoiceDialog, DicePad
 from kiosk.ui.table_picture import TablePicture
-from kiosk.ui.widgets import CARD_FONT, BigButton, PlaceWidget, TextLabel, button_row, paint_background
+from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, button_row, paint_background
 
 VOID_REASONS = ("misdeal", "dice", "exposed", "dispute", "device")
 ROUND_COMMANDS = ("shake", "manual_dice", "confirm", "void", "next")
@@ -35,7 +35,7 @@ class BaiBuuScreen(Screen):
         self.dialog: Any = None
         self.last_view: BaiBuuView | None = None
         px = scale.px
-        root = BoxLayout(orientation="vertical", padding=px(8), spacing=px(6))
+        root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(5))
         paint_background(root, theme.BACKGROUND)
 
         # what to do now, and what went wrong
@@ -48,21 +48,26 @@ class BaiBuuScreen(Screen):
         root.add_widget(self.alert)
 
         # table picture | house way | house hand on the felt
-        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(300))
+        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(228))
         left = BoxLayout(orientation="vertical", size_hint_x=0.3)
         self.dice_text = TextLabel(
             font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), halign="center"
         )
         self.table = TablePicture(scale)
         self.first_text = TextLabel(
-            font_size=scale.font(20), color=theme.PROMPT, size_hint_y=None, height=px(28), halign="center"
+            font_size=scale.font(17),
+            color=theme.PROMPT,
+            size_hint_y=None,
+            height=px(26),
+            halign="center",
+            font_name=CARD_FONT,
         )
         left.add_widget(self.dice_text)
         left.add_widget(self.table)
         left.add_widget(self.first_text)
         middle.add_widget(left)
 
-        way = BoxLayout(orientation="vertical", size_hint_x=0.38, padding=px(10), spacing=px(4))
+        way = BoxLayout(orientation="vertical", size_hint_x=0.38, padding=px(8), spacing=px(2))
         paint_background(way, theme.PANEL, radius=px(10))
         self.way_title = TextLabel(
             font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
@@ -70,21 +75,23 @@ class BaiBuuScreen(Screen):
         way.add_widget(self.way_title)
         self.way_high = self._way_row(way)
         self.way_low = self._way_row(way)
-        self.way_rule = TextLabel(font_size=scale.font(21), color=theme.PROMPT, size_hint_y=None, height=px(56))
+        self.way_rule = TextLabel(font_size=scale.font(19), color=theme.PROMPT, size_hint_y=None, height=px(46))
         way.add_widget(self.way_rule)
         middle.add_widget(way)
 
-        felt = BoxLayout(orientation="vertical", size_hint_x=0.32, padding=px(10), spacing=px(2))
+        felt = BoxLayout(orientation="vertical", size_hint_x=0.32, padding=px(8), spacing=px(0))
         paint_background(felt, theme.PANEL, radius=px(10))
         self.felt_title = TextLabel(
             font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
         )
         felt.add_widget(self.felt_title)
-        self.house_high = PlaceWidget(scale, self.pick_card, card_size=(70, 80), title_font=17)
-        self.house_low = PlaceWidget(scale, self.pick_card, card_size=(70, 80), title_font=17)
+        self.house_high = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110)
+        self.house_low = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110)
         felt.add_widget(self.house_high)
         felt.add_widget(self.house_low)
-        self.set_check = TextLabel(font_size=scale.font(21), bold=True, size_hint_y=None, height=px(30))
+        self.set_check = TextLabel(
+            font_size=scale.font(19), bold=True, size_hint_y=None, height=px(26), font_name=CARD_FONT
+        )
         felt.add_widget(self.set_check)
         middle.add_widget(felt)
         root.add_widget(middle)
@@ -95,15 +102,15 @@ class BaiBuuScreen(Screen):
         root.add_widget(self.seats_row)
 
         # the dealer's buttons: the same commands as the button panel
-        buttons, self.buttons = button_row(scale, ROUND_COMMANDS, self.press, height=96)
+        buttons, self.buttons = button_row(scale, ROUND_COMMANDS, self.press, height=84)
         root.add_widget(buttons)
         self.add_widget(root)
 
     def _way_row(self, parent: BoxLayout) -> tuple[Label, Label, Label]:
         px = self.scale.px
-        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(82))
-        name = TextLabel(font_size=self.scale.font(22), bold=True, size_hint_x=0.3)
-        cards = Label(font_name=CARD_FONT, font_size=self.scale.font(54), bold=True, markup=True, size_hint_x=0.45)
+        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(64))
+        name = TextLabel(font_size=self.scale.font(20), bold=True, size_hint_x=0.3)
+        cards = Label(font_name=CARD_FONT, font_size=self.scale.font(46), bold=True, markup=True, size_hint_x=0.45)
         value = TextLabel(font_size=self.scale.font(19), color=theme.TEXT_DIM, size_hint_x=0.25)
         row.add_widget(name)
         row.add_widget(cards)
@@ -230,19 +237,19 @@ class SeatTile(BoxLayout):
     """One seat: its bet, its high and low hands as read, and its result."""
 
     def __init__(self, scale: theme.Scale, seat: int, on_card: Any, on_bet: Any) -> None:
-        super().__init__(orientation="vertical", padding=scale.px(6), spacing=scale.px(2))
+        super().__init__(orientation="vertical", padding=scale.px(5), spacing=scale.px(2))
         paint_background(self, theme.PANEL, radius=scale.px(10))
         self.scale = scale
         self.seat = seat
-        self.header = BigButton("nav", scale, font_size=scale.font(20), size_hint_y=None, height=scale.px(44))
+        self.header = BigButton("nav", scale, font_size=scale.font(19), size_hint_y=None, height=scale.px(40))
         self.header.bind(on_release=lambda *_: on_bet(seat))
         self.add_widget(self.header)
-        self.high = PlaceWidget(scale, on_card, card_size=(56, 64), title_font=14)
-        self.low = PlaceWidget(scale, on_card, card_size=(56, 64), title_font=14)
+        self.high = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62)
+        self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62)
         self.add_widget(self.high)
         self.add_widget(self.low)
-        self.outcome = Label(font_size=scale.font(26), bold=True, size_hint_y=None, height=scale.px(34))
-        self.money = Label(font_size=scale.font(19), bold=True, size_hint_y=None, height=scale.px(26))
+        self.outcome = Label(font_size=scale.font(24), bold=True, size_hint_y=None, height=scale.px(28))
+        self.money = Label(font_size=scale.font(16), bold=True, size_hint_y=None, height=scale.px(22))
         self.add_widget(self.outcome)
         self.add_widget(self.money)
 

@@ -166,12 +166,12 @@ class PlaceWidget(BoxLayout):
         self.row = BoxLayout(
             orientation="horizontal", spacing=scale.px(6), size_hint_y=None, height=scale.px(card_size[1])
         )
-        self.note = TextLabel(font_size=scale.font(16), size_hint_y=None, height=scale.px(22), color=theme.WARN)
+        self.note = TextLabel(font_size=scale.font(14), size_hint_y=None, height=scale.px(18), color=theme.WARN)
         if title_font:
             self.add_widget(self.title)
         self.add_widget(self.row)
         self.add_widget(self.note)
-        self.height = title_h + scale.px(card_size[1]) + scale.px(22) + scale.px(4)
+        self.height = title_h + scale.px(card_size[1]) + scale.px(18) + scale.px(4)
         self.cards: list[CardView] = []
 
     def show(self, place: PlaceView, catalogue: Catalogue, title: str | None = None) -> None:
@@ -196,6 +196,31 @@ class PlaceWidget(BoxLayout):
             self.on_card(self.zone, index)
 
 
+class LabeledPlace(BoxLayout):
+    """A place with its name on the left ("HIGH", "LOW") to save height."""
+
+    def __init__(
+        self,
+        scale: theme.Scale,
+        on_card: Callable[[str, int], None] | None,
+        card_size: tuple[float, float],
+        label_width: float = 60,
+        **kw: Any,
+    ) -> None:
+        super().__init__(orientation="horizontal", spacing=scale.px(4), size_hint_y=None, **kw)
+        self.name = TextLabel(
+            font_size=scale.font(15), bold=True, color=theme.TEXT_DIM, size_hint_x=None, width=scale.px(label_width)
+        )
+        self.place = PlaceWidget(scale, on_card, card_size=card_size, title_font=0)
+        self.height = self.place.height
+        self.add_widget(self.name)
+        self.add_widget(self.place)
+
+    def show(self, place: PlaceView, catalogue: Catalogue, title: str) -> None:
+        self.name.text = title
+        self.place.show(place, catalogue, "")
+
+
 class StatusBar(BoxLayout):
     """Always on top: camera, shaker, panel and journal health; the table and the round."""
 
@@ -207,11 +232,15 @@ class StatusBar(BoxLayout):
         self.scale = scale
         self.lights: dict[str, Label] = {}
         for part in self.PARTS:
-            light = Label(font_size=scale.font(20), bold=True, markup=True, halign="left", valign="middle")
+            light = Label(
+                font_size=scale.font(19), bold=True, markup=True, halign="left", valign="middle", font_name=CARD_FONT
+            )
             light.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
             self.lights[part] = light
             self.add_widget(light)
-        self.table = Label(font_size=scale.font(20), bold=True, color=theme.TEXT, halign="right", valign="middle")
+        self.table = Label(
+            font_size=scale.font(19), bold=True, color=theme.TEXT, halign="right", valign="middle", size_hint_x=1.8
+        )
         self.table.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.add_widget(self.table)
 

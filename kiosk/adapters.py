@@ -1,0 +1,202 @@
+"""The kiosk's side of the parts: serial devices (``hardware``) and the camera (``vision``), in one small module.
+
+Nothing here knows a game rule: it opens the parts the config names, turns their events into the controller's
+calls, and reports their health for the status bar.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
+from kiosk.controller.view import CardRead, Health
+
+
+@dataclass
+class LinkHealth:
+    health: Health = Health.OFF
+    detail: str = ""
+
+
+class Devices:
+    """The shaker and the button panel: real ports, or the built-in simulator on a pty pair."""
+
+    def __init__(self, config: KioskConfig) -> None:
+        from hardware import DeviceKind
+        from hardware.client import DeviceClient
+
+        self.events: queue.Queue[Any] = queue.Queue()
+        self.sim: Any = None
+        self.shaker: Any = None
+        self.panel: Any = None
+        self.links: dict[str, LinkHealth] = {"shaker": LinkHealth(), "panel": LinkHealth()}
+        wanted = {"shaker": config.devices.shaker, "panel": config.devices.panel}
+        ports = dict(wanted)
+        if SIMULATED in wanted.values():
+            from hardware.sim import start_simulated_devices
+
+            shaker_port, panel_port, self.sim = start_simulated_devices(
+                seed=config.devices.seed, baud=config.devices.baud
+            )
+            ports = {
+                "shaker": shaker_port if wanted["shaker"] == SIMULATED else wanted["shaker"],
+                "panel": panel_port if wanted["panel"] == SIMULATED else wanted["panel"],
+            }
+        kinds = {"shaker": DeviceKind.SHAKER, "panel": DeviceKind.PANEL}
+        for name in ("shaker", "panel"):
+            if wanted[name].lower() == "none":
+                continue
+            self.links[name] = LinkHealth(Health.WARN, "connecting")
+            client = DeviceClient(
+                ports[name], name=name, events=self.events, expect_kind=kinds[name], baudrate=config.devices.baud
+            )
+            setattr(self, name, client)
+
+    def shake(self) -> int | None:
+        """Start a shake; None when the shaker is offline (the dealer then shakes again or enters the dice)."""
+        if self.shaker is None or not self.shaker.connected:
+            return None
+        return int(self.shaker.shake())
+
+    def press(self, button: str) -> None:
+        """Press a button on the simulated panel (the demo's autoplay and the tests)."""
+        if self.sim is None:
+            raise RuntimeError("only the simulated panel can be pressed from the program")
+        self.sim.press(button)
+
+    def drain(self) -> list[Any]:
+        """Device events since the last call; link events also update the health shown."""
+        from hardware import DeviceFault, DeviceStatus, LinkDown, LinkUp
+
+        events = []
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                break
+            link = self.links.get(getattr(event, "source", ""))
+            if link is not None:
+                if isinstance(event, LinkUp):
+                    link.health, link.detail = (
+                        Health.OK,
+                        f"{event.identity.kind} {event.identity.firmware} on {event.port}",
+                    )
+                elif isinstance(event, LinkDown):
+                    link.health, link.detail = Health.DOWN, event.reason
+                elif isinstance(event, DeviceFault):
+                    link.health, link.detail = Health.WARN, event.message
+                elif isinstance(event, DeviceStatus) and link.health is not Health.DOWN:
+                    link.health = Health.OK if event.state.value in ("READY", "SHAKING") else Health.WARN
+                    link.detail = event.state.value
+            events.append(event)
+        return events
+
+    def diagnostics(self) -> list[str]:
+        lines = []
+        for name in ("shaker", "panel"):
+            client = getattr(self, name)
+            link = self.links[name]
+            if client is None:
+                lines.append(f"{name}: not used")
+                continue
+            counters = client.counters
+            lines.append(
+                f"{name}: {link.health.value} {link.detail} · port {client.port_name} · retries {counters.retries}, "
+                f"CRC errors {counters.crc_errors}, duplicates {counters.duplicates}, timeouts {counters.timeouts}, "
+                f"reconnects {counters.reconnects}, dice faults {counters.dice_faults}"
+            )
+        return lines
+
+    def close(self) -> None:
+        for client in (self.shaker, self.panel):
+            if client is not None:
+                client.close()
+        if self.sim is not None:
+            self.sim.stop()
+
+
+@dataclass
+class CameraState:
+    health: Health = Health.WARN
+    detail: str = "starting"
+    frame_number: int = -1
+    reads: Mapping[str, tuple[CardRead, ...]] = field(default_factory=dict)
+
+
+class Camera:
+    """The overhead camera read in a background thread: zones' stable cards, and the annotated live view."""
+
+    def __init__(self, config: KioskConfig, clock: Any, read: Any = None) -> None:
+        from vision.layout import load_layout
+        from vision.sources import SyntheticTableSource, open_source
+        from vision.table_reader import TableReader
+
+        self.layout = load_layout(config.camera.layout)
+        calibration = None
+        if config.camera.calibration:
+            from vision.calibration import Calibration
+
+            calibration = Calibration.load(config.camera.calibration)
+        if config.camera.source == SYNTHETIC:
+            self.source: Any = SyntheticTableSource(self.layout, clock=clock)
+        else:
+            self.source = open_source(config.camera.source, layout=self.layout, clock=clock)
+        self.synthetic = isinstance(self.source, SyntheticTableSource)
+        self.read_error: str | None = None
+        self._lock = threading.Lock()
+        reader_read = read if read is not None else self._read_with_model
+        self.reader = TableReader(
+            self.source, layout=self.layout, calibration=calibration, read=reader_read, clock=clock
+        )
+        self.frames_read = 0
+        self.frame_arrived_at: float | None = None
+
+    def _read_with_model(self, frame: Any) -> Any:
+        import vision
+
+        try:
+            detections = vision.read(frame)
+        except Exception as error:  # no model shipped yet, a broken model file: say so, keep the kiosk up
+            self.read_error = f"card reader unavailable: {error}"
+            return []
+        self.read_error = None
+        return detections
+
+    def start(self) -> None:
+        self.reader.start(idle_s=0.1)
+
+    def state(self) -> CameraState:
+        snapshot = self.reader.snapshot
+        status = self.source.status
+        if not status.ok:
+            health, detail = Health.DOWN, status.message
+        elif self.read_error:
+            health, detail = Health.DOWN, self.read_error
+        elif snapshot.problem:
+            health, detail = Health.WARN, snapshot.problem
+        else:
+            health, detail = Health.OK, f"{self.source.name if hasattr(self.source, 'name') else 'camera'}"
+        reads = {
+            name: tuple(CardRead(c.card, c.confidence, _flags(c.flags, zone.flags)) for c in zone.cards)
+            for name, zone in snapshot.zones.items()
+            if zone.cards
+        }
+        return CameraState(health, detail, snapshot.frame, reads)
+
+    def annotated(self) -> Any:
+        if self.reader.last_frame is None:
+            return None
+        return self.reader.annotate()
+
+    def close(self) -> None:
+        self.reader.stop()
+        self.source.close()
+
+
+def _flags(card_flags: frozenset[str], zone_flags: frozenset[str]) -> frozenset[str]:
+    # a zone holding too many cards casts doubt on every card in it
+    return frozenset(card_flags) | (frozenset({"too_many"}) if zone_flags else frozenset())

@@ -1,0 +1,119 @@
+"""``dealer-assist kiosk``: the touchscreen kiosk on the embedded default or on the devices a config file names."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError
+
+SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080)}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "kiosk",
+        help="start the touchscreen kiosk (default: simulated shaker and buttons, synthetic table camera)",
+        description="Start the dealer's touchscreen. Without --config it runs the embedded default: a simulated "
+        "dice shaker and button panel on a pseudo-terminal, a rendered table read by the card reader, and a "
+        "journal under the data folder (./data, or $DEALER_ASSIST_DATA).",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="the kiosk's YAML config file (default: DATA/kiosk.yaml if it exists, else the built-in default)",
+    )
+    parser.add_argument(
+        "--data", type=Path, help="the data folder (journal, key); default ./data or $DEALER_ASSIST_DATA"
+    )
+    parser.add_argument("--size", choices=sorted(SIZES), default="1280x800", help="window size (landscape)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (on the kiosk itself)")
+    parser.add_argument("--language", choices=("en", "vi"), help="start in this language (the screen can switch)")
+    parser.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="demo: the simulated croupier also presses the panel buttons, so rounds run by themselves",
+    )
+    parser.add_argument("--seed", type=int, help="demo: seed of the simulated dice and the dealt cards")
+    parser.add_argument("--check", action="store_true", help="only validate the config file and say what it sets")
+    parser.add_argument(
+        "--write-config", type=Path, metavar="PATH", help="write the built-in default config to PATH (to edit) and exit"
+    )
+    parser.add_argument("--driver", help=argparse.SUPPRESS)  # module:function stepping the app (tests, benchmark)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from kiosk.config import DeviceConfig, data_folder, load_config, write_config
+
+    data_dir: Path = args.data or data_folder()
+    if args.write_config:
+        write_config(load_config(None), args.write_config)
+        print(f"wrote the default kiosk config to {args.write_config}")
+        return 0
+    config_path: Path | None = args.config
+    if config_path is None and (data_dir / "kiosk.yaml").exists():
+        config_path = data_dir / "kiosk.yaml"
+    config = load_config(config_path)
+    if args.language:
+        config = replace(config, language=args.language)
+    if args.seed is not None:
+        config = replace(
+            config, devices=DeviceConfig(config.devices.shaker, config.devices.panel, config.devices.baud, args.seed)
+        )
+    if args.check:
+        print(
+            f"{config.source}: OK: table {config.table_id}, game {config.game}, shaker {config.devices.shaker}, "
+            f"panel {config.devices.panel}, camera {config.camera.source} with layout {config.camera.layout}"
+        )
+        return 0
+    if config.game != "baibuu":
+        raise InputError(
+            f"{config.source}: game {config.game}: the kiosk's table screen plays baibuu for now; "
+            "use `dealer-assist samloc` / `dealer-assist schmier` for the other games"
+        )
+    _prepare_kivy()
+    from kiosk.runtime import KioskRuntime
+
+    runtime = KioskRuntime(config, data_dir, autoplay=args.autoplay, config_path=config_path, demo_seed=args.seed)
+    driver = _load_driver(args.driver) if args.driver else None
+    try:
+        from kiosk.ui.app import run_app
+
+        run_app(runtime, SIZES[args.size], fullscreen=args.fullscreen, driver=driver)
+    finally:
+        runtime.close()
+    return 0
+
+
+def _prepare_kivy() -> None:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    if "KIVY_HOME" not in os.environ:
+        home = Path(tempfile.gettempdir()) / "dealer-assist-kivy"
+        home.mkdir(exist_ok=True)
+        os.environ["KIVY_HOME"] = str(home)
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
+        raise InputError("no display: run on the kiosk's screen, or under Xvfb (xvfb-run -a dealer-assist kiosk)")
+
+
+def _load_driver(spec: str) -> Any:
+    module_name, _, function = spec.partition(":")
+    if module_name.endswith(".py"):
+        import importlib.util
+
+        loaded = importlib.util.spec_from_file_location("kiosk_driver", module_name)
+        if loaded is None or loaded.loader is None:
+            raise InputError(f"--driver {spec}: cannot load {module_name}")
+        module = importlib.util.module_from_spec(loaded)
+        loaded.loader.exec_module(module)
+    else:
+        module = importlib.import_module(module_name)
+    return getattr(module, function or "drive")

@@ -1,0 +1,295 @@
+"""The kiosk's one configuration file (YAML): table, devices, camera, zones, game settings. Validated with clear errors.
+
+Every key has a default (the embedded default: simulated devices, the synthetic table camera, Bài Bửu), so a
+missing file is fine and a file needs only what differs. A wrong key or value is refused with a message naming
+the file, the key, the bad value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError
+from engine.games import GAMES
+from kiosk.i18n import LANGUAGES
+
+DATA_ENV = "DEALER_ASSIST_DATA"
+DEFAULT_PIN = "2468"
+SIMULATED = "simulated"
+SYNTHETIC = "synthetic"
+
+
+class ConfigError(InputError):
+    """A configuration file that cannot be used."""
+
+
+def data_folder() -> Path:
+    """``./data`` unless ``DEALER_ASSIST_DATA`` names another folder."""
+    return Path(os.environ.get(DATA_ENV) or "data")
+
+
+def pin_hash(pin: str) -> str:
+    return hashlib.sha256(("dealer-assist:" + pin).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class DeviceConfig:
+    shaker: str = SIMULATED
+    """``simulated`` (the built-in simulator on a pty), a serial port path or pyserial URL, or ``none``."""
+    panel: str = SIMULATED
+    baud: int = 115200
+    seed: int | None = None
+    """Seed of the simulated dice (None: different every run)."""
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = SYNTHETIC
+    """``synthetic`` (rendered felt for the demo), a camera index (``0``), a video file or a stream URL."""
+    layout: str = "baibuu_7"
+    """A layout name from ``vision/layouts`` or a path to a layout YAML file (the zones)."""
+    calibration: str | None = None
+    """A saved calibration file; None: calibrate from the markers in the first frame."""
+
+
+@dataclass(frozen=True)
+class KioskConfig:
+    table_id: str = "T1"
+    kiosk_id: str = "K1"
+    game: str = "baibuu"
+    language: str = "en"
+    supervisor_pin_sha256: str = field(default_factory=lambda: pin_hash(DEFAULT_PIN))
+    shake_timeout_s: float = 8.0
+    default_bet: int = 10
+    devices: DeviceConfig = DeviceConfig()
+    camera: CameraConfig = CameraConfig()
+    games: Mapping[str, Mapping[str, Any]] = field(
+        default_factory=lambda: {
+            "baibuu": {"min_bet": 10, "max_bet": 1000, "smallest_chip": 1},
+            "samloc": {},
+            "schmier": {},
+        }
+    )
+    source: str = "(built-in default)"
+
+    def check_pin(self, pin: str) -> bool:
+        return pin_hash(pin) == self.supervisor_pin_sha256
+
+    def game_settings(self, game: str) -> Any:
+        """The engine's validated ``Settings`` for ``game`` from this file's section."""
+        from engine.games import load
+
+        try:
+            return load(game).settings_from_json(dict(self.games.get(game, {})))
+        except InputError as error:
+            raise ConfigError(f"{self.source}: games.{game}: {error}") from None
+
+    def with_game_settings(self, game: str, settings_json: Mapping[str, Any]) -> KioskConfig:
+        games = {**self.games, game: dict(settings_json)}
+        return replace(self, games=games)
+
+    def to_yaml_data(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "kiosk_id": self.kiosk_id,
+            "game": self.game,
+            "language": self.language,
+            "supervisor_pin_sha256": self.supervisor_pin_sha256,
+            "shake_timeout_s": self.shake_timeout_s,
+            "default_bet": self.default_bet,
+            "devices": {
+                "shaker": self.devices.shaker,
+                "panel": self.devices.panel,
+                "baud": self.devices.baud,
+                "seed": self.devices.seed,
+            },
+            "camera": {
+                "source": self.camera.source,
+                "layout": self.camera.layout,
+                "calibration": self.camera.calibration,
+            },
+            "games": {name: dict(values) for name, values in self.games.items()},
+        }
+
+
+_TOP = {
+    "table_id",
+    "kiosk_id",
+    "game",
+    "language",
+    "supervisor_pin_sha256",
+    "supervisor_pin",
+    "shake_timeout_s",
+    "default_bet",
+    "devices",
+    "camera",
+    "games",
+}
+_DEVICES = {"shaker", "panel", "baud", "seed"}
+_CAMERA = {"source", "layout", "calibration"}
+_BAUDS = (9600, 19200, 38400, 57600, 115200)
+
+
+def load_config(path: str | Path | None) -> KioskConfig:
+    """Read and validate a config file; ``None`` gives the built-in default."""
+    if path is None:
+        config = KioskConfig()
+        config.game_settings(config.game)
+        return config
+    import yaml
+
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{where}: no such config file; write one with `dealer-assist kiosk --write-config {where}`"
+        ) from None
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{where}: not valid YAML{line}: {getattr(error, 'problem', error)}") from None
+    return config_from_data(data, where)
+
+
+def config_from_data(data: Any, where: str = "config") -> KioskConfig:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: the config is a mapping of keys ({', '.join(sorted(_TOP))})")
+    _known(data, _TOP, where, "")
+    values: dict[str, Any] = {"source": where}
+    for key in ("table_id", "kiosk_id"):
+        if key in data:
+            value = data[key]
+            if not isinstance(value, str | int) or isinstance(value, bool) or not str(value).strip():
+                raise ConfigError(f"{where}: {key} {value!r}: give a short name such as T1")
+            values[key] = str(value).strip()
+    if "game" in data:
+        if data["game"] not in GAMES:
+            raise ConfigError(f"{where}: game {data['game']!r}: allowed {', '.join(GAMES)}")
+        values["game"] = data["game"]
+    if "language" in data:
+        if data["language"] not in LANGUAGES:
+            raise ConfigError(f"{where}: language {data['language']!r}: allowed {', '.join(LANGUAGES)}")
+        values["language"] = data["language"]
+    if "supervisor_pin" in data and "supervisor_pin_sha256" in data:
+        raise ConfigError(f"{where}: give supervisor_pin or supervisor_pin_sha256, not both")
+    if "supervisor_pin" in data:
+        pin = str(data["supervisor_pin"])
+        if not pin.isdigit() or not 4 <= len(pin) <= 12:
+            raise ConfigError(f"{where}: supervisor_pin: 4 to 12 digits (the screen has a number pad)")
+        values["supervisor_pin_sha256"] = pin_hash(pin)
+    if "supervisor_pin_sha256" in data:
+        digest = data["supervisor_pin_sha256"]
+        if not isinstance(digest, str) or len(digest) != 64:
+            raise ConfigError(f"{where}: supervisor_pin_sha256: 64 hex digits (or give supervisor_pin instead)")
+        values["supervisor_pin_sha256"] = digest
+    if "shake_timeout_s" in data:
+        timeout = data["shake_timeout_s"]
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 1 <= timeout <= 120:
+            raise ConfigError(f"{where}: shake_timeout_s {timeout!r}: seconds from 1 to 120")
+        values["shake_timeout_s"] = float(timeout)
+    if "default_bet" in data:
+        bet = data["default_bet"]
+        if isinstance(bet, bool) or not isinstance(bet, int) or bet < 1:
+            raise ConfigError(f"{where}: default_bet {bet!r}: a whole number of chips, at least 1")
+        values["default_bet"] = bet
+    if "devices" in data:
+        values["devices"] = _devices(data["devices"], where)
+    if "camera" in data:
+        values["camera"] = _camera(data["camera"], where)
+    games: dict[str, Mapping[str, Any]] = dict(KioskConfig().games)
+    if "games" in data:
+        section = data["games"]
+        if not isinstance(section, Mapping):
+            raise ConfigError(f"{where}: games: a mapping of game name to its settings")
+        _known(section, set(GAMES), where, "games.")
+        for name, settings in section.items():
+            if settings is None:
+                settings = {}
+            if not isinstance(settings, Mapping):
+                raise ConfigError(f"{where}: games.{name}: a mapping of settings")
+            games[name] = dict(settings)
+    values["games"] = games
+    config = KioskConfig(**values)
+    for name in GAMES:
+        config.game_settings(name)
+    if config.game == "baibuu":
+        settings = config.game_settings("baibuu")
+        problem = settings.check_bet(config.default_bet)
+        if problem:
+            raise ConfigError(f"{where}: default_bet: {problem}")
+    return config
+
+
+def _devices(data: Any, where: str) -> DeviceConfig:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: devices: a mapping with {', '.join(sorted(_DEVICES))}")
+    _known(data, _DEVICES, where, "devices.")
+    device = DeviceConfig()
+    values: dict[str, Any] = {}
+    for key in ("shaker", "panel"):
+        if key in data:
+            value = data[key]
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(
+                    f"{where}: devices.{key} {value!r}: 'simulated', 'none', or a serial port such as /dev/ttyUSB0"
+                )
+            values[key] = value.strip()
+    if "baud" in data:
+        if data["baud"] not in _BAUDS:
+            raise ConfigError(f"{where}: devices.baud {data['baud']!r}: allowed {', '.join(map(str, _BAUDS))}")
+        values["baud"] = data["baud"]
+    if "seed" in data:
+        seed = data["seed"]
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ConfigError(f"{where}: devices.seed {seed!r}: a whole number, or null for random dice")
+        values["seed"] = seed
+    return replace(device, **values)
+
+
+def _camera(data: Any, where: str) -> CameraConfig:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: camera: a mapping with {', '.join(sorted(_CAMERA))}")
+    _known(data, _CAMERA, where, "camera.")
+    values: dict[str, Any] = {}
+    if "source" in data:
+        values["source"] = str(data["source"]).strip()
+        if not values["source"]:
+            raise ConfigError(f"{where}: camera.source: 'synthetic', a camera number, a video file or a stream URL")
+    if "layout" in data:
+        layout = data["layout"]
+        if not isinstance(layout, str) or not layout.strip():
+            raise ConfigError(f"{where}: camera.layout: a layout name (baibuu_7) or a layout YAML file")
+        values["layout"] = layout.strip()
+    if "calibration" in data:
+        calibration = data["calibration"]
+        if calibration is not None and not isinstance(calibration, str):
+            raise ConfigError(f"{where}: camera.calibration: a calibration file path, or null")
+        values["calibration"] = calibration
+    return replace(CameraConfig(), **values)
+
+
+def _known(data: Mapping[str, Any], known: set[str], where: str, prefix: str) -> None:
+    unknown = sorted(str(key) for key in data if key not in known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {prefix}{unknown[0]}; known keys: {', '.join(sorted(known))}")
+
+
+def write_config(config: KioskConfig, path: str | Path) -> None:
+    import yaml
+
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    header = "# dealer-assist kiosk configuration (see README, 'The kiosk'). Every key is optional.\n"
+    temporary = target.with_suffix(target.suffix + ".tmp")
+    temporary.write_text(
+        header + yaml.safe_dump(config.to_yaml_data(), sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+    os.replace(temporary, target)

@@ -1,0 +1,140 @@
+"""The demo table: a simulated croupier who deals real-looking rounds onto the synthetic felt.
+
+With the synthetic camera there are no hands to put cards down, so this plays the table's physical side: after
+the dice it deals seven stacks from a shuffled deck, lays the house stack in the house places set the house way
+(a wrong set now and then, fixed a moment later, so the check can be seen), then each seat's stack set as a
+player might (now and then mis-set). The card reader reads those cards like any others. With ``autoplay`` it also
+presses the panel buttons (through the simulated panel on its pty), so the table runs by itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.baibuu import house_way
+from engine.baibuu.house_way import all_splits
+from engine.cards import Card, shuffled, standard_deck
+from kiosk.controller.baibuu import BaiBuuController, zone
+from kiosk.controller.baibuu_view import Phase
+
+DEAL_DELAY_S = 1.0
+AUTOPLAY_DELAYS_S = {
+    Phase.READY: 2.0,
+    Phase.HOUSE: 2.5,
+    Phase.SEATS: 2.5,
+    Phase.RESULTS: 5.0,
+    Phase.CLOSED: 3.0,
+    Phase.VOIDED: 3.0,
+}
+PANEL_BUTTON = {
+    Phase.READY: "SHAKE",
+    Phase.HOUSE: "CONFIRM",
+    Phase.SEATS: "CONFIRM",
+    Phase.RESULTS: "CONFIRM",
+    Phase.CLOSED: "NEXT",
+    Phase.VOIDED: "NEXT",
+}
+
+
+class DemoCroupier:
+    def __init__(
+        self,
+        controller: BaiBuuController,
+        table: Any,
+        now: Callable[[], float],
+        press: Callable[[str], None] | None = None,
+        seed: int | None = None,
+        wrong_set_rate: float = 0.15,
+        mis_set_rate: float = 0.1,
+    ) -> None:
+        self.controller = controller
+        self.table = table  # a vision.sources.SyntheticTableSource
+        self.now = now
+        self.press = press
+        self.rng = random.Random(seed)
+        self.wrong_set_rate = wrong_set_rate
+        self.mis_set_rate = mis_set_rate
+        self._round: int | None = None
+        self._phase: Phase | None = None
+        self._since = 0.0
+        self._stacks: list[tuple[Card, ...]] = []
+        self._done: set[str] = set()
+        self._pressed_in: tuple[int | None, Phase] | None = None
+
+    def tick(self) -> None:
+        controller = self.controller
+        phase = controller.phase
+        now = self.now()
+        if phase is not self._phase or controller.round_id != self._round:
+            self._phase = phase
+            self._since = now
+            if controller.round_id != self._round:
+                self._round = controller.round_id
+                self._done = set()
+        waited = now - self._since
+        if phase is Phase.READY and "cleared" not in self._done:
+            self.table.clear_all()
+            self._done.add("cleared")
+        if phase is Phase.HOUSE and waited >= DEAL_DELAY_S:
+            self._deal_house(now)
+        if phase is Phase.SEATS and waited >= DEAL_DELAY_S and "seats" not in self._done:
+            self._deal_seats()
+            self._done.add("seats")
+        if self.press is not None:
+            self._autoplay(phase, waited)
+
+    def _deal_house(self, now: float) -> None:
+        state = self.controller.state
+        if state is None or state.assignment is None:
+            return
+        if "house" not in self._done:
+            deck = shuffled(standard_deck(), self.rng.random())
+            self._stacks = [tuple(deck[4 * i : 4 * i + 4]) for i in range(7)]
+            cards = self._stacks[state.assignment.house_stack - 1]
+            split = house_way(cards)
+            high, low = list(split.high.cards), list(split.low.cards)
+            if self.rng.random() < self.wrong_set_rate:
+                wrong = [(h, lo) for h, lo in all_splits(cards) if not split.same_set(h, lo)]
+                if wrong:
+                    bad_high, bad_low = self.rng.choice(wrong)
+                    high, low = list(bad_high.cards), list(bad_low.cards)
+                    self._done.add("house-wrong")
+            self.table.place(zone(1, "high"), high)
+            self.table.place(zone(1, "low"), low)
+            self._done.add("house")
+            self._house_at = now
+        elif "house-wrong" in self._done and now - self._house_at > 4.0:
+            split = house_way(self._stacks[state.assignment.house_stack - 1])
+            self.table.place(zone(1, "high"), list(split.high.cards))
+            self.table.place(zone(1, "low"), list(split.low.cards))
+            self._done.discard("house-wrong")
+
+    def _deal_seats(self) -> None:
+        state = self.controller.state
+        if state is None or state.assignment is None:
+            return
+        for seat in state.settings.seats:
+            cards = self._stacks[state.assignment.stack_for(seat) - 1]
+            splits = all_splits(cards)
+            high, low = self.rng.choice(splits)
+            if (high.strength < low.strength) != (self.rng.random() < self.mis_set_rate):
+                high, low = low, high
+            self.table.place(zone(seat, "high"), list(high.cards))
+            self.table.place(zone(seat, "low"), list(low.cards))
+
+    def _autoplay(self, phase: Phase, waited: float) -> None:
+        if phase is Phase.SHAKING or waited < AUTOPLAY_DELAYS_S.get(phase, 3.0):
+            return
+        key = (self.controller.round_id, phase)
+        if self._pressed_in == key and waited < 15.0:
+            return  # one press per step; press again only if nothing happened for a long while
+        view = self.controller.view()
+        wanted = {"SHAKE": "shake", "CONFIRM": "confirm", "NEXT": "next"}[PANEL_BUTTON[phase]]
+        if not any(c.name == wanted and c.enabled for c in view.commands):
+            return
+        assert self.press is not None
+        self.press(PANEL_BUTTON[phase])
+        self._pressed_in = key
+        self._since = self.now()

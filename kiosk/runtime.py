@@ -1,0 +1,188 @@
+"""The kiosk wired up: config → journal, devices, camera, the round controller, the demo croupier.
+
+``KioskRuntime.tick()`` is the one place where outside events reach the controller: device events from the
+serial queue, the camera's stable reads, the shaker timeout. The Kivy app calls it 20 times a second; tests and
+the benchmark call it directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from journal import Journal, JournalError
+from journal.events import SettingsChanged
+from kiosk.adapters import Camera, Devices
+from kiosk.clock import Clock, SystemClock
+from kiosk.config import KioskConfig, write_config
+from kiosk.controller.baibuu import BaiBuuController
+from kiosk.controller.baibuu_view import BaiBuuView
+from kiosk.controller.view import Command, DeviceHealth, Health
+from kiosk.i18n import Catalogue, Msg
+
+
+class KioskRuntime:
+    def __init__(
+        self,
+        config: KioskConfig,
+        data_dir: Path,
+        *,
+        clock: Clock | None = None,
+        autoplay: bool = False,
+        read: Any = None,
+        config_path: Path | None = None,
+        demo_seed: int | None = None,
+    ) -> None:
+        self.config = config
+        self.config_path = config_path
+        self.clock: Clock = clock or SystemClock()
+        self.catalogue = Catalogue(config.language)
+        self.game = config.game
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir = data_dir
+        self.journal = Journal.open(
+            data_dir / "journal.sqlite3",
+            data_dir / "kiosk.key",
+            kiosk_id=config.kiosk_id,
+            table_id=config.table_id,
+            clock=self.clock,
+        )
+        self.recovery = self.journal.recover()
+        self.blocked: Msg | None = None
+        if not self.recovery.sound:
+            self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})
+        self.devices = Devices(config)
+        self.camera = Camera(config, self.clock, read)
+        self.controller = BaiBuuController(
+            config.game_settings("baibuu"),
+            self.journal,
+            self.clock,
+            self.devices.shake,
+            default_bet=config.default_bet,
+            shake_timeout_s=config.shake_timeout_s,
+        )
+        open_round = self.recovery.open_round
+        if self.blocked is None and open_round is not None and open_round.game == "baibuu":
+            self.controller.resume(open_round)
+        self.demo: Any = None
+        if self.camera.synthetic:
+            from kiosk.demo import DemoCroupier
+
+            press = self.devices.press if autoplay and self.devices.sim is not None else None
+            self.demo = DemoCroupier(self.controller, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
+        self._camera_frame = -1
+        self.camera.start()
+        self.table = TableFacade(self)
+
+    # ---- the loop ----------------------------------------------------------------------------------------
+    def tick(self) -> None:
+        from hardware import ButtonPressed, DiceFault, DiceRolled
+
+        for event in self.devices.drain():
+            if self.blocked is not None:
+                continue
+            if isinstance(event, DiceRolled) and event.source == "shaker":
+                self.controller.on_dice(event.shake_id, event.values)
+            elif isinstance(event, DiceFault) and event.source == "shaker":
+                self.controller.on_dice_fault(event.shake_id, event.reason.value, event.message)
+            elif isinstance(event, ButtonPressed) and event.source == "panel":
+                self.controller.on_button(event.button.value)
+        camera = self.camera.state()
+        if camera.frame_number != self._camera_frame:
+            self._camera_frame = camera.frame_number
+            self.controller.on_table(camera.reads)
+        self.controller.tick()
+        if self.demo is not None:
+            self.demo.tick()
+
+    def health(self) -> DeviceHealth:
+        camera = self.camera.state()
+        shaker, panel = self.devices.links["shaker"], self.devices.links["panel"]
+        journal = Health.DOWN if self.blocked is not None else Health.OK
+        return DeviceHealth(
+            camera=camera.health,
+            shaker=shaker.health,
+            panel=panel.health,
+            journal=journal,
+            details=(
+                ("camera", camera.detail),
+                ("shaker", shaker.detail),
+                ("panel", panel.detail),
+                ("journal", self.recovery.problem or f"{self.journal.count()} events"),
+            ),
+        )
+
+    def status_text(self) -> str:
+        t = self.catalogue.text
+        parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
+        if self.controller.round_id is not None:
+            parts.append(t("status.round", round=self.controller.round_id))
+        parts.append(self.clock.now().astimezone().strftime("%H:%M"))
+        return " · ".join(parts)
+
+    # ---- set-up and supervisor -----------------------------------------------------------------------------
+    def apply_settings(self, settings_json: dict[str, Any], default_bet: int, by: str) -> None:
+        """Table set-up: validate, apply from the next round, journal every change, save the config file."""
+        from engine.baibuu import settings_from_json
+
+        new_settings = settings_from_json(settings_json)
+        problem = new_settings.check_bet(default_bet)
+        if problem:
+            from engine.errors import InputError
+
+            raise InputError(f"default bet: {problem}")
+        before = self.controller.table_settings.to_json()
+        self.controller.apply_settings(new_settings, default_bet)
+        after = new_settings.to_json()
+        for key in sorted(set(before) | set(after)):
+            if before.get(key) != after.get(key):
+                self.journal.append(
+                    SettingsChanged(setting=f"baibuu.{key}", before=before.get(key), after=after.get(key), by=by)
+                )
+        if default_bet != self.config.default_bet:
+            self.journal.append(
+                SettingsChanged(setting="default_bet", before=self.config.default_bet, after=default_bet, by=by)
+            )
+        self.config = replace(self.config.with_game_settings("baibuu", after), default_bet=default_bet)
+        if self.config_path is not None:
+            write_config(self.config, self.config_path)
+
+    def close(self) -> None:
+        self.camera.close()
+        self.devices.close()
+        try:
+            self.journal.close()
+        except JournalError:
+            pass
+
+    def make_screens(self, scale: Any) -> list[Any]:
+        from kiosk.ui.screen_baibuu import BaiBuuScreen
+        from kiosk.ui.screen_camera import CameraScreen
+        from kiosk.ui.screen_setup import SetupScreen
+        from kiosk.ui.screen_supervisor import SupervisorScreen
+
+        return [
+            BaiBuuScreen(self.table, self.catalogue, scale),
+            CameraScreen(self, scale),
+            SetupScreen(self, scale),
+            SupervisorScreen(self, scale),
+        ]
+
+
+class TableFacade:
+    """The controller as the table screen sees it; a journal that failed its check blocks every command."""
+
+    def __init__(self, runtime: KioskRuntime) -> None:
+        self.runtime = runtime
+
+    def view(self) -> BaiBuuView:
+        view = self.runtime.controller.view()
+        if self.runtime.blocked is None:
+            return view
+        commands = tuple(Command(c.name, c.label, False) for c in view.commands)
+        return replace(view, alert=self.runtime.blocked, commands=commands)
+
+    def command(self, name: str, **params: Any) -> None:
+        if self.runtime.blocked is None:
+            self.runtime.controller.command(name, **params)

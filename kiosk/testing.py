@@ -1,0 +1,100 @@
+"""Running the real kiosk app under a script, in a fresh process: for the window tests and the benchmark.
+
+    python -m kiosk.testing --data DIR --size 1280x800 --driver path/to/file.py:function [--reader model|placed]
+
+``--reader placed`` reads the synthetic felt from what was placed on it (each card at its true place, confidence
+0.99, with doubt injected where the driver asks), for tests that are about the kiosk and not about the model;
+``--reader model`` (the default) runs the shipped card reader on the rendered frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Card
+
+
+class PlacedReader:
+    """Reads a ``SyntheticTableSource`` by what was placed on it; ``doubt[card]`` adds flags to that card."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.doubt: dict[Card, frozenset[str]] = {}
+
+    def __call__(self, frame: Any) -> list[Any]:
+        from vision.detection import Detection
+
+        detections = []
+        for placed in self.source.placed_cards():
+            corners = self.source.to_pixels(placed.corners_mm)
+            xs, ys = corners[:, 0], corners[:, 1]
+            flags = self.doubt.get(placed.card, frozenset())
+            detections.append(
+                Detection(
+                    placed.card,
+                    0.55 if flags else 0.99,
+                    (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())),
+                    tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+                    flags,
+                )
+            )
+        return detections
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m kiosk.testing")
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--size", default="1280x800")
+    parser.add_argument("--driver", required=True)
+    parser.add_argument("--reader", choices=("model", "placed"), default="model")
+    parser.add_argument("--config", type=Path)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--autoplay", action="store_true")
+    args = parser.parse_args(argv)
+
+    from kiosk.commands.app import SIZES, _load_driver, _prepare_kivy
+    from kiosk.config import DeviceConfig, load_config
+
+    _prepare_kivy()
+    from dataclasses import replace
+
+    config = load_config(args.config)
+    config = replace(
+        config, devices=DeviceConfig(config.devices.shaker, config.devices.panel, config.devices.baud, args.seed)
+    )
+    from kiosk.runtime import KioskRuntime
+
+    holder: dict[str, Any] = {}
+
+    def placed_read(frame: Any) -> list[Any]:
+        return holder["reader"](frame) if "reader" in holder else []
+
+    runtime = KioskRuntime(
+        config,
+        args.data,
+        autoplay=args.autoplay,
+        config_path=args.config,
+        read=placed_read if args.reader == "placed" else None,
+        demo_seed=args.seed,
+    )
+    if args.reader == "placed":
+        holder["reader"] = PlacedReader(runtime.camera.source)
+        runtime.placed_reader = holder["reader"]  # type: ignore[attr-defined]
+    driver: Callable[..., Any] = _load_driver(args.driver)
+    try:
+        from kiosk.ui.app import run_app
+
+        run_app(runtime, SIZES[args.size], driver=driver)
+    finally:
+        runtime.close()
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""Table set-up (PIN): seats in use, bet limits, commission, copy rule, dice counting direction; journaled."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from engine.errors import InputError
+from kiosk.ui import theme
+from kiosk.ui.dialogs import PinPad
+from kiosk.ui.screen_supervisor import Locked
+from kiosk.ui.widgets import BigButton, TextLabel, paint_background
+
+BET_STEPS = (1, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+
+
+class SetupScreen(Screen):
+    def __init__(self, runtime: Any, scale: theme.Scale, **kwargs: Any) -> None:
+        super().__init__(name="setup", **kwargs)
+        self.runtime = runtime
+        self.scale = scale
+        self.gate = Locked(runtime)
+        self.dialog: Any = None
+        self.message = ""
+        self.draft: dict[str, Any] = {}
+        px = scale.px
+        box = BoxLayout(orientation="vertical", padding=px(8), spacing=px(8))
+        paint_background(box, theme.BACKGROUND)
+        self.title = TextLabel(font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40))
+        box.add_widget(self.title)
+        self.rows: dict[str, tuple[TextLabel, BoxLayout]] = {}
+        self.seat_buttons: dict[int, BigButton] = {}
+        self.value_buttons: dict[str, BigButton] = {}
+        for key in ("seats", "min_bet", "max_bet", "default_bet", "commission", "copy_rule", "direction"):
+            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(64))
+            label = TextLabel(font_size=scale.font(22), size_hint_x=0.3)
+            row.add_widget(label)
+            controls = BoxLayout(orientation="horizontal", spacing=px(6))
+            if key == "seats":
+                for seat in range(2, 8):
+                    button = BigButton("nav", scale, text=str(seat))
+                    button.bind(on_release=lambda _w, s=seat: self.toggle_seat(s))
+                    self.seat_buttons[seat] = button
+                    controls.add_widget(button)
+            elif key in ("copy_rule", "direction"):
+                button = BigButton("nav", scale, font_size=scale.font(24))
+                button.bind(on_release=lambda _w, k=key: self.flip(k))
+                self.value_buttons[key] = button
+                controls.add_widget(button)
+            else:
+                minus = BigButton("neutral", scale, text="−")
+                minus.bind(on_release=lambda _w, k=key: self.step(k, -1))
+                value = BigButton("nav", scale, disabled=False)
+                plus = BigButton("neutral", scale, text="+")
+                plus.bind(on_release=lambda _w, k=key: self.step(k, +1))
+                self.value_buttons[key] = value
+                for widget in (minus, value, plus):
+                    controls.add_widget(widget)
+            row.add_widget(controls)
+            self.rows[key] = (label, controls)
+            box.add_widget(row)
+        self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
+        box.add_widget(self.message_label)
+        bottom = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(84))
+        self.unlock_button = BigButton("confirm", scale)
+        self.unlock_button.bind(on_release=lambda *_: self.ask_pin())
+        self.save_button = BigButton("confirm", scale)
+        self.save_button.bind(on_release=lambda *_: self.save())
+        self.lock_button = BigButton("neutral", scale)
+        self.lock_button.bind(on_release=lambda *_: self.lock())
+        for button in (self.unlock_button, self.save_button, self.lock_button):
+            bottom.add_widget(button)
+        box.add_widget(bottom)
+        self.add_widget(box)
+        self.reset_draft()
+
+    def reset_draft(self) -> None:
+        settings = self.runtime.controller.table_settings.to_json()
+        self.draft = {**settings, "default_bet": self.runtime.controller.default_bet}
+
+    # ---- input -------------------------------------------------------------------------------------------
+    def ask_pin(self) -> None:
+        self.dialog = PinPad(self.scale, self.runtime.catalogue, self.enter_pin)
+        self.dialog.open()
+
+    def enter_pin(self, pin: str) -> None:
+        self.message = "" if self.gate.try_pin(pin) else self.runtime.catalogue.text("setup.pin_wrong")
+        self.reset_draft()
+        self.refresh(force=True)
+
+    def lock(self) -> None:
+        self.gate.lock()
+        self.message = ""
+        self.reset_draft()
+        self.refresh(force=True)
+
+    def toggle_seat(self, seat: int) -> None:
+        seats = set(self.draft["seats"])
+        seats.symmetric_difference_update({seat})
+        self.draft["seats"] = sorted(seats)
+        self.refresh(force=True)
+
+    def flip(self, key: str) -> None:
+        options = {"copy_rule": ("house", "highest_card"), "direction": ("counter_clockwise", "clockwise")}[key]
+        self.draft[key] = options[(options.index(self.draft[key]) + 1) % 2]
+        self.refresh(force=True)
+
+    def step(self, key: str, direction: int) -> None:
+        if key == "commission":
+            percent = round(self.draft["commission"] * 100) + direction
+            self.draft["commission"] = max(0, min(10, percent)) / 100
+        else:
+            current = self.draft.get(key) or BET_STEPS[-1]
+            index = min(range(len(BET_STEPS)), key=lambda i: abs(BET_STEPS[i] - current))
+            index = max(0, min(len(BET_STEPS) - 1, index + direction))
+            self.draft[key] = BET_STEPS[index]
+        self.refresh(force=True)
+
+    def save(self) -> None:
+        t = self.runtime.catalogue.text
+        draft = dict(self.draft)
+        default_bet = draft.pop("default_bet")
+        try:
+            self.runtime.apply_settings(draft, default_bet, by="supervisor")
+        except InputError as error:
+            self.message = str(error)
+            self.message_label.color = theme.ALERT
+        else:
+            self.message = t("setup.saved")
+        self.refresh(force=True)
+
+    # ---- output ------------------------------------------------------------------------------------------
+    def refresh(self, force: bool = False) -> None:
+        t = self.runtime.catalogue.text
+        unlocked = self.gate.unlocked
+        self.title.text = (
+            t("setup.title") + " · " + t("game.baibuu") + " · " + t("status.table", table=self.runtime.config.table_id)
+        )
+        labels = {
+            "seats": "setup.seats",
+            "min_bet": "setup.min_bet",
+            "max_bet": "setup.max_bet",
+            "default_bet": "setup.default_bet",
+            "commission": "setup.commission",
+            "copy_rule": "setup.copy_rule",
+            "direction": "setup.direction",
+        }
+        for key, (label, controls) in self.rows.items():
+            label.text = t(labels[key])
+            controls.disabled = not unlocked
+        for seat, button in self.seat_buttons.items():
+            button.set_colour(theme.BUTTON_COLOURS["confirm" if seat in self.draft["seats"] else "nav"])
+        for key, button in self.value_buttons.items():
+            value = self.draft.get(key)
+            if key == "commission":
+                button.text = f"{round(value * 100)} %"
+            elif key == "copy_rule":
+                button.text = t("setup.copy." + value)
+            elif key == "direction":
+                button.text = t("setup.direction." + value)
+            else:
+                button.text = "—" if value is None else str(value)
+        self.message_label.text = self.message
+        if self.message == t("setup.saved"):
+            self.message_label.color = theme.GOOD
+        self.unlock_button.text = t("setup.pin")
+        self.unlock_button.disabled = unlocked
+        self.save_button.text = t("setup.save")
+        self.save_button.disabled = not unlocked
+        self.lock_button.text = t("sup.lock")
+        self.lock_button.disabled = not unlocked
