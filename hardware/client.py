@@ -161,7 +161,7 @@ class DeviceClient:
                     events = self._link.open_failed(self._clock(), _why(error), first=not reported_down)
                 reported_down = True
                 self._emit(events)
-                self._closing.wait(backoff)
+                self._idle(backoff)
                 backoff = min(backoff * 2, self._timing.backoff_max)
                 continue
             self._port = port
@@ -180,9 +180,25 @@ class DeviceClient:
             reported_down = True
             self._emit(events)
             backoff = self._timing.backoff_initial if was_up else min(backoff * 2, self._timing.backoff_max)
-            self._closing.wait(backoff)
+            self._idle(backoff)
         with self._lock:
             self._link.connection_lost(self._clock(), "closed")
+
+    def _idle(self, seconds: float) -> None:
+        """Wait before reopening the port, still ending shakes that run out of time meanwhile."""
+        until = time.monotonic() + seconds
+        while not self._closing.is_set():
+            with self._lock:
+                now = self._clock()
+                events = self._link.poll(now)
+                deadline = self._link.next_deadline()
+            self._emit(events)
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            if deadline is not None:
+                left = min(left, max(0.005, deadline - now))
+            self._closing.wait(left)
 
     def _serve(self, port: Any) -> str:
         """Pump one open port until it fails or the device must be dropped; returns why it ended."""
@@ -212,6 +228,8 @@ class DeviceClient:
 
 def _why(error: BaseException) -> str:
     text = str(error) or type(error).__name__
+    if "returned no data" in text:  # pyserial's words when the other end of the line went away
+        return "the device was disconnected (unplugged or powered off)"
     if isinstance(error, OSError) and error.strerror:
         text = error.strerror + (f": {error.filename}" if error.filename else "")
     return text

@@ -87,6 +87,7 @@ class SimulatedDevice:
         self._drop_out = 0
         self._corrupt_in = 0
         self._corrupt_out = 0
+        self._fault_only: str | None = None
         self._replug_at: float | None = None
         self._next_disconnect = (
             time.monotonic() + faults.disconnect_every if faults.disconnect_every is not None else None
@@ -117,16 +118,22 @@ class SimulatedDevice:
         with self._sim.lock:
             self.engine.force_next_dice(ForcedDice(values, error))
 
-    def drop_next(self, incoming: int = 0, outgoing: int = 0) -> None:
-        """Lose the next frames on the wire: ``incoming`` from the host, ``outgoing`` to the host."""
+    def drop_next(self, incoming: int = 0, outgoing: int = 0, only: str | None = None) -> None:
+        """Lose the next frames on the wire: ``incoming`` from the host, ``outgoing`` to the host.
+
+        ``only`` limits it to frames of one message type (``"ACK"``, ``"DICE"``, ``"SHAKE"``…).
+        """
         with self._sim.lock:
             self._drop_in += incoming
             self._drop_out += outgoing
+            self._fault_only = only
 
-    def corrupt_next(self, incoming: int = 0, outgoing: int = 0) -> None:
+    def corrupt_next(self, incoming: int = 0, outgoing: int = 0, only: str | None = None) -> None:
+        """Change one byte of each of the next frames (the CRC catches it); ``only`` as for ``drop_next``."""
         with self._sim.lock:
             self._corrupt_in += incoming
             self._corrupt_out += outgoing
+            self._fault_only = only
 
     def send_raw(self, data: bytes) -> None:
         """Write bytes to the host as they are (garbage, a hand-made frame)."""
@@ -219,20 +226,29 @@ class SimulatedDevice:
 
     def _wire_in(self, data: bytes) -> bytes:
         """Faults on frames coming from the host (whole frames only: a host writes one frame at a time)."""
-        if self._drop_in or self._rng.random() < self.faults.drop:
-            self._drop_in = max(0, self._drop_in - 1)
+        targeted = self._targeted(data)
+        if (self._drop_in and targeted) or self._rng.random() < self.faults.drop:
+            self._drop_in = max(0, self._drop_in - targeted)
             return b""
-        if self._corrupt_in or self._rng.random() < self.faults.corrupt:
-            self._corrupt_in = max(0, self._corrupt_in - 1)
+        if (self._corrupt_in and targeted) or self._rng.random() < self.faults.corrupt:
+            self._corrupt_in = max(0, self._corrupt_in - targeted)
             return _corrupt(data, self._rng)
         return data
 
+    def _targeted(self, frame: bytes) -> int:
+        """1 if a one-shot fault aimed at a message type (or at any frame) applies to this frame, else 0."""
+        if self._fault_only is None:
+            return 1
+        words = frame.split(b"*")[0].split(b" ")
+        return int(len(words) > 1 and words[1] == self._fault_only.encode())
+
     def _queue_out(self, frame: bytes, now: float) -> None:
-        if self._drop_out or self._rng.random() < self.faults.drop:
-            self._drop_out = max(0, self._drop_out - 1)
+        targeted = self._targeted(frame)
+        if (self._drop_out and targeted) or self._rng.random() < self.faults.drop:
+            self._drop_out = max(0, self._drop_out - targeted)
             return
-        if self._corrupt_out or self._rng.random() < self.faults.corrupt:
-            self._corrupt_out = max(0, self._corrupt_out - 1)
+        if (self._corrupt_out and targeted) or self._rng.random() < self.faults.corrupt:
+            self._corrupt_out = max(0, self._corrupt_out - targeted)
             frame = _corrupt(frame, self._rng)
         if self._rng.random() < self.faults.garbage:
             frame = self._rng.randbytes(self._rng.randint(1, 12)).replace(b"$", b"#") + frame
@@ -254,11 +270,22 @@ class SimulatedDevice:
 
 
 def _corrupt(frame: bytes, rng: random.Random) -> bytes:
-    if len(frame) < 4:
+    """Change one digit or letter before the CRC to another of its kind: the frame still looks well formed, so
+    only the CRC can tell (a one-byte change always changes a CRC-16)."""
+    end = frame.find(b"*")
+    spots = [i for i in range(1, end if end > 0 else len(frame)) if chr(frame[i]).isalnum()]
+    if not spots:
         return frame
-    index = rng.randrange(1, len(frame) - 2)  # keep '$' and CR LF so the damage shows as a CRC error
+    index = rng.choice(spots)
+    old = chr(frame[index])
+    if old.isdigit():
+        pool = "0123456789"
+    elif index <= 2:
+        pool = "ABCDEF"  # a hex digit of the sequence number
+    else:
+        pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     damaged = bytearray(frame)
-    damaged[index] = 0x30 + (damaged[index] - 0x30 + rng.randint(1, 9)) % 10 if damaged[index] != 0x20 else 0x41
+    damaged[index] = ord(rng.choice(pool.replace(old, "")))
     return bytes(damaged)
 
 
