@@ -7,7 +7,7 @@ from test_samloc_helpers import play_out, start
 
 from engine.cards import parse_cards
 from engine.common import IllegalAction
-from engine.samloc import Hand, Kind, PlayCards
+from engine.samloc import Hand, Kind, PlayCards, Settings, leader_of_next_hand
 
 # Two seats, used by several tests. Seat 0 holds no pair above J; seat 1 a long straight and a pair of aces.
 SEAT0 = "3H 4S 6H 7D 9S JS JH QD KC 2C"
@@ -152,9 +152,14 @@ def test_sam_fails_when_the_declarer_would_go_out_on_a_2() -> None:
     assert "would go out on a 2: sâm fails" in hand.history[-1].describe()
 
 
-def test_leader_of_the_first_hand_is_the_given_leader_and_later_the_winner() -> None:
-    hand = play_out([SEAT0, SEAT1], ["1 play 3S 4H 5D 6C 7S 8H 9D 10C", "0 pass", "1 play AS AH"], leader=1)
-    assert hand.outcome is not None and hand.outcome.result == "win" and hand.next_leader() == 1
+def test_the_room_owner_leads_the_first_hand_and_the_winner_the_next() -> None:
+    settings = Settings(bet=100, room_owner=1)
+    assert leader_of_next_hand(settings, None) == 1
+    hand = play_out([SEAT0, SEAT1], ["0 play 3H", "1 play 10C", "0 play 2C", "1 pass", "0 play JS JH", "1 pass",
+                                     "0 play 4S", "1 play AS", "0 pass", "1 play 3S 4H 5D 6C 7S 8H 9D",
+                                     "0 pass", "1 play AH"], leader=0)  # fmt: skip
+    assert hand.outcome is not None and hand.outcome.result == "win" and hand.outcome.winners == (1,)
+    assert leader_of_next_hand(settings, hand) == 1
 
 
 def test_no_action_after_the_hand_is_over() -> None:

@@ -18,7 +18,7 @@ from engine.samloc.actions import (
 )
 from engine.samloc.combos import Combo, Kind, all_combos, beats, classify
 from engine.samloc.deal import Deal, DealError, deal_from_json, random_deal
-from engine.samloc.hand import Bao1Duty, Breach, ChopChain, Hand, Outcome, replay
+from engine.samloc.hand import Bao1Duty, Breach, ChopChain, Hand, Outcome, leader_of_next_hand, replay
 from engine.samloc.instant import InstantWin, instant_winners
 from engine.samloc.settlement import Settlement
 from engine.samloc.table import BET_LEVELS, GAME, MODES, TURN_TIMERS_S, Settings, dealt_in, settings_from_json
@@ -59,6 +59,7 @@ __all__ = [
     "deal_from_json",
     "dealt_in",
     "instant_winners",
+    "leader_of_next_hand",
     "random_deal",
     "replay",
     "settings_from_json",

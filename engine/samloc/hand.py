@@ -492,3 +492,9 @@ def replay(settings: Settings, deal: Mapping[str, JSON] | Deal, actions: Sequenc
         except IllegalAction as error:
             raise IllegalAction(f"action {index}: {error}") from None
     return hand
+
+
+def leader_of_next_hand(settings: Settings, previous: Hand | None) -> int:
+    """Who leads a hand when nobody declares sâm: the room owner for the table's first hand, then as
+    ``Hand.next_leader`` says (the previous winner, or the player who blocked a failed sâm)."""
+    return settings.room_owner if previous is None else previous.next_leader()
