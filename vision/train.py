@@ -64,3 +64,98 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
 
 
 RUNS = REPO_ROOT / "runs" / "vision"
+DETECTOR_RECIPE = {"model": "yolo26n.yaml", "imgsz": 416, "batch": 16}
+CLASSIFIER_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 160, "batch": 64}
+
+
+def build_datasets(work: Path = WORK_DIR, train_scenes: int = 600, val_scenes: int = 100, test_scenes: int = 150,
+                   real_dir: Path | None = None) -> dict[str, Path]:
+    """Every training set, written under ``work`` (kept between runs: finished parts are not redone).
+
+    - ``real-det``: the real photos' boxes as one class, split by source photo;
+    - ``synth/{train,val,test}``: seeded scenes (train seeds 0…, val 1 000 000…, test 2 000 000…);
+    - ``det``: data.yaml for the detector (real + synthetic);
+    - ``cls``: classifier crops (real train crops twice with jitter, synthetic crops; val: real val crops only,
+      since checkpoints are chosen on real images).
+    """
+    from vision.synth.dataset import detector_view, scene_crops, write_scenes
+    from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_real_detector_set, real_crops
+
+    real = real_dir or DEFAULT_REAL_PHOTOS
+    prepare_real_detector_set(work / "real-det", real)
+    synth = work / "synth"
+    write_scenes(synth / "val", range(1_000_000, 1_000_000 + val_scenes))
+    write_scenes(synth / "train", range(0, train_scenes))
+    write_scenes(synth / "test", range(2_000_000, 2_000_000 + test_scenes))
+    for split in ("train", "val", "test"):
+        detector_view(synth / split, work / "synth-det" / split)
+    import yaml
+
+    det = work / "det"
+    det.mkdir(parents=True, exist_ok=True)
+    det_yaml = det / "data.yaml"
+    det_yaml.write_text(yaml.safe_dump({
+        "path": str(work),
+        "train": ["real-det/train/images", "synth-det/train/images"],
+        "val": ["real-det/val/images"],
+        "test": ["real-det/test/images", "synth-det/test/images"],
+        "names": {0: "card"},
+    }, sort_keys=False))
+    cls = work / "cls"
+    marker = cls / "done"
+    if not marker.exists():
+        shutil.rmtree(cls, ignore_errors=True)
+        real_crops(cls / "train", "train", real, copies=2, jitter=0.06, seed=1)
+        scene_crops(synth / "train", cls / "train", seed=2, copies=1, jitter=0.06)
+        real_crops(cls / "val", "val", real, copies=1, jitter=0.0)
+        marker.write_text("built\n")
+    return {"detector": det_yaml, "classifier": cls}
+
+
+def train_detector(det_yaml: Path, run_dir: Path = RUNS / "detector", epochs: int = 30, hours: float | None = None,
+                   start_from: Path | None = None, threads: int = 2) -> Path:
+    r = DETECTOR_RECIPE
+    return train_yolo(str(r["model"]), det_yaml, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
+                      threads=threads, time_hours=hours, weights=start_from, flipud=0.5, degrees=15.0,
+                      close_mosaic=3, patience=100)
+
+
+def train_classifier(cls_dir: Path, run_dir: Path = RUNS / "classifier", epochs: int = 12,
+                     hours: float | None = None, start_from: Path | None = None, threads: int = 2) -> Path:
+    r = CLASSIFIER_RECIPE
+    # No left-right or up-down flips: a mirrored card index is not a card. Mild crops only: the index must stay.
+    return train_yolo(str(r["model"]), cls_dir, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
+                      threads=threads, time_hours=hours, weights=start_from, fliplr=0.0, flipud=0.0, scale=0.25,
+                      erasing=0.3, patience=100)
+
+
+def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models") -> Path:
+    """Copy the best checkpoints (chosen on real validation images) to ``models_dir``, export them to ONNX and
+    write ``reader.json``; returns the manifest's path."""
+    import json
+
+    prepare_offline_ultralytics()
+    from ultralytics import YOLO
+
+    from vision.reader_models import CLASSIFIER, DETECTOR, MANIFEST
+
+    models_dir.mkdir(parents=True, exist_ok=True)
+    manifest: dict[str, Any] = {}
+    for role, run, imgsz, dynamic in ((DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], False),
+                                      (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True)):
+        best = run / "weights" / "best.pt"
+        if not best.exists():
+            raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
+        target = models_dir / f"{role}.pt"
+        shutil.copy(best, target)
+        model = YOLO(str(target))
+        onnx = Path(model.export(format="onnx", imgsz=int(imgsz), nms=False, dynamic=dynamic, simplify=True,
+                                 batch=1))
+        if onnx.resolve() != (models_dir / f"{role}.onnx").resolve():
+            shutil.move(str(onnx), models_dir / f"{role}.onnx")
+        names = model.names
+        manifest[role] = {"imgsz": int(imgsz), "names": [names[i] for i in sorted(names)]}
+    data = {"detector": manifest[DETECTOR], "classifier": manifest[CLASSIFIER]}
+    path = models_dir / MANIFEST
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path

@@ -96,3 +96,27 @@ def prepare_real_detector_set(out: Path, source_dir: Path = DEFAULT_REAL_PHOTOS)
     data_yaml = out / "data.yaml"
     data_yaml.write_text(yaml.safe_dump(data, sort_keys=False))
     return data_yaml
+
+
+def real_crops(out: Path, split: str, source_dir: Path = DEFAULT_REAL_PHOTOS, copies: int = 1, jitter: float = 0.06,
+               seed: int = 0) -> int:
+    """Classifier crops (``out/<card>/…jpg``) of the real photos' labelled cards in one split."""
+    import cv2
+    import numpy as np
+
+    from vision.reader_classes import card_of_class_name
+    from vision.synth.dataset import write_crops
+
+    names = yaml.safe_load((source_dir / "data.yaml").read_text())["names"]
+    ours = [str(card_of_class_name(n)) for n in names]
+    rng = np.random.default_rng(seed)
+    count = 0
+    for image_path in split_real_photos(source_dir)[split]:
+        image = cv2.imread(str(image_path))
+        if image is None:
+            raise InputError(f"cannot read the image {image_path}")
+        h, w = image.shape[:2]
+        boxes = [(ours[c], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+                 for c, cx, cy, bw, bh in read_yolo_labels(label_path_of(image_path))]
+        count += write_crops(image, boxes, out, image_path.stem, rng, copies, jitter)
+    return count

@@ -1,0 +1,203 @@
+"""Measuring the reader on a YOLO-format set: per-image card-set precision and recall, cards identified right,
+per-class accuracy and a confusion plot."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import yaml
+
+from engine.cards import Card
+from engine.errors import InputError
+from vision.detection import Detection
+from vision.reader import CardReader
+from vision.reader_classes import CLASS_NAMES, card_of_class_name
+from vision.train_data import IMAGE_SUFFIXES, read_yolo_labels
+
+MATCH_IOU = 0.5
+
+
+@dataclass
+class EvalResult:
+    images: int = 0
+    truth_cards: int = 0
+    reported: int = 0
+    right: int = 0  # truth cards matched by a box of the same card
+    wrong: int = 0  # truth cards matched by a box read as another card
+    missed: int = 0  # truth cards no box matched
+    extra: int = 0  # reported boxes matching no truth card
+    set_precision_sum: float = 0.0
+    set_recall_sum: float = 0.0
+    flagged: int = 0
+    per_class: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # right, total
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)  # (truth, read) incl. "missed"/"extra"
+
+    @property
+    def cards_right(self) -> float:
+        return self.right / self.truth_cards if self.truth_cards else 1.0
+
+    @property
+    def set_precision(self) -> float:
+        return self.set_precision_sum / self.images if self.images else 1.0
+
+    @property
+    def set_recall(self) -> float:
+        return self.set_recall_sum / self.images if self.images else 1.0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "images": self.images, "truth_cards": self.truth_cards, "reported": self.reported,
+            "cards_right": round(self.cards_right, 4), "right": self.right, "wrong": self.wrong,
+            "missed": self.missed, "extra": self.extra, "flagged": self.flagged,
+            "set_precision": round(self.set_precision, 4), "set_recall": round(self.set_recall, 4),
+            "per_class_accuracy": {k: round(v[0] / v[1], 4) for k, v in sorted(self.per_class.items()) if v[1]},
+        }
+
+
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(iw, 0.0) * max(ih, 0.0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, float, float]]],
+                detections: list[Detection]) -> None:
+    """Add one image to ``result``: boxes matched greedily by IoU, most confident detection first."""
+    result.images += 1
+    result.truth_cards += len(truth)
+    result.reported += len(detections)
+    result.flagged += sum(1 for d in detections if d.flags)
+    unmatched = set(range(len(truth)))
+    for det in sorted(detections, key=lambda d: -d.confidence):
+        best, best_iou = None, MATCH_IOU
+        for t in unmatched:
+            value = iou(det.box, truth[t][1])
+            if value >= best_iou:
+                best, best_iou = t, value
+        if best is None:
+            result.extra += 1
+            result.confusion[("extra", str(det.card))] += 1
+            continue
+        unmatched.discard(best)
+        card = truth[best][0]
+        stats = result.per_class[str(card)]
+        stats[1] += 1
+        result.confusion[(str(card), str(det.card))] += 1
+        if det.card == card:
+            result.right += 1
+            stats[0] += 1
+        else:
+            result.wrong += 1
+    for t in unmatched:
+        result.missed += 1
+        result.per_class[str(truth[t][0])][1] += 1
+        result.confusion[(str(truth[t][0]), "missed")] += 1
+    truth_set = {c for c, _ in truth}
+    read_set = {d.card for d in detections}
+    result.set_precision_sum += len(truth_set & read_set) / len(read_set) if read_set else 1.0
+    result.set_recall_sum += len(truth_set & read_set) / len(truth_set) if truth_set else 1.0
+
+
+def dataset_images(data_yaml: Path, split: str) -> tuple[list[Path], list[Card]]:
+    """The images of one split of a YOLO data.yaml and the card each class index means."""
+    try:
+        data = yaml.safe_load(data_yaml.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise InputError(f"cannot read the dataset file {data_yaml}: {error}") from error
+    if not isinstance(data, dict) or "names" not in data:
+        raise InputError(f"{data_yaml} has no 'names': it is not a YOLO dataset file")
+    names = data["names"]
+    ordered = [names[i] for i in sorted(names)] if isinstance(names, dict) else list(names)
+    cards = [card_of_class_name(str(n)) for n in ordered]
+    entry = data.get(split)
+    if entry is None:
+        raise InputError(f"{data_yaml} has no '{split}' split; choose one of: "
+                         f"{', '.join(k for k in ('train', 'val', 'test') if k in data)}")
+    base = Path(data.get("path") or data_yaml.parent)
+    if not base.is_absolute():
+        base = (data_yaml.parent / base).resolve()
+    images: list[Path] = []
+    for item in entry if isinstance(entry, list) else [entry]:
+        folder = Path(item) if Path(item).is_absolute() else (base / item)
+        if not folder.exists():
+            folder = (data_yaml.parent / item).resolve()
+        if not folder.is_dir():
+            raise InputError(f"the '{split}' images folder {folder} named in {data_yaml} does not exist")
+        images += sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    return images, cards
+
+
+def truth_of(image_path: Path, shape: tuple[int, ...], cards: list[Card]) -> list[tuple[Card, tuple[float, ...]]]:
+    label = image_path.parent.parent / "labels" / (image_path.stem + ".txt")
+    h, w = shape[:2]
+    rows = read_yolo_labels(label)
+    for row in rows:
+        if not 0 <= row[0] < len(cards):
+            raise InputError(f"{label}: class {row[0]} is not in the dataset's names")
+    return [(cards[c], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+            for c, cx, cy, bw, bh in rows]
+
+
+def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int | None = None,
+             progress: bool = False) -> EvalResult:
+    images, cards = dataset_images(data_yaml, split)
+    if limit:
+        images = images[:limit]
+    result = EvalResult()
+    iterator: Any = images
+    if progress:
+        from rich.progress import track
+
+        iterator = track(images, description=f"reading {len(images)} images")
+    for path in iterator:
+        frame = cv2.imread(str(path))
+        if frame is None:
+            raise InputError(f"cannot read the image {path}")
+        score_image(result, truth_of(path, frame.shape, cards), reader.read(frame))  # type: ignore[arg-type]
+    return result
+
+
+def confusion_plot(result: EvalResult, path: Path) -> Path:
+    """A confusion matrix (truth rows × read columns, plus 'missed' and 'extra') as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [*CLASS_NAMES]
+    rows = [*labels, "extra"]
+    cols = [*labels, "missed"]
+    matrix = np.zeros((len(rows), len(cols)))
+    for (truth, read), n in result.confusion.items():
+        if truth in rows and read in cols:
+            matrix[rows.index(truth), cols.index(read)] += n
+    sums = matrix.sum(axis=1, keepdims=True)
+    shown = np.divide(matrix, sums, out=np.zeros_like(matrix), where=sums > 0)
+    fig, ax = plt.subplots(figsize=(14, 13))
+    ax.imshow(shown, cmap="Blues", vmin=0, vmax=1)
+    ax.set_xticks(range(len(cols)), cols, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(rows)), rows, fontsize=7)
+    ax.set_xlabel("read as")
+    ax.set_ylabel("truth")
+    ax.set_title(f"cards right {result.cards_right:.1%} of {result.truth_cards}; "
+                 f"missed {result.missed}, extra {result.extra}")
+    for (i, j), n in np.ndenumerate(matrix):
+        if n and i != j:
+            ax.text(j, i, int(n), ha="center", va="center", fontsize=6, color="red")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def write_report(result: EvalResult, path: Path) -> None:
+    path.write_text(json.dumps(result.summary(), indent=1) + "\n")

@@ -1,0 +1,139 @@
+"""``dealer-assist vision read | eval | train | export``: the card reader's model commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError
+
+
+def register(vision_subparsers: Any) -> None:
+    read = vision_subparsers.add_parser("read", help="the cards in photos")
+    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    read.add_argument("--json", action="store_true", help="one JSON object per image, one line each")
+    _model_options(read)
+    read.set_defaults(func=_read)
+
+    ev = vision_subparsers.add_parser("eval", help="measure the reader on a YOLO-format dataset")
+    ev.add_argument("data", type=Path, metavar="DATA.yaml")
+    ev.add_argument("--split", default="val", help="which split of DATA.yaml to read (default: val)")
+    ev.add_argument("--limit", type=int, default=None, help="read only the first N images")
+    ev.add_argument("--out", type=Path, default=Path("runs/vision/eval"), help="folder for the report and the plot")
+    _model_options(ev)
+    ev.set_defaults(func=_eval)
+
+    tr = vision_subparsers.add_parser("train", help="build the training sets and train both models (resumable)")
+    tr.add_argument("--stage", choices=["data", "detector", "classifier", "export", "all"], default="all")
+    tr.add_argument("--detector-epochs", type=int, default=30)
+    tr.add_argument("--classifier-epochs", type=int, default=12)
+    tr.add_argument("--hours", type=float, default=None, help="time box per model (Ultralytics stops in time)")
+    tr.add_argument("--train-scenes", type=int, default=600)
+    tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
+    tr.add_argument("--real", type=Path, default=None, help="the real-cards-train folder")
+    tr.add_argument("--models", type=Path, default=None, help="where export puts the models (default: models/)")
+    tr.set_defaults(func=_train)
+
+    ex = vision_subparsers.add_parser("export", help="copy the best checkpoints to models/ and export them to ONNX")
+    ex.add_argument("--detector-run", type=Path, default=None)
+    ex.add_argument("--classifier-run", type=Path, default=None)
+    ex.add_argument("--models", type=Path, default=None)
+    ex.set_defaults(func=_export)
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--models", type=Path, default=None, help="model folder (default: the shipped models/)")
+    parser.add_argument("--backend", choices=["onnx", "torch"], default="onnx",
+                        help="onnx: ONNX Runtime, as the kiosk (default); torch: the Ultralytics checkpoints")
+
+
+def _reader(args: argparse.Namespace) -> Any:
+    from vision.reader import CardReader
+    from vision.reader_models import DEFAULT_MODEL_DIR
+
+    if args.backend == "torch":
+        from vision.train import prepare_offline_ultralytics
+
+        prepare_offline_ultralytics()
+    return CardReader(args.models or DEFAULT_MODEL_DIR, backend=args.backend)
+
+
+def _read(args: argparse.Namespace) -> int:
+    import cv2
+
+    frames = []
+    for path in args.images:
+        if not path.exists():
+            raise InputError(f"no such image: {path}")
+        frame = cv2.imread(str(path))
+        if frame is None:
+            raise InputError(f"{path} is not an image OpenCV can read (use JPEG or PNG)")
+        frames.append((path, frame))
+    reader = _reader(args)
+    for path, frame in frames:
+        detections = reader.read(frame)
+        if args.json:
+            print(json.dumps({"image": str(path), "cards": [d.to_json() for d in detections]}))
+            continue
+        print(f"{path}: {len(detections)} card{'s' if len(detections) != 1 else ''}")
+        for d in detections:
+            flags = f"  [{', '.join(sorted(d.flags))}]" if d.flags else ""
+            x1, y1, x2, y2 = (round(v) for v in d.box)
+            print(f"  {d.card.pretty:>4}  {d.confidence:5.1%}  at ({x1}, {y1})-({x2}, {y2}){flags}")
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.eval import confusion_plot, evaluate, write_report
+
+    if not args.data.exists():
+        raise InputError(f"no such dataset file: {args.data}")
+    reader = _reader(args)
+    result = evaluate(reader, args.data, args.split, args.limit, progress=sys.stderr.isatty())
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_report(result, args.out / "report.json")
+    plot = confusion_plot(result, args.out / "confusion.png")
+    s = result.summary()
+    print(f"images {s['images']}, cards {s['truth_cards']}, reported {s['reported']} ({s['flagged']} flagged)")
+    print(f"cards identified right: {s['cards_right']:.2%} (wrong {s['wrong']}, missed {s['missed']}, "
+          f"extra {s['extra']})")
+    print(f"per-image card set: precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")
+    worst = sorted(s["per_class_accuracy"].items(), key=lambda kv: kv[1])[:5]
+    print("weakest classes: " + ", ".join(f"{k} {v:.0%}" for k, v in worst))
+    print(f"report: {args.out / 'report.json'}; confusion plot: {plot}")
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from vision import train
+
+    sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real)
+    if args.stage == "data":
+        print(f"datasets ready: {sets['detector']}, {sets['classifier']}")
+        return 0
+    if args.stage in ("detector", "all"):
+        train.train_detector(sets["detector"], epochs=args.detector_epochs, hours=args.hours, threads=args.threads)
+    if args.stage in ("classifier", "all"):
+        train.train_classifier(sets["classifier"], epochs=args.classifier_epochs, hours=args.hours,
+                               threads=args.threads)
+    if args.stage in ("export", "all"):
+        print(f"exported: {_do_export(None, None, args.models)}")
+    return 0
+
+
+def _do_export(detector_run: Path | None, classifier_run: Path | None, models: Path | None) -> Path:
+    from vision import train
+
+    return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
+                               models or train.REPO_ROOT / "models")
+
+
+def _export(args: argparse.Namespace) -> int:
+    try:
+        print(f"exported: {_do_export(args.detector_run, args.classifier_run, args.models)}")
+    except FileNotFoundError as error:
+        raise InputError(str(error)) from error
+    return 0
