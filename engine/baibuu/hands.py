@@ -61,10 +61,11 @@ class Hand:
     def __post_init__(self) -> None:
         if len(self.cards) != 2:
             raise CardError(f"a high or low hand holds 2 cards, not {len(self.cards)}")
-        if self.cards[0] == self.cards[1]:
-            raise CardError(f"card {self.cards[0]} appears twice: one deck holds each card once")
-        for card in self.cards:
-            card_points(card)  # refuses the joker
+        first, second = self.cards
+        if first.rank is second.rank and first.suit is second.suit:
+            raise CardError(f"card {first} appears twice: one deck holds each card once")
+        if first.suit is None or second.suit is None:
+            raise CardError("Bài Bửu is played without the joker: take JK out of the deck")
 
     @property
     def points(self) -> int:

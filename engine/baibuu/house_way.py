@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from engine.baibuu.hands import PICTURES, ZERO_RANKS, Hand, HandClass, is_mis_set, rank_order
 from engine.baibuu.naturals import NaturalKind, natural_of
-from engine.cards import Card, CardError, Rank, check_no_duplicates
+from engine.cards import Card, CardError, Rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +40,14 @@ class Split:
         return {"high": self.high.to_json(), "low": self.low.to_json(), "rule": self.rule}
 
 
-def card_order(card: Card) -> tuple[int, int]:
+_SUIT_TIE = {"S": 3, "H": 2, "D": 1, "C": 0}
+
+
+def card_order(card: Card) -> int:
     """Ace high, then spades, hearts, diamonds, clubs: how cards are shown and how ties are broken."""
-    return (rank_order(card.rank), -card.sort_key()[1])
+    rank = card.rank._value_
+    suit = card.suit
+    return (14 if rank == 1 else rank) * 4 + (_SUIT_TIE[suit._value_] if suit is not None else 0)
 
 
 def ordered_hand(first: Card, second: Card) -> Hand:
@@ -130,14 +135,15 @@ class HouseWay:
         return self._decide(self._checked_and_ordered(cards))
 
     def _checked_and_ordered(self, cards: Sequence[Card]) -> tuple[Card, ...]:
-        hand = tuple(cards)
+        hand = tuple(sorted(cards, key=card_order, reverse=True))
         if len(hand) != 4:
-            raise CardError(f"the house hand holds 4 cards, got {len(hand)}: {' '.join(map(str, hand)) or 'none'}")
-        check_no_duplicates(hand)
-        for card in hand:
-            if card.is_joker:
-                raise CardError("Bài Bửu is played without the joker: take JK out of the deck")
-        return tuple(sorted(hand, key=card_order, reverse=True))
+            raise CardError(f"the house hand holds 4 cards, got {len(hand)}: {' '.join(map(str, cards)) or 'none'}")
+        for card, following in pairwise(hand):
+            if card.rank is following.rank and card.suit is following.suit:
+                raise CardError(f"card {card} appears twice: one deck holds each card once")
+        if hand[-1].suit is None:  # the joker sorts last
+            raise CardError("Bài Bửu is played without the joker: take JK out of the deck")
+        return hand
 
     def _decide(self, ordered: tuple[Card, ...]) -> Split:
         for rule in self.rules:
