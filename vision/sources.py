@@ -317,6 +317,7 @@ class SyntheticTableSource(_StatusMixin):
         *,
         size: tuple[int, int] = (1280, 720),
         deck: str | None = None,
+        faces: Mapping[Card, Frame] | None = None,
         seed: int = 0,
         tilt: float = 0.08,
         turn_deg: float = 1.5,
@@ -335,7 +336,10 @@ class SyntheticTableSource(_StatusMixin):
         self._zones: dict[str, tuple[PlacedCard, ...]] = {}
         self._frame_number = 0
         self._deck_name = deck
-        self._faces: Mapping[Card, Frame] | None = None
+        self._faces: Mapping[Card, Frame] | None = faces  # a deck of one's own (default: the deck named, or the first)
+        self._noise_fields: list[npt.NDArray[np.int16]] = []
+        self._version = 0  # bumped by every change of what lies on the table
+        self._rendered: tuple[int, Frame] | None = None
         self.homography = camera_homography(self.layout, size, tilt=tilt, turn_deg=turn_deg)
         self._background = self._render_background()
         self._status = SourceStatus("live", f"{self.name}: live", seconds(self._clock))
@@ -356,15 +360,18 @@ class SyntheticTableSource(_StatusMixin):
                         where = elsewhere.get(card, zone)
                         raise InputError(f"{card} already lies in {where}: one deck holds each card once")
             self._zones[zone] = tuple(self._lay_out(wanted.name, parsed))
+            self._version += 1
 
     def clear(self, zone: str) -> None:
         self.layout.zone(zone)
         with self._lock:
-            self._zones.pop(zone, None)
+            if self._zones.pop(zone, None) is not None:
+                self._version += 1
 
     def clear_all(self) -> None:
         with self._lock:
             self._zones.clear()
+            self._version += 1
 
     @property
     def placed(self) -> dict[str, tuple[Card, ...]]:
@@ -462,8 +469,12 @@ class SyntheticTableSource(_StatusMixin):
         """The table as the camera sees it now (no noise)."""
         from vision.synth.faces import paste_card
 
+        with self._lock:
+            version = self._version
+            cards = [p for placed in self._zones.values() for p in placed]
+        if self._rendered is not None and self._rendered[0] == version:
+            return self._rendered[1].copy()
         frame = self._background.copy()
-        cards = self.placed_cards()
         if cards:
             faces = self._faces_by_card()
             for placed in cards:
@@ -472,7 +483,8 @@ class SyntheticTableSource(_StatusMixin):
                     raise InputError(f"the synthetic deck has no face for {placed.card}")
                 corners = self.to_pixels(placed.corners_mm)
                 paste_card(frame, face, corners)
-        return frame
+        self._rendered = (version, frame)
+        return frame.copy()
 
     def read(self) -> Frame | None:
         if self._status.state == "closed":
@@ -480,10 +492,20 @@ class SyntheticTableSource(_StatusMixin):
         frame = self.render()
         self._frame_number += 1
         if self.noise > 0:
-            rng = np.random.default_rng((self.seed, self._frame_number))
-            noisy = frame.astype(np.int16) + rng.normal(0.0, self.noise, frame.shape).astype(np.int16)
+            noisy = frame.astype(np.int16) + self._noise_field(self._frame_number)
             frame = np.clip(noisy, 0, 255).astype(np.uint8)
         return frame
+
+    def _noise_field(self, number: int) -> npt.NDArray[np.int16]:
+        """Sensor noise for frame ``number``: one of a few fields drawn once, shifted by a frame-dependent amount
+        (drawing fresh Gaussian noise for every pixel of every frame would cost more than the rendering)."""
+        if not self._noise_fields:
+            rng = np.random.default_rng(self.seed)
+            shape = (self.size[1], self.size[0], 3)
+            self._noise_fields = [np.round(rng.normal(0.0, self.noise, shape)).astype(np.int16) for _ in range(3)]
+        field = self._noise_fields[number % len(self._noise_fields)]
+        step = (number // len(self._noise_fields)) % 97
+        return np.roll(field, (7 * step, 13 * step), axis=(0, 1))
 
     def close(self) -> None:
         self._set_status("closed", f"{self.name}: closed")
@@ -501,13 +523,19 @@ def _warp_onto(canvas: Frame, image: Frame, corners_px: npt.NDArray[np.float64])
     import cv2
 
     h, w = image.shape[:2]
+    x1, y1 = np.floor(corners_px.min(axis=0)).astype(int)
+    x2, y2 = np.ceil(corners_px.max(axis=0)).astype(int) + 1
+    x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, canvas.shape[1]), min(y2, canvas.shape[0])
+    if x2 <= x1 or y2 <= y1:
+        return
     source = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(source, corners_px.astype(np.float32))
-    size = (canvas.shape[1], canvas.shape[0])
+    matrix = cv2.getPerspectiveTransform(source, (corners_px - [x1, y1]).astype(np.float32))
+    size = (x2 - x1, y2 - y1)
     warped = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, size, flags=cv2.INTER_AREA)
     alpha = (mask.astype(np.float32) / 255.0)[..., None]
-    canvas[:] = (warped * alpha + canvas * (1.0 - alpha)).astype(np.uint8)
+    region = canvas[y1:y2, x1:x2]
+    canvas[y1:y2, x1:x2] = (warped * alpha + region * (1.0 - alpha)).astype(np.uint8)
 
 
 def open_source(camera: str, *, layout: Layout | None = None, clock: Clock | None = None, **kwargs: Any) -> Any:

@@ -12,15 +12,18 @@ went dark) and ``problem`` says what is wrong.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.errors import InputError
 from vision.calibration import Calibration, CalibrationError, calibrate
-from vision.detection import Detection
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, Detection
 from vision.layout import Layout, draw_layout, load_layout
 from vision.sources import Clock, FrameSource, SourceStatus, SystemClock, seconds
 from vision.stability import StabilitySettings, Stabilizer, TableEvent, TableSnapshot
@@ -36,6 +39,127 @@ def _default_read(frame: Frame) -> Sequence[Detection]:
     return vision.read(frame)
 
 
+CARD_LONG_SIDE_MM = 88.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReadView:
+    """How the reader looks at a frame.
+
+    ``table`` (the default): the frame is first straightened to a top-down view of the table at ``px_per_mm`` and
+    read in overlapping tiles of ``tile`` pixels, so that cards on a whole table come to the reader at the size it
+    reads best (a 63 mm card is ~63 px at 1 px/mm, in a 960-pixel tile) and without perspective. ``frame``: the
+    reader gets the camera frame as it is (a camera close over a few cards).
+    """
+
+    mode: Literal["table", "frame"] = "table"
+    px_per_mm: float = 1.0
+    tile: tuple[int, int] = (960, 576)
+    same_card_mm: float = 25.0  # two readings whose centres lie closer are one physical card (tiles overlap)
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("table", "frame"):
+            raise InputError(f"read view must be 'table' or 'frame', got {self.mode!r}")
+        if not (0.2 <= self.px_per_mm <= 10):
+            raise InputError(f"px_per_mm must be within 0.2..10, got {self.px_per_mm}")
+        if min(self.tile) < 2 * CARD_LONG_SIDE_MM * self.px_per_mm:
+            raise InputError(
+                f"tiles of {self.tile[0]}x{self.tile[1]} px are too small for cards at {self.px_per_mm} px/mm"
+            )
+
+
+def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
+    """Where tiles start along one side so that they cover it and neighbours share at least ``overlap`` pixels."""
+    if length <= tile:
+        return [0]
+    count = math.ceil((length - tile) / (tile - overlap)) + 1
+    return [round(i * (length - tile) / (count - 1)) for i in range(count)]
+
+
+def read_table_view(
+    frame: Frame, calibration: Calibration, layout: Layout, read: ReadFunction, view: ReadView
+) -> list[Detection]:
+    """Read the straightened table tile by tile; detections come back in frame pixels, merged across tiles.
+
+    A card whole in one tile is read there; a reading touching a tile's inner edge is dropped (the neighbouring
+    tile, which overlaps by more than a card, sees that card whole). The same card read in two tiles at one spot is
+    one card; ``duplicate`` is then set anew over the whole table.
+    """
+    import cv2
+
+    p = view.px_per_mm
+    width, height = round(layout.width_mm * p), round(layout.height_mm * p)
+    to_table_px = np.diag([p, p, 1.0]) @ calibration.homography
+    table = cv2.warpPerspective(frame, to_table_px, (width, height), flags=cv2.INTER_LINEAR)
+    overlap = math.ceil(1.3 * CARD_LONG_SIDE_MM * p)
+    tile_w, tile_h = min(view.tile[0], width), min(view.tile[1], height)
+    readings: list[tuple[Detection, tuple[float, float]]] = []
+    for oy in tile_origins(height, tile_h, overlap):
+        for ox in tile_origins(width, tile_w, overlap):
+            tile = np.ascontiguousarray(table[oy : oy + tile_h, ox : ox + tile_w])
+            for detection in read(tile):
+                x1, y1, x2, y2 = detection.box
+                margin = 2.0
+                if (
+                    (x1 <= margin and ox > 0)
+                    or (y1 <= margin and oy > 0)
+                    or (x2 >= tile_w - margin and ox + tile_w < width)
+                    or (y2 >= tile_h - margin and oy + tile_h < height)
+                ):
+                    continue
+                readings.append(_to_frame(detection, ox, oy, p, calibration))
+    return merge_readings(readings, view.same_card_mm)
+
+
+def _to_frame(
+    detection: Detection, ox: int, oy: int, px_per_mm: float, calibration: Calibration
+) -> tuple[Detection, tuple[float, float]]:
+    """A detection in tile pixels → the same detection in frame pixels, with its centre in table mm."""
+    if detection.corners is not None:
+        tile_points = np.array(detection.corners, dtype=np.float64)
+    else:
+        x1, y1, x2, y2 = detection.box
+        tile_points = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], dtype=np.float64)
+    mm = (tile_points + np.array([ox, oy], dtype=np.float64)) / px_per_mm
+    pixels = calibration.to_pixels(mm)
+    box = (float(pixels[:, 0].min()), float(pixels[:, 1].min()), float(pixels[:, 0].max()), float(pixels[:, 1].max()))
+    corners = tuple((float(x), float(y)) for x, y in pixels) if detection.corners is not None else None
+    moved = Detection(detection.card, detection.confidence, box, corners, detection.flags)  # type: ignore[arg-type]
+    centre = mm.mean(axis=0)
+    return moved, (float(centre[0]), float(centre[1]))
+
+
+def merge_readings(readings: Sequence[tuple[Detection, tuple[float, float]]], same_card_mm: float) -> list[Detection]:
+    """One detection per physical card (the most confident reading of each spot); ``duplicate`` recomputed.
+
+    When readings of one spot disagree on the card, the kept one is marked ``low_confidence``: doubt is shown.
+    """
+    kept: list[tuple[Detection, tuple[float, float], bool]] = []
+    for detection, centre in sorted(readings, key=lambda item: -item[0].confidence):
+        for i, (other, other_centre, _disagree) in enumerate(kept):
+            if math.dist(centre, other_centre) < same_card_mm:
+                if other.card != detection.card:
+                    kept[i] = (other, other_centre, True)
+                break
+        else:
+            kept.append((detection, centre, False))
+    counts: dict[object, int] = {}
+    for detection, _centre, _disagree in kept:
+        counts[detection.card] = counts.get(detection.card, 0) + 1
+    merged = []
+    for detection, _centre, disagree in kept:
+        flags = set(detection.flags) - {DUPLICATE}
+        if counts[detection.card] > 1:
+            flags.add(DUPLICATE)
+        if disagree:
+            flags.add(LOW_CONFIDENCE)
+        merged.append(
+            Detection(detection.card, detection.confidence, detection.box, detection.corners, frozenset(flags))
+        )
+    merged.sort(key=lambda d: (d.box[1], d.box[0]))
+    return merged
+
+
 class TableReader:
     def __init__(
         self,
@@ -46,6 +170,7 @@ class TableReader:
         read: ReadFunction | None = None,
         clock: Clock | None = None,
         settings: StabilitySettings | None = None,
+        view: ReadView | None = None,
         on_events: Callable[[list[TableEvent]], None] | None = None,
     ) -> None:
         self.source = source
@@ -54,6 +179,7 @@ class TableReader:
         self._read = read or _default_read
         self.clock = clock or SystemClock()
         self.stabilizer = Stabilizer(self.layout, settings)
+        self.view = view or ReadView()
         self.on_events = on_events
         self._lock = threading.Lock()
         self._problem: str | None = None
@@ -89,7 +215,11 @@ class TableReader:
             self.calibration.check_frame(width, height)
         except CalibrationError as error:
             return self._publish(None, str(error))
-        located = locate(self._read(frame), self.calibration, self.layout)
+        if self.view.mode == "table":
+            detections = read_table_view(frame, self.calibration, self.layout, self._read, self.view)
+        else:
+            detections = list(self._read(frame))
+        located = locate(detections, self.calibration, self.layout)
         self.last_detections = located
         events = self.stabilizer.update(located, seconds(self.clock))
         snapshot = self._publish(events, None)

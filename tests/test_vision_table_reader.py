@@ -1,0 +1,192 @@
+"""TableReader: synthetic table → (tiled) reading → zones → stability, with a clock the test moves.
+
+The card reader here is a stand-in that recognises cards by colour: the synthetic table is given faces painted in
+one colour per card, so the geometry (straightening, tiles, merging, zones, stability) is tested on real rendered
+frames without the trained model. ``test_vision_table_model.py`` does the same with the shipped model.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import parse_card, parse_cards, standard_deck
+from vision.detection import DUPLICATE, Detection
+from vision.layout import load_layout
+from vision.sources import CaptureSource, SyntheticTableSource
+from vision.stability import CardPlaced, StabilitySettings
+from vision.table_reader import ReadView, TableReader, describe, merge_readings, tile_origins
+
+LAYOUT = load_layout("baibuu_7")
+DECK = standard_deck()
+
+
+def _colour(index: int) -> tuple[int, int, int]:
+    return (60 + 24 * (index % 8), 250, 60 + 24 * (index // 8))  # BGR; green 250 sets faces apart from the felt
+
+
+COLOUR_FACES = {card: np.full((350, 250, 3), _colour(i), np.uint8) for i, card in enumerate(DECK)}
+
+
+class ColourReader:
+    """Finds the painted faces in an image and names each card by its colour; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, image: np.ndarray) -> Sequence[Detection]:
+        self.calls += 1
+        mask = ((image[:, :, 1] > 200) & (image[:, :, 0] > 40)).astype(np.uint8) * 255
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        found = []
+        for contour in contours:
+            if cv2.contourArea(contour) < 400:
+                continue
+            inner = np.zeros_like(mask)
+            cv2.drawContours(inner, [contour], -1, 255, -1)
+            inner = cv2.erode(inner, np.ones((7, 7), np.uint8))
+            b, _g, r = (float(np.median(image[:, :, c][inner > 0])) for c in range(3))
+            index = round((b - 60) / 24) + 8 * round((r - 60) / 24)
+            corners = cv2.boxPoints(cv2.minAreaRect(contour))
+            x, y, w, h = cv2.boundingRect(contour)
+            box = (float(x), float(y), float(x + w), float(y + h))
+            found.append(Detection(DECK[index], 0.98, box, tuple(map(tuple, corners.tolist()))))  # type: ignore[arg-type]
+        return found
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.ns = 0
+
+    def monotonic_ns(self) -> int:
+        return self.ns
+
+    def advance(self, seconds: float) -> None:
+        self.ns += int(seconds * 1e9)
+
+
+ROUND = {
+    "house.high": "KH QS",
+    "house.low": "5D 4C",
+    "seat2.high": "AS 9S",
+    "seat3.low": "2H 3H",
+    "seat5.high": "JD 10C",
+    "seat7.low": "6S 7C",
+    "centre": "3S 4S 5S 6H 7S 8S",
+}
+
+
+def _table(size: tuple[int, int] = (1920, 1080)) -> SyntheticTableSource:
+    source = SyntheticTableSource(LAYOUT, size=size, faces=COLOUR_FACES, noise=0)
+    for zone, cards in ROUND.items():
+        source.place(zone, cards)
+    return source
+
+
+def test_tiles_cover_the_table_with_a_card_of_overlap() -> None:
+    assert tile_origins(1800, 960, 115) == [0, 840]
+    assert tile_origins(1000, 576, 115) == [0, 424]
+    assert tile_origins(500, 960, 115) == [0]
+    for length, tile, overlap in [(1800, 640, 115), (3600, 960, 229), (1001, 1000, 100)]:
+        origins = tile_origins(length, tile, overlap)
+        assert origins[0] == 0 and origins[-1] + tile == length
+        assert all(b - a <= tile - overlap for a, b in itertools.pairwise(origins))
+
+
+@pytest.mark.parametrize("view", [ReadView("table"), ReadView("frame")], ids=["table-tiles", "whole-frame"])
+def test_every_card_reaches_its_zone_once(view: ReadView) -> None:
+    clock = FakeClock()
+    events: list[object] = []
+    reader = ColourReader()
+    table = TableReader(
+        _table(), read=reader, clock=clock, view=view, settings=StabilitySettings(3, 3), on_events=events.extend
+    )
+    for _ in range(3):
+        clock.advance(0.1)
+        snapshot = table.step()
+    assert snapshot.problem is None
+    for zone, cards in ROUND.items():
+        assert snapshot.cards_in(zone) == parse_cards(cards), zone
+        assert snapshot.zone(zone).is_certain, zone  # no card split across tiles is taken for a duplicate
+    assert all(not snapshot.cards_in(z) for z in LAYOUT.zone_names if z not in ROUND)
+    assert snapshot.hand(3, "low").cards[0].since == pytest.approx(0.3)
+    assert len(events) == 18 and all(isinstance(e, CardPlaced) for e in events)
+    assert reader.calls == (12 if view.mode == "table" else 3)  # four tiles a frame, or the frame itself
+
+
+def test_cards_taken_away_are_removed_after_the_frames_set() -> None:
+    clock = FakeClock()
+    source = _table()
+    table = TableReader(source, read=ColourReader(), clock=clock, settings=StabilitySettings(2, 2))
+    table.step()
+    table.step()
+    assert table.snapshot.cards_in("seat5.high") == parse_cards("JD 10C")
+    source.clear("seat5.high")
+    source.place("seat5.low", "JD")
+    table.step()
+    assert table.snapshot.cards_in("seat5.high") == parse_cards("JD 10C")  # one frame is not enough
+    table.step()
+    snapshot = table.snapshot
+    assert snapshot.cards_in("seat5.high") == ()
+    assert snapshot.cards_in("seat5.low") == (parse_card("JD"),)
+
+
+def test_a_card_seen_in_two_places_is_flagged_duplicate() -> None:
+    source = _table()
+    source.place("seat6.high", "KH", allow_duplicates=True)  # KH also lies in the house's high hand
+    table = TableReader(source, read=ColourReader(), settings=StabilitySettings(1, 1))
+    snapshot = table.step()
+    assert DUPLICATE in snapshot.zone("seat6.high").cards[0].flags
+    assert DUPLICATE in snapshot.zone("house.high").cards[0].flags
+    assert not snapshot.zone("house.low").flags
+
+
+def test_a_lost_camera_says_why() -> None:
+    clock = FakeClock()
+    source = CaptureSource("/nonexistent/camera.avi", clock=clock)
+    table = TableReader(source, layout=LAYOUT, read=ColourReader(), clock=clock)
+    snapshot = table.step()
+    assert snapshot.problem is not None and "cannot open" in snapshot.problem
+    assert snapshot.frame == 0
+
+
+def test_without_markers_in_view_the_reader_says_it_is_not_calibrated() -> None:
+    class Blank:
+        name = "blank"
+        status = SyntheticTableSource(LAYOUT).status
+
+        def read(self) -> np.ndarray:
+            return np.full((720, 1280, 3), 90, np.uint8)
+
+        def close(self) -> None:
+            pass
+
+    table = TableReader(Blank(), layout=LAYOUT, read=ColourReader())
+    snapshot = table.step()
+    assert snapshot.problem is not None and snapshot.problem.startswith("not calibrated: markers 0, 1, 2 and 3")
+
+
+def test_merging_keeps_the_surest_reading_of_a_spot_and_shows_disagreement() -> None:
+    def d(card: str, confidence: float) -> Detection:
+        return Detection(parse_card(card), confidence, (0, 0, 10, 10))
+
+    merged = merge_readings([(d("6H", 0.7), (100, 100)), (d("8H", 0.9), (105, 100)), (d("6H", 0.8), (400, 100))], 25)
+    assert [str(m.card) for m in merged] == ["8H", "6H"]
+    eight, six = merged
+    assert "low_confidence" in eight.flags  # another tile read that spot as 6H
+    assert not six.flags
+
+
+def test_annotated_frame_and_text() -> None:
+    table = TableReader(_table(), read=ColourReader(), settings=StabilitySettings(1, 1))
+    table.step()
+    image = table.annotate()
+    assert image.shape == (1080, 1920, 3)
+    assert not np.array_equal(image, table.last_frame)
+    lines = describe(table.snapshot)
+    assert "seat3.low: 2H(0.98) 3H(0.98)" in lines
+    assert isinstance(lines, list) and all(isinstance(line, str) for line in lines)
