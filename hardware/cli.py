@@ -46,6 +46,7 @@ def register(subparsers: Any) -> None:
         description="Lists the system's serial ports (and any given with --port) and asks each who it is.",
     )
     devices.add_argument("--port", action="append", default=[], help="also try this path or pyserial URL")
+    devices.add_argument("--no-scan", action="store_true", help="try only the ports given with --port")
     devices.add_argument("--baud", type=int, default=115200)
     devices.add_argument("--timeout", type=float, default=0.5, help="seconds to wait for each answer")
     devices.set_defaults(func=_devices)
@@ -157,7 +158,9 @@ def _sim_command(simulator: Any, words: list[str]) -> str:
 def _devices(args: argparse.Namespace) -> int:
     from hardware.client import find_devices
 
-    found = find_devices(args.port, args.baud, args.timeout)
+    if args.timeout <= 0:
+        raise InputError("--timeout must be a positive number of seconds")
+    found = find_devices(args.port, args.baud, args.timeout, scan=not args.no_scan)
     if not found:
         print("no serial ports found (give one with --port)")
         return 1
@@ -206,6 +209,11 @@ def _shake(args: argparse.Namespace) -> int:
             if isinstance(event, DeviceFault):
                 problem = event.message
             elif isinstance(event, LinkDown):
-                problem = f"cannot reach the shaker on {args.port}: {event.reason}"
+                if shake_id is None:
+                    raise InputError(
+                        f"cannot reach a shaker on {args.port}: {event.reason}; check the cable and the port "
+                        "(`dealer-assist devices` lists them)"
+                    )
+                problem = f"lost the shaker on {args.port}: {event.reason}"
         print(f"dealer-assist: {problem}", file=sys.stderr)
         return 1

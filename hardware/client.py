@@ -270,11 +270,12 @@ def identify(port_name: str, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5,
 
 
 def find_devices(
-    extra_ports: Iterable[str] = (), baudrate: int = DEFAULT_BAUD, timeout: float = 0.5
+    extra_ports: Iterable[str] = (), baudrate: int = DEFAULT_BAUD, timeout: float = 0.5, scan: bool = True
 ) -> list[FoundPort]:
-    """Every serial port the system lists, plus ``extra_ports``, with who answers on each."""
+    """Every serial port the system lists (unless ``scan`` is false), plus ``extra_ports``, with who answers."""
     candidates: dict[str, str] = {}
-    for info in sorted(serial.tools.list_ports.comports(), key=lambda i: i.device):
+    listed = serial.tools.list_ports.comports() if scan else []
+    for info in sorted(listed, key=lambda i: i.device):
         candidates[info.device] = info.description or ""
     for extra in extra_ports:
         candidates.setdefault(extra, "given on the command line")

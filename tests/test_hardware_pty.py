@@ -223,7 +223,8 @@ def test_the_wrong_device_on_a_port_is_reported(table: Table) -> None:
 def test_devices_are_found_by_identity() -> None:
     shaker_port, panel_port, sim = start_simulated_devices(1, timing=FAST_DEVICE)
     try:
-        found = {f.port: f for f in find_devices([shaker_port, panel_port, "/nonexistent/tty"], timeout=0.3)}
+        ports = [shaker_port, panel_port, "/nonexistent/tty"]
+        found = {f.port: f for f in find_devices(ports, timeout=0.3, scan=False)}
         assert found[shaker_port].identity is not None and found[shaker_port].identity.kind == DeviceKind.SHAKER
         assert found[panel_port].identity is not None and found[panel_port].identity.kind == DeviceKind.PANEL
         assert found["/nonexistent/tty"].identity is None and found["/nonexistent/tty"].problem
