@@ -216,7 +216,7 @@ def _print_round(state: Round, settlement: Settlement, out: TextIO) -> None:
     assignment = state.assignment
     say = out.write
     say(assignment.describe() + "\n")
-    say("  stacks: " + ", ".join(_position_name(p) + f" ← stack {assignment.stack_for(p)}" for p in range(1, 8)) + "\n")
+    say("  stacks: " + ", ".join(_stack_line(state, p) for p in range(1, 8)) + "\n")
     split = state.house_split
     say(f"house: {_cards(state.house_cards or ())}\n")
     say(f"  house way: high {split.high.describe()}, low {split.low.describe()}\n")
@@ -236,8 +236,14 @@ def _print_round(state: Round, settlement: Settlement, out: TextIO) -> None:
     say(f"house net: {house_net:+d}\n")
 
 
-def _position_name(position: int) -> str:
-    return "house" if position == 1 else f"seat {position}"
+def _stack_line(state: Round, position: int) -> str:
+    assert state.assignment is not None
+    stack = f"stack {state.assignment.stack_for(position)}"
+    if position == 1:
+        return f"house ← {stack}"
+    if position in state.settings.seats:
+        return f"seat {position} ← {stack}"
+    return f"position {position} ← {stack} (set aside)"
 
 
 # ---------------------------------------------------------------- table (the pit chart)
