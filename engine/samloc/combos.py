@@ -113,45 +113,56 @@ def _straight_place(rank: Rank, start: int) -> int:
     return int(rank) - 1
 
 
+def beats(top: Combo, play: Combo, *, quad_beats_pair_of_twos: bool) -> bool:
+    """Whether ``play`` may be played on ``top``."""
+    if play.kind is Kind.QUAD and (top.is_single_two or (quad_beats_pair_of_twos and top.is_pair_of_twos)):
+        return True
+    return play.kind is top.kind and play.length == top.length and play.level > top.level
+
+
 def why_not_beaten(top: Combo, play: Combo, *, quad_beats_pair_of_twos: bool) -> str | None:
     """``None`` if ``play`` beats ``top``; otherwise the reason, in words."""
-    if play.kind is Kind.QUAD and (top.is_single_two or (quad_beats_pair_of_twos and top.is_pair_of_twos)):
+    if beats(top, play, quad_beats_pair_of_twos=quad_beats_pair_of_twos):
         return None
     if play.kind is not top.kind or play.length != top.length:
         if top.kind is Kind.STRAIGHT:
             return f"{top.describe()} can only be beaten by a higher straight of {top.length} cards"
-        if top.kind is Kind.SINGLE and top.is_single_two:
+        if top.is_single_two:
             return "a single 2 can only be beaten by a quad"
         if quad_beats_pair_of_twos and top.is_pair_of_twos:
             return "a pair of 2s can only be beaten by a quad"
         return f"{top.describe()} can only be beaten by a higher {top.kind.value}"
-    if play.level <= top.level:
-        if play.level == top.level and top.kind is not Kind.STRAIGHT:
-            return f"{play.describe()} does not beat {top.describe()}: equal ranks never beat each other"
-        return f"{play.describe()} does not beat {top.describe()}"
-    return None
+    if play.level == top.level and top.kind is not Kind.STRAIGHT:
+        return f"{play.describe()} does not beat {top.describe()}: equal ranks never beat each other"
+    return f"{play.describe()} does not beat {top.describe()}"
 
 
-def beats(top: Combo, play: Combo, *, quad_beats_pair_of_twos: bool) -> bool:
-    return why_not_beaten(top, play, quad_beats_pair_of_twos=quad_beats_pair_of_twos) is None
-
-
-def all_combos(hand: Sequence[Card]) -> list[Combo]:
-    """Every distinct combination (as a set of cards) that can be made from ``hand``."""
+def all_combos(
+    hand: Sequence[Card], *, set_sizes: Iterable[int] = (1, 2, 3, 4), straight_lengths: Iterable[int] | None = None
+) -> list[Combo]:
+    """Every distinct combination (as a set of cards) that can be made from ``hand``; optionally only sets of the
+    given sizes and straights of the given lengths (all lengths when ``None``)."""
     by_rank: dict[Rank, list[Card]] = {}
     for card in sort_cards(hand):
         by_rank.setdefault(card.rank, []).append(card)
     found: list[Combo] = []
+    sizes = tuple(set_sizes)
     for rank, cards in by_rank.items():
-        for size, kind in _SET_KINDS.items():
+        for size in sizes:
             for chosen in combinations(cards, size):
-                found.append(Combo(kind, size, _POWER[rank], chosen))
+                found.append(Combo(_SET_KINDS[size], size, _POWER[rank], chosen))
+    lengths = range(MIN_STRAIGHT, MAX_STRAIGHT + 1) if straight_lengths is None else tuple(straight_lengths)
+    if not lengths:
+        return found
     places = len(_STRAIGHT_RANKS)
+    longest = max(lengths)
     for start in range(places - MIN_STRAIGHT + 1):
-        for length in range(MIN_STRAIGHT, min(MAX_STRAIGHT, places - start) + 1):
+        for length in range(MIN_STRAIGHT, min(longest, places - start) + 1):
             run = _STRAIGHT_RANKS[start : start + length]
             if any(rank not in by_rank for rank in run):
                 break  # a longer run from this start lacks the same rank
+            if length not in lengths:
+                continue
             for chosen in product(*(by_rank[rank] for rank in run)):
                 found.append(Combo(Kind.STRAIGHT, length, start, tuple(chosen)))
     return found
@@ -159,7 +170,10 @@ def all_combos(hand: Sequence[Card]) -> list[Combo]:
 
 def combos_beating(hand: Sequence[Card], top: Combo | None, *, quad_beats_pair_of_twos: bool) -> list[Combo]:
     """Every combination from ``hand`` that may be played on ``top`` (any combination when leading)."""
-    combos = all_combos(hand)
     if top is None:
-        return combos
-    return [combo for combo in combos if beats(top, combo, quad_beats_pair_of_twos=quad_beats_pair_of_twos)]
+        return all_combos(hand)
+    if top.kind is Kind.STRAIGHT:
+        candidates = all_combos(hand, set_sizes=(), straight_lengths=(top.length,))
+    else:
+        candidates = all_combos(hand, set_sizes=sorted({top.length, 4}), straight_lengths=())
+    return [combo for combo in candidates if beats(top, combo, quad_beats_pair_of_twos=quad_beats_pair_of_twos)]
