@@ -108,7 +108,7 @@ def _watch(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
     from vision.layout import load_layout
     from vision.sources import SyntheticTableSource, open_source
-    from vision.table_reader import TableReader, describe
+    from vision.table_reader import ReadFunction, TableReader, describe
 
     layout = load_layout(args.layout)
     if args.frames < 1:
@@ -124,9 +124,11 @@ def _watch(args: argparse.Namespace) -> int:
             if not cards.strip():
                 raise InputError(f"--place {item!r}: write ZONE=CARDS, e.g. seat3.low=AS,9H")
             source.place(zone.strip(), cards)
-    calibration_path = args.calibration or (DEFAULT_CALIBRATION if DEFAULT_CALIBRATION.exists() else None)
+    # The synthetic camera calibrates itself from its own markers: a saved file belongs to the real camera.
+    saved = DEFAULT_CALIBRATION if DEFAULT_CALIBRATION.exists() and not synthetic else None
+    calibration_path = args.calibration or saved
     calibration = Calibration.load(calibration_path) if calibration_path else None
-    read = (lambda _frame: []) if args.zones_only else None
+    read: ReadFunction | None = _read_nothing if args.zones_only else None
     reader = TableReader(source, layout=layout, calibration=calibration, read=read)
     try:
         if args.snapshot:
@@ -144,6 +146,10 @@ def _watch(args: argparse.Namespace) -> int:
         return _live_window(reader)
     finally:
         source.close()
+
+
+def _read_nothing(_frame: Any) -> list[Any]:
+    return []
 
 
 def _read_frames(reader: Any, frames: int, *, timeout_s: float = 10.0) -> Any:
