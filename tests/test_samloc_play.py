@@ -7,7 +7,7 @@ from test_samloc_helpers import play_out, start
 
 from engine.cards import parse_cards
 from engine.common import IllegalAction
-from engine.samloc import Hand, Kind, PlayCards, Settings, leader_of_next_hand
+from engine.samloc import DeclareSam, Hand, Kind, PlayCards, Settings, leader_of_next_hand
 
 # Two seats, used by several tests. Seat 0 holds no pair above J; seat 1 a long straight and a pair of aces.
 SEAT0 = "3H 4S 6H 7D 9S JS JH QD KC 2C"
@@ -175,3 +175,12 @@ def test_state_is_a_value_copy_and_json_round_trip() -> None:
     twin.pass_(0)
     assert twin != hand and hand.turn == 0
     assert Hand.from_json(hand.to_json()) == hand
+
+
+def test_before_the_first_play_each_seat_from_the_would_be_leader_may_declare() -> None:
+    hand = Hand(Settings(bet=100), start([SEAT0, SEAT1, "5S 5H 6S 8S 10S JD QC KS 2H 2D"], leader=2).deal)
+    declares = [action.seat for action in hand.legal_actions() if isinstance(action, DeclareSam)]
+    assert declares == [2, 0, 1]
+    hand.timeout(2)  # the leader's timer: he leads his lowest single, and the chance to declare is gone
+    assert hand.top is not None and [str(card) for card in hand.top.cards] == ["5S"]
+    assert not any(isinstance(action, DeclareSam) for action in hand.legal_actions())

@@ -79,6 +79,10 @@ class Bao1Duty:
 
 @dataclass(eq=True)
 class Hand:
+    """One hand from the deal to the settlement. Build it with ``Hand(settings, deal)``; act on it with
+    ``declare_sam``, ``play``, ``pass_`` (``pass`` is a Python word) and ``timeout``, each checked first by its
+    ``verify_…``/``can_…``; read ``turn``, ``top``, ``legal_actions()``, ``bao1_duties()``, ``chain``, ``is_over``."""
+
     settings: Settings
     deal: Deal
     hands: tuple[tuple[Card, ...], ...] = ()
@@ -97,9 +101,10 @@ class Hand:
     outcome: Outcome | None = None
     history: tuple[Record, ...] = field(default=())
 
-    @classmethod
-    def start(cls, settings: Settings, deal: Deal) -> Hand:
-        """A new hand: instant wins are checked at once; otherwise the leader is to play or anyone may declare."""
+    def __post_init__(self) -> None:
+        if self.history or self.hands:
+            return  # a state given in full (dataclass copy, tests)
+        settings, deal = self.settings, self.deal
         seats = settings.seat_count
         if seats is not None and seats != deal.players:
             raise InputError(f"the table seats {seats} players but the deal has {deal.players} hands")
@@ -109,13 +114,20 @@ class Hand:
                     raise InputError(
                         f"seat {seat} holds {coins} coins, less than the bet {settings.bet}: he sits out this hand"
                     )
-        hand = cls(settings, deal, hands=deal.hands, has_played=(False,) * deal.players, turn=deal.leader)
+        self.hands = deal.hands
+        self.has_played = (False,) * deal.players
+        self.turn = deal.leader
         winners = instant_winners(deal.hands, sam_ngheo_giau=settings.sam_ngheo_giau)
         if winners:
-            hand.instant = winners
-            hand.turn = None
-            hand.outcome = Outcome("instant_win", tuple(win.seat for win in winners))
-        return hand
+            self.instant = winners
+            self.turn = None
+            self.outcome = Outcome("instant_win", tuple(win.seat for win in winners))
+
+    @classmethod
+    def start(cls, settings: Settings, deal: Deal) -> Hand:
+        """A new hand (same as ``Hand(settings, deal)``): instant wins are checked at once; otherwise the leader
+        is to play, and anyone may declare sâm before the first card is played."""
+        return cls(settings, deal)
 
     # ----- questions -----
 
