@@ -13,8 +13,10 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.cards import parse_card, parse_cards, standard_deck
+from engine.cards import Card, parse_card, parse_cards, standard_deck
 from vision.detection import DUPLICATE, Detection
 from vision.layout import load_layout
 from vision.sources import CaptureSource, SyntheticTableSource
@@ -190,3 +192,27 @@ def test_annotated_frame_and_text() -> None:
     lines = describe(table.snapshot)
     assert "seat3.low: 2H(0.98) 3H(0.98)" in lines
     assert isinstance(lines, list) and all(isinstance(line, str) for line in lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(DECK), min_size=1, max_size=12, unique=True),
+    st.lists(st.integers(1, 3), min_size=12, max_size=12),
+    st.randoms(use_true_random=False),
+)
+def test_merging_tile_readings_gives_one_reading_per_card(cards: list[Card], copies: list[int], rng: object) -> None:
+    """However many overlapping tiles saw a card (a few mm apart), it comes out once and is not a duplicate."""
+    readings = []
+    for i, card in enumerate(cards):
+        x, y = 100.0 + 150.0 * (i % 6), 150.0 + 200.0 * (i // 6)  # cards at least 150 mm apart
+        for _ in range(copies[i]):
+            jitter = (rng.uniform(-4, 4), rng.uniform(-4, 4))  # type: ignore[attr-defined]
+            confidence = rng.uniform(0.5, 1.0)  # type: ignore[attr-defined]
+            box = (x, y, x + 10, y + 10)
+            readings.append((Detection(card, confidence, box), (x + jitter[0], y + jitter[1])))
+    rng.shuffle(readings)  # type: ignore[attr-defined]
+    merged = merge_readings(readings, 25.0)
+    assert sorted(str(d.card) for d in merged) == sorted(str(c) for c in cards)
+    assert all(not d.flags for d in merged)
+    best = {c: max(r[0].confidence for r in readings if r[0].card == c) for c in cards}
+    assert all(d.confidence == best[d.card] for d in merged)
