@@ -61,6 +61,11 @@ def register(subparsers: Any) -> None:
     stats = sub.add_parser("stats", parents=[common], help="rounds, re-shakes, misreads, corrections per table and day")
     stats.set_defaults(func=_stats)
 
+    demo = sub.add_parser("demo", parents=[common], help="write a NEW journal of simulated rounds to try these on")
+    demo.add_argument("--rounds", type=_round_number, default=30, help="how many rounds (default 30)")
+    demo.add_argument("--seed", type=int, default=0)
+    demo.set_defaults(func=_demo)
+
 
 def _day(text: str) -> date:
     try:
@@ -206,6 +211,25 @@ def _stats(args: argparse.Namespace) -> int:
         table.add_row(row.table_id, row.day, str(row.rounds), str(row.settled), _warn(row.voided),
                       _warn(row.reshakes), _warn(row.misreads), _warn(row.corrections), str(row.cards_read))
     _console().print(table)
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from journal.clock import SystemClock
+    from journal.simulate import fill
+    from journal.store import Journal
+
+    db, key = args.db or default_journal_path(), args.key or default_key_path()
+    if db.exists():
+        raise InputError(f"{db} already exists: the demo writes a new journal only; give another --db")
+    if key.exists():
+        raise InputError(f"{key} already exists: the demo makes its own key; give another --key")
+    journal = Journal.open(db, key, kiosk_id="DEMO", table_id="DEMO-1", clock=SystemClock())
+    journal.recover()
+    fill(journal, args.rounds, seed=args.seed)
+    journal.close()
+    _console().print(f"wrote {args.rounds} simulated rounds to {db} (key {key}); try "
+                     f"`dealer-assist logs rounds --db {db} --key {key}`")
     return 0
 
 
