@@ -149,8 +149,12 @@ class Camera:
         self.read_error: str | None = None
         self._lock = threading.Lock()
         reader_read = read if read is not None else self._read_with_model
+        from vision.table_reader import ReadView
+
+        # A reader given from outside (tests, replays) reads whole frames; the shipped model reads the table view.
+        view = ReadView(mode="frame") if read is not None else None
         self.reader = TableReader(
-            self.source, layout=self.layout, calibration=calibration, read=reader_read, clock=clock
+            self.source, layout=self.layout, calibration=calibration, read=reader_read, clock=clock, view=view
         )
         self.frames_read = 0
         self.frame_arrived_at: float | None = None

@@ -115,6 +115,11 @@ class DemoCroupier:
         state = self.controller.state
         if state is None or state.assignment is None:
             return
+        if not self._stacks:  # taken up after a restart: the house is known, deal the rest from a fresh deck
+            house = set(state.house_cards or ())
+            rest = [card for card in shuffled(standard_deck(), self.rng.random()) if card not in house]
+            self._stacks = [tuple(rest[4 * i : 4 * i + 4]) for i in range(7)]
+            self._stacks[state.assignment.house_stack - 1] = tuple(state.house_cards or ())
         for seat in state.settings.seats:
             cards = self._stacks[state.assignment.stack_for(seat) - 1]
             splits = all_splits(cards)

@@ -168,7 +168,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "setup.copy.house": ("the house", "nhà cái ăn"),
     "setup.copy.highest_card": ("highest card", "lá cao nhất"),
     "setup.direction": ("Dice count", "Chiều đếm"),
-    "setup.direction.counterclockwise": ("counter-clockwise", "ngược chiều kim đồng hồ"),
+    "setup.direction.counter_clockwise": ("counter-clockwise", "ngược chiều kim đồng hồ"),
     "setup.direction.clockwise": ("clockwise", "chiều kim đồng hồ"),
     "setup.save": ("SAVE", "LƯU"),
     "setup.saved": ("Saved and journaled", "Đã lưu và ghi nhật ký"),

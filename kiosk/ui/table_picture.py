@@ -54,7 +54,7 @@ class TablePicture(Widget):
 
     def redraw(self, *_: Any) -> None:
         self.canvas.before.clear()
-        radius = min(self.width, self.height) * 0.11
+        radius = min(self.width, self.height) * 0.15
         with self.canvas.before:
             Color(0.06, 0.35, 0.22, 1)
             Ellipse(
@@ -84,12 +84,12 @@ class TablePicture(Widget):
             label.size = (radius * 2.6, radius * 2)
             label.text_size = label.size
             label.valign = "middle"
-            name = self.catalogue.text("bb.house") if position == 1 else str(position)
+            # the position number, and after the shake the stack it gets (▣); the house ring is the red one
             stack = f"\n▣{self.dice.stack_of_position[position]}" if self.dice else ""
-            label.text = name + stack
+            label.text = str(position) + stack
             first = self.dice is not None and self.dice.first_position == position
             label.color = theme.CARD_BLACK if first else theme.TEXT
-            label.font_size = self.scale.font(15 if position == 1 else 20)
+            label.font_size = self.scale.font(17)
         self.centre.center = self.center
         self.centre.size = (self.width * 0.5, self.height * 0.3)
         self.centre.text = " ".join(_DIE_FACES[v] for v in self.dice.values) if self.dice else ""

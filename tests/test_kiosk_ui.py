@@ -1,0 +1,373 @@
+"""The kiosk in a real Kivy window under Xvfb, each run in a fresh process, driven through its own event path:
+the simulated panel pressing buttons over its pty, the demo croupier putting cards on the rendered felt, and taps
+on the screen's own buttons. Screenshots of every screen in both sizes go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHOTS = REPO / "artifacts" / "screenshots"
+THIS = Path(__file__).resolve()
+
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
+
+
+# ---- the display and the process ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def display() -> Iterator[str]:
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb); .ci/run installs it")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    number = b""
+    while not number.endswith(b"\n"):
+        chunk = os.read(read_fd, 16)
+        if not chunk:
+            break
+        number += chunk
+    os.close(read_fd)
+    yield ":" + number.decode().strip()
+    server.terminate()
+    server.wait(10)
+
+
+def start_kiosk(display: str, data: Path, driver: str, out: Path, size: str = "1280x800",
+                reader: str = "placed", extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, DISPLAY=display, KIVY_NO_ARGS="1", KIOSK_TEST_OUT=str(out), KIOSK_SHOTS=str(SHOTS),
+               KIVY_HOME=str(data.parent / "kivy-home"), PYTHONPATH=str(REPO))
+    command = [sys.executable, "-m", "kiosk.testing", "--data", str(data), "--size", size,
+               "--driver", f"{THIS}:{driver}", "--reader", reader, *extra]
+    return subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def run_kiosk(display: str, tmp_path: Path, driver: str, size: str = "1280x800", timeout: float = 150,
+              data: Path | None = None, reader: str = "placed") -> dict[str, Any]:
+    out = tmp_path / f"{driver}-{size}.json"
+    data = data or tmp_path / "data"
+    process = start_kiosk(display, data, driver, out, size, reader)
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+        pytest.fail("the kiosk did not finish:\n" + output.decode(errors="replace")[-4000:])
+    text = output.decode(errors="replace")
+    assert out.exists(), f"the driver wrote no result (exit {process.returncode}):\n{text[-4000:]}"
+    result: dict[str, Any] = json.loads(out.read_text())
+    assert not result.get("failed"), f"{result['failed']}\n{text[-3000:]}"
+    return result
+
+
+# ---- driver helpers (these run inside the kiosk process) ----------------------------------------------------------
+class Probe:
+    """What a driver sees and does: widget texts, taps on the screen's own widgets, screenshots, a result file."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.result: dict[str, Any] = {"texts": {}, "shots": []}
+        self.size = "x".join(map(str, app.root.get_root_window().size))
+
+    @property
+    def table(self) -> Any:
+        return self.app.screens["table"]
+
+    @property
+    def controller(self) -> Any:
+        return self.app.runtime.controller
+
+    def tap(self, widget: Any) -> None:
+        assert not widget.disabled, f"{widget.text!r} is disabled"
+        widget.trigger_action(0)
+
+    def shot(self, name: str) -> None:
+        self.result["shots"].append(self.app.screenshot(os.environ["KIOSK_SHOTS"], name))
+
+    def texts(self, name: str) -> dict[str, Any]:
+        table = self.table
+        texts = {
+            "prompt": table.prompt.text,
+            "alert": table.alert.text,
+            "dice": table.dice_text.text,
+            "first": table.first_text.text,
+            "way_high": table.way_high[1].text,
+            "way_low": table.way_low[1].text,
+            "rule": table.way_rule.text,
+            "set_check": table.set_check.text,
+            "buttons": {name: (b.text, not b.disabled) for name, b in table.buttons.items()},
+            "status": {part: re.sub(r"\[/?color[^\]]*\]", "", label.text)
+                       for part, label in self.app.status_bar.lights.items()},
+            "seats": {str(seat): {"header": tile.header.text, "outcome": tile.outcome.text, "money": tile.money.text,
+                                  "cards": [c.text for c in (*tile.high.place.cards, *tile.low.place.cards)]}
+                      for seat, tile in table.seat_tiles.items()},
+            "phase": self.controller.phase.value,
+        }
+        self.result["texts"][name] = texts
+        return texts
+
+    def until(self, what: str, condition: Callable[[], bool], timeout: float = 30) -> Iterator[float]:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                self.fail(f"timed out waiting for {what}")
+                while True:  # the app is stopping; never resumed
+                    yield 1.0
+            yield 0.1
+        yield 0.3  # let the screen catch up with the state
+
+    def fail(self, why: str) -> None:
+        self.result.setdefault("failed", why)
+        self.texts("at_failure")
+        self.finish()
+
+    def finish(self) -> None:
+        Path(os.environ["KIOSK_TEST_OUT"]).write_text(json.dumps(self.result, indent=1, ensure_ascii=False))
+        self.app.stop()
+
+
+def _enabled(probe: Probe, name: str) -> bool:
+    return not probe.table.buttons[name].disabled
+
+
+def play_house_and_seats(p: Probe) -> Iterator[float]:
+    """From the dice to the results shown: wait for the house set right, CONFIRM on screen, then the seats."""
+    yield from p.until("the house way", lambda: p.table.way_rule.text != "")
+    p.texts("house_read")
+    yield from p.until("the house set right", lambda: _enabled(p, "confirm"), timeout=20)
+    p.texts("house_ok")
+    p.shot("2-house")
+    p.tap(p.table.buttons["confirm"])
+    yield from p.until("the seats phase", lambda: p.controller.phase.value == "seats")
+    yield from p.until("every seat read", lambda: _enabled(p, "confirm"), timeout=20)
+    p.texts("seats_read")
+    p.shot("3-seats")
+    p.app.runtime.devices.press("CONFIRM")  # the panel's CONFIRM, over the pty
+    yield from p.until("the results", lambda: p.controller.phase.value == "results")
+
+
+def drive_round(app: Any) -> Iterator[float]:
+    """A whole Bài Bửu round: panel SHAKE, house, seats, results, language switch, CONFIRM, NEXT; other screens."""
+    p = Probe(app)
+    yield from p.until("both devices up", lambda: all(
+        app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel")))
+    p.texts("ready")
+    p.shot("1-ready")
+    app.runtime.devices.press("SHAKE")
+    yield from p.until("the dice", lambda: p.controller.phase.value == "house")
+    p.texts("dice")
+    yield from play_house_and_seats(p)
+    p.texts("results")
+    p.shot("4-results")
+    p.tap(app.language_button)
+    yield 0.3
+    p.texts("results_vi")
+    p.shot("4-results-vi")
+    p.tap(app.language_button)
+    p.tap(p.table.buttons["confirm"])
+    yield from p.until("closed", lambda: p.controller.phase.value == "closed")
+    p.texts("closed")
+    p.tap(p.table.buttons["next"])
+    yield from p.until("ready again", lambda: p.controller.phase.value == "ready")
+    p.texts("next")
+    # the other screens, one tap away
+    p.tap(app.nav_buttons["camera"])
+    yield 1.0
+    p.shot("5-camera")
+    p.tap(app.nav_buttons["supervisor"])
+    sup = app.screens["supervisor"]
+    p.tap(sup.unlock_button)
+    yield 0.3
+    for key in "2468":
+        p.tap(sup.dialog.keys[key])
+    p.shot("6-pin")
+    p.tap(sup.dialog.keys["OK"])
+    yield 0.3
+    p.tap(sup.verify_button)
+    yield 0.3
+    p.result["supervisor"] = {"message": sup.message_label.text, "recall": sup.recall_text.text}
+    p.shot("7-supervisor")
+    p.tap(app.nav_buttons["setup"])
+    yield 0.3
+    p.shot("8-setup")
+    p.finish()
+
+
+def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
+    """Shaker offline → manual dice; a house card read with doubt is shown so and corrected on the picker."""
+    p = Probe(app)
+    yield from p.until("both devices up", lambda: all(
+        app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel")))
+    app.runtime.devices.shaker.close()  # the shaker goes away
+    app.runtime.devices.links["shaker"].health = type(app.runtime.devices.links["shaker"].health)("down")
+    p.tap(p.table.buttons["shake"])
+    yield 0.5
+    p.texts("shaker_offline")
+    p.shot("9-shaker-offline")
+    p.tap(p.table.buttons["manual_dice"])
+    yield 0.3
+    pad = p.table.dialog
+    for die, value in enumerate((2, 3, 4)):
+        p.tap(pad.keys[die][value - 1])
+    p.shot("10-dice-pad")
+    p.tap(pad.ok)
+    yield from p.until("manual dice taken", lambda: p.controller.phase.value == "house")
+    p.texts("manual_dice")
+    reader = app.runtime.placed_reader
+    yield from p.until("house cards on the felt", lambda: len(app.runtime.camera.source.placed.get("house.high", ())) == 2)
+    doubtful = app.runtime.camera.source.placed["house.high"][0]
+    reader.doubt[doubtful] = frozenset({"low_confidence"})
+    yield from p.until("the doubt shown", lambda: p.table.house_high.place.cards[0].doubtful)
+    p.texts("doubt")
+    p.shot("11-doubt")
+    p.tap(p.table.house_high.place.cards[0])
+    yield 0.3
+    picker = p.table.dialog
+    p.shot("12-picker")
+    p.tap(picker.keys[str(doubtful)])
+    yield from p.until("the correction shown", lambda: not p.table.house_high.place.cards[0].doubtful)
+    p.texts("corrected")
+    yield from play_house_and_seats(p)
+    p.texts("results")
+    p.finish()
+
+
+def drive_until_seats_then_hang(app: Any) -> Iterator[float]:
+    """First life: shake, set the house; then say so and wait to be killed."""
+    p = Probe(app)
+    yield from p.until("both devices up", lambda: all(
+        app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel")))
+    app.runtime.devices.press("SHAKE")
+    yield from p.until("the dice", lambda: p.controller.phase.value == "house")
+    yield from p.until("the house set right", lambda: _enabled(p, "confirm"), timeout=20)
+    p.tap(p.table.buttons["confirm"])
+    yield from p.until("the seats phase", lambda: p.controller.phase.value == "seats")
+    p.texts("before_kill")
+    p.result["round"] = p.controller.round_id
+    p.result["dice"] = list(p.controller.state.assignment.dice.values)
+    Path(os.environ["KIOSK_TEST_OUT"]).write_text(json.dumps(p.result, ensure_ascii=False))
+    while True:
+        yield 1.0
+
+
+def drive_resumed(app: Any) -> Iterator[float]:
+    """Second life: the round is back at the seats step, from the journal; finish it."""
+    p = Probe(app)
+    yield 1.0
+    p.texts("resumed")
+    p.result["round"] = p.controller.round_id
+    p.result["dice"] = list(p.controller.state.assignment.dice.values) if p.controller.state else None
+    p.shot("13-resumed")
+    # the felt still holds the seats' cards after a crash: the croupier deals them again on the new process
+    yield from p.until("every seat read", lambda: _enabled(p, "confirm"), timeout=25)
+    p.tap(p.table.buttons["confirm"])
+    yield from p.until("the results", lambda: p.controller.phase.value == "results")
+    p.texts("results")
+    p.tap(p.table.buttons["confirm"])
+    yield from p.until("closed", lambda: p.controller.phase.value == "closed")
+    p.finish()
+
+
+# ---- the tests ----------------------------------------------------------------------------------------------------
+def _journal_kinds(data: Path) -> list[tuple[int | None, str, dict[str, Any]]]:
+    from journal import JournalReader
+
+    with JournalReader.open(data / "journal.sqlite3", data / "kiosk.key") as reader:
+        return [(e.round_id, e.kind, e.payload) for e in reader.entries()]
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1080"])
+def test_a_whole_round_through_the_panel_and_the_screen(display: str, tmp_path: Path, size: str) -> None:
+    result = run_kiosk(display, tmp_path, "drive_round", size)
+    texts = result["texts"]
+    assert texts["ready"]["prompt"] == "Press SHAKE to start the round"
+    assert texts["ready"]["buttons"]["shake"] == ["SHAKE", True]
+    assert texts["ready"]["buttons"]["confirm"][1] is False
+    assert all(": OK" in texts["ready"]["status"][part] for part in ("shaker", "panel", "journal"))
+    dice = texts["dice"]["dice"]
+    assert dice.startswith("Dice ") and "=" in dice
+    total = int(dice.split("=")[1].split()[0])
+    assert f"position {(total - 1) % 7 + 1}" in texts["dice"]["first"]
+    assert texts["house_ok"]["set_check"].startswith("SET RIGHT")
+    assert texts["house_ok"]["rule"]  # the house-way rule in one line
+    for seat, seat_texts in texts["results"]["seats"].items():
+        assert seat_texts["outcome"] in {"WIN", "PUSH", "LOSE", "MIS-SET", "NATURAL"}, seat
+        assert seat_texts["money"].startswith(("pay ", "take ", "return bet")), seat
+        assert all(card != "?" for card in seat_texts["cards"])
+    assert {s["outcome"] for s in texts["results_vi"]["seats"].values()} <= {"THẮNG", "HÒA", "THUA", "XẾP SAI",
+                                                                            "BÀI TỰ NHIÊN"}
+    assert texts["results_vi"]["buttons"]["confirm"][0] == "XÁC NHẬN"
+    assert texts["closed"]["buttons"]["next"] == ["NEXT ROUND", True]
+    assert texts["next"]["prompt"] == "Press SHAKE to start the round"
+    assert result["supervisor"]["message"].startswith("Journal sound")
+    assert "RECALL #1" in result["supervisor"]["recall"] and "replay agrees" in result["supervisor"]["recall"]
+    for shot in result["shots"]:
+        assert Path(shot).stat().st_size > 10_000, shot
+
+    # the journal: results written before they were shown, then the close; what the screen showed is what it says
+    events = _journal_kinds(tmp_path / "data")
+    kinds = [kind for _, kind, _ in events]
+    assert kinds.index("results_shown") < kinds.index("round_settled")
+    shown = next(payload for _, kind, payload in events if kind == "results_shown")
+    for seat, seat_texts in texts["results"]["seats"].items():
+        net = shown["nets"].get(seat, 0)
+        expected = f"pay {net}" if net > 0 else f"take {-net}" if net < 0 else "return bet"
+        assert seat_texts["money"].startswith(expected)
+
+
+def test_doubtful_read_is_corrected_on_the_picker_and_manual_dice_are_recorded(display: str, tmp_path: Path) -> None:
+    result = run_kiosk(display, tmp_path, "drive_doubt_and_manual_dice")
+    texts = result["texts"]
+    assert "Shaker offline" in texts["shaker_offline"]["alert"]
+    assert texts["shaker_offline"]["buttons"]["manual_dice"][1] is True
+    assert "entered by hand" in texts["manual_dice"]["dice"]
+    assert "Dice 2 · 3 · 4 = 9" in texts["manual_dice"]["dice"]
+    assert "orange" in texts["doubt"]["alert"]
+    assert texts["doubt"]["buttons"]["confirm"][1] is False
+    assert texts["corrected"]["alert"] == "" or "orange" not in texts["corrected"]["alert"]
+    events = _journal_kinds(tmp_path / "data")
+    roll = next(payload for _, kind, payload in events if kind == "action_recorded")
+    assert roll["action"] == {"action": "roll", "dice": [2, 3, 4], "manual": True}
+    corrected = [payload for _, kind, payload in events if kind == "cards_corrected"]
+    assert corrected and corrected[0]["zone"] == "house.high" and corrected[0]["by"] == "dealer"
+    assert "results_shown" in [kind for _, kind, _ in events]
+
+
+def test_killed_in_the_middle_of_a_round_it_resumes_from_the_journal(display: str, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first_out = tmp_path / "first.json"
+    process = start_kiosk(display, data, "drive_until_seats_then_hang", first_out)
+    deadline = time.monotonic() + 90
+    while not first_out.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+    assert first_out.exists(), process.communicate(timeout=5)[0].decode(errors="replace")[-3000:]
+    process.send_signal(signal.SIGKILL)  # a crash: no clean shut-down
+    process.wait(10)
+    first = json.loads(first_out.read_text())
+    assert first["texts"]["before_kill"]["phase"] == "seats"
+
+    second = run_kiosk(display, tmp_path, "drive_resumed", data=data)
+    resumed = second["texts"]["resumed"]
+    assert second["round"] == first["round"]
+    assert second["dice"] == first["dice"]
+    assert resumed["phase"] == "seats"
+    assert f"Resumed round {first['round']}" in resumed["alert"]
+    assert second["texts"]["results"]["phase"] == "results"
+    kinds = [kind for _, kind, _ in _journal_kinds(data)]
+    assert "round_resumed" in kinds and kinds[-1] != "round_voided"
