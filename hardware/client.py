@@ -152,14 +152,12 @@ class DeviceClient:
 
     def _run(self) -> None:
         backoff = self._timing.backoff_initial
-        reported_down = False
         while not self._closing.is_set():
             try:
                 port = open_port(self.port_name, self._baudrate, self._exclusive)
             except (serial.SerialException, OSError, ValueError) as error:
                 with self._lock:
-                    events = self._link.open_failed(self._clock(), _why(error), first=not reported_down)
-                reported_down = True
+                    events = self._link.open_failed(self._clock(), _why(error))
                 self._emit(events)
                 self._idle(backoff)
                 backoff = min(backoff * 2, self._timing.backoff_max)
@@ -177,7 +175,6 @@ class DeviceClient:
                 was_up = self._link.up
                 events = self._link.connection_lost(self._clock(), reason)
             self._up.clear()
-            reported_down = True
             self._emit(events)
             backoff = self._timing.backoff_initial if was_up else min(backoff * 2, self._timing.backoff_max)
             self._idle(backoff)

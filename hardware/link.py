@@ -180,6 +180,8 @@ class HostLink:
         self._last_event_seq: int | None = None
         self._session_started = False
         self._ever_up = False
+        self._down_reported = False
+        self._echo_reported = False
         self._last_heard = 0.0
         self._counts = _Counts()
 
@@ -216,18 +218,21 @@ class HostLink:
         self._pump(now)
 
     def connection_lost(self, now: float, reason: str) -> list[DeviceEvent]:
-        """The port failed or was closed. Returns ``LinkDown`` if the link had been up or was being opened."""
-        was_connected = self.connected
+        """The port failed, or the link was dropped. Returns ``LinkDown`` once per outage."""
         self.connected = False
         self.up = False
         self.dead_reason = None
-        if was_connected or not self._ever_up:
-            return [LinkDown(self.source, self.port, reason, now)]
-        return []
+        return self._report_down(now, reason)
 
-    def open_failed(self, now: float, reason: str, first: bool) -> list[DeviceEvent]:
-        """Opening the port failed; report it once per outage (on the first failure)."""
-        return [LinkDown(self.source, self.port, reason, now)] if first else []
+    def open_failed(self, now: float, reason: str) -> list[DeviceEvent]:
+        """Opening the port failed. Returns ``LinkDown`` once per outage."""
+        return self._report_down(now, reason)
+
+    def _report_down(self, now: float, reason: str) -> list[DeviceEvent]:
+        if self._down_reported:
+            return []
+        self._down_reported = True
+        return [LinkDown(self.source, self.port, reason, now)]
 
     def shake(self, now: float) -> int:
         """Ask for a shake; returns its id. While one is pending, returns that one's id (never a second roll)."""
@@ -331,8 +336,12 @@ class HostLink:
             return self._event_received(frame.seq, message, now)
         if isinstance(message, Ack | Nak | Ident | Stat):
             return self._reply_received(frame.seq, message, now)
-        self._counts.malformed += 1  # a host command coming from the device: wrong wiring or echo
-        return []
+        self._counts.malformed += 1  # a host command coming back: the line echoes (loopback plug, wrong wiring)
+        if self._echo_reported:
+            return []
+        self._echo_reported = True
+        text = f"{self.port} sends our own commands back (a loopback plug or wrong wiring?); check the cable"
+        return [DeviceFault(self.source, "ECHO", text, now)]
 
     def _reply_received(self, seq: int, message: Message, now: float) -> list[DeviceEvent]:
         flight = self._in_flight
@@ -393,6 +402,7 @@ class HostLink:
         if self._ever_up:
             self._counts.reconnects += 1
         self._ever_up = True
+        self._down_reported = False
         self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
         return [LinkUp(self.source, self.port, identity, now)]
 

@@ -317,3 +317,39 @@ def test_on_a_lossy_cable_no_shake_is_ever_rolled_twice_or_reported_twice(seed: 
     for result in results:  # every reported result is dice the device really rolled
         assert result.values in rolled
         rolled.remove(result.values)
+
+
+def test_a_device_that_never_answers_is_reported_down_once_not_on_every_attempt() -> None:
+    wire = Wire()
+    wire.plugged = False  # the port opens but nothing answers
+    for _ in range(3):
+        wire.run_until(lambda: wire.host.dead_reason is not None, limit=3.0)
+        wire.events += wire.host.connection_lost(wire.now, wire.host.dead_reason or "")
+        wire.host.connection_made(wire.now)
+    assert len(wire.of(LinkDown)) == 1
+    assert "no reply to Identify" in wire.of(LinkDown)[0].reason  # type: ignore[union-attr]
+
+
+def test_another_unit_plugged_in_mid_shake_gets_a_new_session_and_rolls_the_shake_once() -> None:
+    wire = up_wire()
+    wire.lose_to_host.append(frame_type("ACK"))  # the first unit took the shake but its ACK was lost
+    shake_id = wire.host.shake(wire.now)
+    wire.run(0.05)
+    wire.unplug()
+    first_unit = wire.device
+    wire.device = DeviceEngine(DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-2"), random.Random(9), now=wire.now)
+    wire.replug()
+    wire.run(3.0)
+    assert [e.shake_id for e in wire.of(DiceRolled)] == [shake_id]  # type: ignore[union-attr]
+    assert len(wire.device.rolls) == 1
+    assert wire.of(LinkUp)[-1].identity.serial_number == "SK-2"  # type: ignore[union-attr]
+    assert len(first_unit.rolls) <= 1
+
+
+def test_a_line_that_echoes_our_commands_is_named_as_the_problem() -> None:
+    host = HostLink("shaker", "loop://", TIMING)
+    host.connection_made(0.0)
+    echoed = host.data_to_send()
+    events = host.data_received(echoed, 0.01) + host.data_received(echoed, 0.02)
+    assert [e.code for e in events if isinstance(e, DeviceFault)] == ["ECHO"]
+    assert host.counters.malformed == 2

@@ -250,3 +250,29 @@ def test_everything_at_once_every_shake_ends_exactly_once() -> None:
     finally:
         noisy.close()
 
+
+
+def test_a_loopback_url_opens_and_the_echo_is_named() -> None:
+    with DeviceClient("loop://", name="shaker", timing=FAST_HOST) as looped:
+        event = looped.events.get(timeout=3)
+        while not isinstance(event, DeviceFault):
+            event = looped.events.get(timeout=3)
+        assert event.code == "ECHO"
+        assert not looped.connected
+
+
+@pytest.mark.slow
+def test_a_shaker_unplugged_every_half_second_still_ends_every_shake_once() -> None:
+    flaky = Table(seed=5, faults=FaultPlan(disconnect_every=0.5))
+    try:
+        for n in range(1, 5):
+            flaky.shaker.shake()
+            flaky.wait_for(lambda seen, n=n: sum(isinstance(e, DiceRolled | DiceFault) for e in seen) >= n, 6.0)
+            time.sleep(0.2)
+        flaky.drain(0.3)
+        ended = [e.shake_id for e in flaky.seen if isinstance(e, DiceRolled | DiceFault)]  # type: ignore[union-attr]
+        assert sorted(ended) == [1, 2, 3, 4]
+        assert len(flaky.sim.shaker.engine.rolls) <= 4
+        assert flaky.shaker.counters.reconnects >= 1
+    finally:
+        flaky.close()
