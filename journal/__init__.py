@@ -26,7 +26,7 @@ How the kiosk uses it::
     journal.append(CardsRead("seat 2", ("AS", "9H"), (0.97, 0.91), frame))
 
     round_id = journal.begin_round("baibuu", settings, deal_json)   # settings: engine Settings or its JSON
-    record = state.set_hand(...)                     # an engine action record
+    record = state.set_seat(2, 100, high, low)       # an engine action record
     journal.record_action(round_id, record)          # (or its JSON dict) in the order applied
     journal.show_results(round_id, state.settle())   # write first, then show the result to the dealer
     journal.close_round(round_id, state.settle())    # when the dealer confirms the payout

@@ -309,37 +309,33 @@ class JournalReader:
         expected_seq = 1
         count = 0
         frames: list[tuple[int, str]] = []
-        previous = conn.text_factory
-        conn.text_factory = bytes
-        try:
-            cursor = conn.execute(
-                "SELECT seq, time, mono_ns, boot_id, kiosk_id, table_id, round_id, kind, payload, prev_hash, hash "
-                "FROM events ORDER BY seq"
-            )
-            for seq, time, mono, boot, kiosk, table, round_id, kind, payload, prev_hash, digest in cursor:
-                count += 1
-                if seq != expected_seq:
-                    what = "missing" if seq > expected_seq else "duplicated"
-                    return VerifyReport(False, count, f"event {expected_seq} is {what} (the chain goes on at event "
-                                        f"{seq}): rows were deleted or inserted", expected_seq)
-                try:
-                    header = chain.header_json(seq, time.decode(), mono, boot.decode(), kiosk.decode(),
-                                               table.decode(), round_id, kind.decode())
-                    prev_text, digest_text = prev_hash.decode("ascii"), digest.decode("ascii")
-                except (UnicodeDecodeError, AttributeError):
-                    return VerifyReport(False, count, f"event {seq} was altered (unreadable bytes in it)", seq)
-                if prev_text != expected_prev:
-                    return VerifyReport(False, count, f"event {seq} does not follow event {seq - 1} "
-                                        "(rows were reordered, replaced or deleted)", seq)
-                if chain.event_hash(key, prev_text, header, payload) != digest_text:
-                    return VerifyReport(False, count, f"event {seq} was altered (its content no longer matches "
-                                        "its hash)", seq)
-                if kind in (b"cards_read", b"cards_misread") and b'"frame":"' in payload:
-                    frames.append((seq, json.loads(payload)["frame"]))
-                expected_prev = digest_text
-                expected_seq += 1
-        finally:
-            conn.text_factory = previous
+        cursor = conn.execute(  # as bytes: a flipped byte may leave text that is not UTF-8
+            "SELECT seq, CAST(time AS BLOB), mono_ns, CAST(boot_id AS BLOB), CAST(kiosk_id AS BLOB), "
+            "CAST(table_id AS BLOB), round_id, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(prev_hash AS BLOB), "
+            "CAST(hash AS BLOB) FROM events ORDER BY seq"
+        )
+        for seq, time, mono, boot, kiosk, table, round_id, kind, payload, prev_hash, digest in cursor:
+            count += 1
+            if seq != expected_seq:
+                what = "missing" if seq > expected_seq else "duplicated"
+                return VerifyReport(False, count, f"event {expected_seq} is {what} (the chain goes on at event "
+                                    f"{seq}): rows were deleted or inserted", expected_seq)
+            try:
+                header = chain.header_json(seq, time.decode(), mono, boot.decode(), kiosk.decode(),
+                                           table.decode(), round_id, kind.decode())
+                prev_text, digest_text = prev_hash.decode("ascii"), digest.decode("ascii")
+            except (UnicodeDecodeError, AttributeError):
+                return VerifyReport(False, count, f"event {seq} was altered (unreadable bytes in it)", seq)
+            if prev_text != expected_prev:
+                return VerifyReport(False, count, f"event {seq} does not follow event {seq - 1} "
+                                    "(rows were reordered, replaced or deleted)", seq)
+            if chain.event_hash(key, prev_text, header, payload) != digest_text:
+                return VerifyReport(False, count, f"event {seq} was altered (its content no longer matches "
+                                    "its hash)", seq)
+            if kind in (b"cards_read", b"cards_misread") and b'"frame":"' in payload:
+                frames.append((seq, json.loads(payload)["frame"]))
+            expected_prev = digest_text
+            expected_seq += 1
         head = conn.execute("SELECT seq, hash, mac FROM head WHERE id = 1").fetchone()
         last_seq = expected_seq - 1
         if head is None or head[2] != chain.head_mac(key, head[0], head[1]):
@@ -522,9 +518,10 @@ class Journal(JournalReader):
             last = self.last_entry()
             if last is not None and last.boot_id == self.boot_id:
                 self._last_times = (last.when, last.mono_ns)
-            self._checked = True
-            self.append(KioskStarted(software_version(), open_round.round_id if open_round else None))
-            return Recovery(True, report.events + 1, open_round=open_round)
+            if not self._checked:
+                self._checked = True
+                self.append(KioskStarted(software_version(), open_round.round_id if open_round else None))
+            return Recovery(True, self._head_seq, open_round=open_round)
 
     # -- any event
 
