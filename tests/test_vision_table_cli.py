@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.calibration import Calibration, find_markers
 from vision.layout import load_layout
@@ -89,3 +91,22 @@ def test_watch_snapshot_of_the_zones_headless(
     assert cv2.imread(str(tmp_path / "view.png")).shape == (720, 1280, 3)
     result = run(dealer_assist, ["watch", "--camera", "0", "--place", "seat3.low=AS"], cli_env, tmp_path)
     assert result.returncode == 2 and "--place puts cards on the synthetic table only" in result.stderr
+
+
+@pytest.mark.ui
+@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="needs Xvfb for a real window")
+def test_watch_opens_a_real_window(dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path) -> None:
+    xvfb = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24"]
+    args = ["watch", "--camera", "synthetic", "--zones-only", "--frames", "3"]
+    result = run([*xvfb, *dealer_assist], args, cli_env, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "showed 3 frames" in result.stdout
+
+
+def test_watch_without_a_display_points_to_snapshot(
+    dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    env = {k: v for k, v in cli_env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = run(dealer_assist, ["watch", "--camera", "synthetic", "--zones-only"], env, tmp_path)
+    assert result.returncode == 2
+    assert "no display for the live window: use --snapshot PATH" in result.stderr

@@ -44,7 +44,9 @@ def register(vision_subparsers: Any) -> None:
         help=f"calibration file (default {DEFAULT_CALIBRATION} if it exists, else the markers in the first frames)",
     )
     watch.add_argument("--snapshot", type=Path, help="write one annotated frame (PNG) after --frames frames and exit")
-    watch.add_argument("--frames", type=int, default=5, help="frames to read before the snapshot (default 5)")
+    watch.add_argument(
+        "--frames", type=int, help="frames to read: before the snapshot (default 5), or before the window closes"
+    )
     watch.add_argument("--json", action="store_true", help="with --snapshot: print the table's cards as JSON")
     watch.add_argument("--zones-only", action="store_true", help="draw the zones without reading cards")
     watch.add_argument(
@@ -111,7 +113,7 @@ def _watch(args: argparse.Namespace) -> int:
     from vision.table_reader import ReadFunction, TableReader, describe
 
     layout = load_layout(args.layout)
-    if args.frames < 1:
+    if args.frames is not None and args.frames < 1:
         raise InputError("--frames must be 1 or more")
     synthetic = args.camera.strip().lower() == "synthetic"
     if args.place and not synthetic:
@@ -132,7 +134,7 @@ def _watch(args: argparse.Namespace) -> int:
     reader = TableReader(source, layout=layout, calibration=calibration, read=read)
     try:
         if args.snapshot:
-            snapshot = _read_frames(reader, args.frames)
+            snapshot = _read_frames(reader, args.frames or 5)
             _write_png(args.snapshot, reader.annotate())
             if args.json:
                 print(json.dumps(snapshot.to_json()))
@@ -143,7 +145,7 @@ def _watch(args: argparse.Namespace) -> int:
                     print(f"problem: {snapshot.problem}")
                 print(f"wrote {args.snapshot}")
             return 1 if snapshot.problem else 0
-        return _live_window(reader)
+        return _live_window(reader, args.frames)
     finally:
         source.close()
 
@@ -172,7 +174,7 @@ def _read_frames(reader: Any, frames: int, *, timeout_s: float = 10.0) -> Any:
     return snapshot
 
 
-def _live_window(reader: Any) -> int:
+def _live_window(reader: Any, frames: int | None) -> int:
     import cv2
 
     from engine.errors import InputError
@@ -181,14 +183,17 @@ def _live_window(reader: Any) -> int:
         raise InputError("no display for the live window: use --snapshot PATH to write an annotated frame instead")
     title = "dealer-assist: table"
     cv2.namedWindow(title, cv2.WINDOW_NORMAL)
-    while True:
-        reader.step()
+    shown = 0
+    while frames is None or shown < frames:
+        snapshot = reader.step()
         if reader.last_frame is not None:
             cv2.imshow(title, reader.annotate())
-        key = cv2.waitKey(1) & 0xFF
+            shown += 1
+        key = cv2.waitKey(1 if not snapshot.problem else 50) & 0xFF
         if key in (ord("q"), 27) or cv2.getWindowProperty(title, cv2.WND_PROP_VISIBLE) < 1:
             break
     cv2.destroyAllWindows()
+    print(f"showed {shown} frames")
     return 0
 
 
