@@ -295,3 +295,12 @@ def test_bad_settings_name_the_setting_and_what_is_allowed(data: dict[str, objec
     with pytest.raises(SettingsError) as error:
         settings_from_json(data)  # type: ignore[arg-type]
     assert message in str(error.value)
+
+
+def test_settings_accept_plain_json_values_from_python_callers() -> None:
+    settings = Settings(commission=0.05, copy_rule="highest_card", direction="clockwise", seats=[2, 3])  # type: ignore[arg-type]
+    assert settings == Settings(
+        commission=Decimal("0.05"), copy_rule=CopyRule.HIGHEST_CARD, direction=Direction.CLOCKWISE, seats=(2, 3)
+    )
+    with pytest.raises(SettingsError, match="copy_rule 'dealer'"):
+        Settings(copy_rule="dealer")  # type: ignore[arg-type]

@@ -35,7 +35,16 @@ class Settings:
     """None: no table maximum."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.commission, Decimal) or not self.commission.is_finite():
+        # Friendly to callers that pass plain JSON values: 0.05, "highest_card", "clockwise", [2, 3].
+        if not isinstance(self.commission, Decimal):
+            object.__setattr__(self, "commission", commission_from_json(self.commission))
+        if isinstance(self.copy_rule, str):
+            object.__setattr__(self, "copy_rule", _enum(CopyRule, "copy_rule", self.copy_rule))
+        if isinstance(self.direction, str):
+            object.__setattr__(self, "direction", _enum(Direction, "direction", self.direction))
+        if isinstance(self.seats, list):
+            object.__setattr__(self, "seats", tuple(self.seats))
+        if not self.commission.is_finite():
             raise SettingsError(f"commission {self.commission!r}: give a number from 0 to 0.10 (0.05 is 5 %)")
         if not Decimal(0) <= self.commission <= MAX_COMMISSION:
             raise SettingsError(
@@ -134,7 +143,7 @@ def settings_from_json(data: Mapping[str, JSON]) -> Settings:
         values["direction"] = _enum(Direction, "direction", data["direction"])
     if "seats" in data:
         seats = data["seats"]
-        if not isinstance(seats, list):
+        if not isinstance(seats, list | tuple):
             raise SettingsError(f"seats {seats!r}: give a list of seat positions from 2 to 7, e.g. [2, 3, 5]")
         values["seats"] = tuple(seats)
     for name in ("smallest_chip", "min_bet", "max_bet"):

@@ -344,6 +344,10 @@ SECTIONS = (
 )
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def chart_html(rows: list[dict[str, str]]) -> str:
     from html import escape
 
@@ -358,7 +362,7 @@ def chart_html(rows: list[dict[str, str]]) -> str:
         "10 J Q K = 0; pictures are J Q K. Every hand below reads <b>cards: HIGH | low</b>. Suits never matter.</p>",
         '<ol class="rules">',
         *(
-            f"<li><b>{escape(name.capitalize())}.</b> {escape(text.split(': ', 1)[-1])}</li>"
+            f"<li><b>{escape(name.capitalize())}.</b> {escape(_sentence(text.split(': ', 1)[-1]))}</li>"
             for name, text in STANDARD_HOUSE_WAY.posted_rules()
         ),
         "</ol>",
