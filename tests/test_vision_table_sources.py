@@ -13,11 +13,13 @@ from engine.errors import InputError
 from vision.layout import load_layout
 from vision.sources import (
     CaptureSource,
+    FrameFolderSource,
     RecordedVideoSource,
     SourceStatus,
     SyntheticTableSource,
     open_source,
     parse_camera,
+    record_frames,
 )
 
 LAYOUT = load_layout("baibuu_7")
@@ -164,11 +166,11 @@ def test_the_synthetic_table_is_reproducible_with_fresh_noise_per_frame() -> Non
 def test_the_synthetic_table_refuses_what_a_dealer_could_not_do() -> None:
     source = SyntheticTableSource(LAYOUT)
     source.place("seat2.high", "AS 2S")
-    with pytest.raises(InputError, match="AS already lies in seat2.high"):
+    with pytest.raises(InputError, match=r"AS already lies in seat2.high"):
         source.place("seat4.low", "AS 3D")
     with pytest.raises(InputError, match="unknown card"):
         source.place("seat4.low", "ZZ")
-    with pytest.raises(InputError, match="no zone 'seat9.low'"):
+    with pytest.raises(InputError, match=r"no zone 'seat9.low'"):
         source.place("seat9.low", "4D")
     source.place("seat2.high", "AS 2S")  # placing the same cards again in the same zone is fine
     source.place("seat4.low", "AS", allow_duplicates=True)  # a test may lay a second deck's card on purpose
@@ -178,3 +180,23 @@ def test_the_synthetic_table_refuses_what_a_dealer_could_not_do() -> None:
 def test_open_source_by_name() -> None:
     assert isinstance(open_source("synthetic"), SyntheticTableSource)
     assert isinstance(open_source("3", clock=FakeClock()), CaptureSource)
+
+
+def test_recorded_frames_play_back_as_they_were(tmp_path: Path) -> None:
+    table = SyntheticTableSource(LAYOUT, seed=5)
+    table.place("seat4.low", "QH 2D")
+    written = record_frames(table, tmp_path / "round", 3)
+    assert [p.name for p in written] == ["frame-00000.png", "frame-00001.png", "frame-00002.png"]
+    again = SyntheticTableSource(LAYOUT, seed=5)
+    again.place("seat4.low", "QH 2D")
+    replay = open_source(str(tmp_path / "round"))
+    assert isinstance(replay, FrameFolderSource)
+    replay.loop = False
+    for _ in range(3):
+        assert np.array_equal(replay.read(), again.read())  # PNG is lossless: the same pixels
+    assert replay.read() is None and replay.status.state == "finished"
+    with pytest.raises(InputError, match="holds no frames"):
+        FrameFolderSource(tmp_path)
+    video = tmp_path / "clip.avi"
+    write_video(video, 2)
+    assert isinstance(open_source(str(video)), RecordedVideoSource)

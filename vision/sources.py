@@ -2,7 +2,8 @@
 
 - ``CaptureSource``: any OpenCV capture (a device index, a video file, an RTSP URL). A lost camera is reported and
   reopened with backoff; the kiosk keeps running meanwhile.
-- ``RecordedVideoSource``: a recorded video played once (or looped), for replays and tests.
+- ``RecordedVideoSource``: a recorded video played once (or looped), for replays and tests; ``FrameFolderSource``
+  the same from a folder of saved frames (``record_frames`` writes one).
 - ``SyntheticTableSource``: a rendered felt with the corner markers and the cards the program places in named zones,
   seen from a slightly tilted camera: the kiosk's demo and the tests put cards on it and the real model reads them.
 
@@ -250,6 +251,69 @@ class RecordedVideoSource(_StatusMixin):
     def close(self) -> None:
         self._capture.release()
         self._set_status("closed", f"{self.name}: closed")
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
+class FrameFolderSource(_StatusMixin):
+    """Recorded frames as image files in a folder, in name order (``frame-0001.png`` …); see ``record_frames``."""
+
+    def __init__(
+        self,
+        folder: str | Path,
+        *,
+        loop: bool = False,
+        clock: Clock | None = None,
+        on_status: StatusListener | None = None,
+    ) -> None:
+        self.folder = Path(folder)
+        self.name = str(self.folder)
+        self.loop = loop
+        self._clock = clock or SystemClock()
+        self._on_status = on_status
+        if not self.folder.is_dir():
+            raise InputError(f"no folder of frames at {self.folder}")
+        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise InputError(f"{self.folder} holds no frames ({', '.join(IMAGE_SUFFIXES)} files)")
+        self.frames_read = 0
+        self._status = SourceStatus("live", f"{self.name}: playing", seconds(self._clock))
+
+    def read(self) -> Frame | None:
+        import cv2
+
+        if self._status.state in ("finished", "closed"):
+            return None
+        if self.frames_read >= len(self.files) and not self.loop:
+            self._set_status("finished", f"{self.name}: end of the frames after {self.frames_read}")
+            return None
+        path = self.files[self.frames_read % len(self.files)]
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise InputError(f"{path}: not an image OpenCV can read; remove it from the folder")
+        self.frames_read += 1
+        return np.asarray(frame, dtype=np.uint8)
+
+    def close(self) -> None:
+        self._set_status("closed", f"{self.name}: closed")
+
+
+def record_frames(source: FrameSource, folder: str | Path, frames: int) -> list[Path]:
+    """Save the next ``frames`` frames of a source as PNG files, for a ``FrameFolderSource`` to play back."""
+    import cv2
+
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for number in range(frames):
+        frame = source.read()
+        if frame is None:
+            break
+        path = target / f"frame-{number:05d}.png"
+        cv2.imwrite(str(path), frame)
+        written.append(path)
+    return written
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -539,7 +603,13 @@ def _warp_onto(canvas: Frame, image: Frame, corners_px: npt.NDArray[np.float64])
 
 
 def open_source(camera: str, *, layout: Layout | None = None, clock: Clock | None = None, **kwargs: Any) -> Any:
-    """The source a ``--camera`` option names: ``synthetic``, a device index, a video file or a stream URL."""
+    """The source a ``--camera`` option names: ``synthetic``, a device index or a stream URL (reopened when lost),
+    a recorded video file or a folder of frames (both played in a loop)."""
     if camera.strip().lower() == "synthetic":
         return SyntheticTableSource(layout, clock=clock, **kwargs)
+    path = Path(camera)
+    if path.is_dir():
+        return FrameFolderSource(path, loop=True, clock=clock, **kwargs)
+    if path.is_file():
+        return RecordedVideoSource(path, loop=True, clock=clock, **kwargs)
     return CaptureSource(camera, clock=clock, **kwargs)
