@@ -1,6 +1,6 @@
 """Bài Bửu: hands, naturals, the house way, dice, settlement, table settings and the round state.
 
-The package follows the engine contract shared by all games (``/work/prompts/engine_contract.md``):
+The package has the shape every game engine shares (see ``engine/common.py``):
 ``GAME``, ``Settings`` / ``settings_from_json``, ``State`` (a ``Round``), ``deal_from_json`` and ``replay``.
 """
 
