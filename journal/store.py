@@ -286,8 +286,14 @@ class JournalReader:
 
     def verify(self) -> VerifyReport:
         """Walk the whole journal: file integrity, triggers, every link of the chain, the seal, evidence frames."""
+        conn = self._conn
         try:
-            return self._verify()
+            conn.execute("BEGIN")  # one snapshot: a writer appending meanwhile is neither seen half nor blamed
+            try:
+                return self._verify()
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
         except sqlite3.DatabaseError as error:
             return VerifyReport(False, 0, f"the database file is damaged ({error})")
 
@@ -494,6 +500,10 @@ class Journal(JournalReader):
 
     def __enter__(self) -> Journal:
         return self
+
+    def verify(self) -> VerifyReport:
+        with self._mutex:
+            return super().verify()
 
     # -- start
 

@@ -6,6 +6,8 @@ import os
 import random
 import sqlite3
 import stat
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -289,3 +291,29 @@ def test_an_unsound_journal_refuses_every_write_and_records_nothing(tmp_path: Pa
     assert os.path.getsize(tmp_path / "journal.sqlite3") == size
     with JournalReader.open(tmp_path / "journal.sqlite3", tmp_path / "kiosk.key") as reader:
         assert reader.count() == 3  # started, dice, stopped: nothing added since
+
+
+def test_a_supervisor_can_verify_while_the_kiosk_writes(tmp_path: Path) -> None:
+    journal = _journal(tmp_path)
+    stop = threading.Event()
+
+    def kiosk() -> None:
+        shake = 0
+        while not stop.is_set():
+            shake += 1
+            journal.append(DiceRolled((shake % 6 + 1, 2, 3)))
+
+    writer = threading.Thread(target=kiosk)
+    writer.start()
+    try:
+        with JournalReader.open(tmp_path / "journal.sqlite3", tmp_path / "kiosk.key") as reader:
+            reports = []
+            for _ in range(15):
+                reports.append(reader.verify())
+                time.sleep(0.02)
+    finally:
+        stop.set()
+        writer.join()
+    assert all(report.ok for report in reports), [r.problem for r in reports if not r.ok]
+    assert reports[-1].events > reports[0].events  # it really was writing meanwhile
+    journal.close()
