@@ -1,10 +1,10 @@
 """The serial devices: the dice shaker and the dealer's button panel (protocol, driver, simulator, firmware).
 
 How the kiosk uses it (no Kivy here; events arrive on a ``queue.Queue`` filled by one background thread per
-device)::
+device, or through an ``on_event`` callback called on that thread)::
 
     import queue
-    from hardware import Button, DeviceKind, DiceRolled, DiceFault, ButtonPressed, DeviceEvent
+    from hardware import Button, ButtonPressed, DeviceEvent, DeviceKind, DiceFault, DiceRolled
     from hardware.client import DeviceClient
     from hardware.sim import start_simulated_devices
 
@@ -17,21 +17,25 @@ device)::
 
     shake_id = shaker.shake()          # returns at once; a second call while a shake is pending returns the same id
     sim.press(Button.CONFIRM)          # the simulated dealer presses a button (press + release) through the pty
-    while True:
-        event = inbox.get(timeout=5)   # LinkUp, DeviceStatus, DiceRolled, DiceFault, ButtonPressed, ...
+    dice, pressed = None, None
+    while dice is None or pressed is None:
+        event = inbox.get(timeout=5)   # also LinkUp, LinkDown, DeviceStatus, DeviceFault, ButtonReleased
         if isinstance(event, DiceRolled) and event.shake_id == shake_id:
-            print(event.values, event.total)
+            dice = event.values        # three ints 1-6; event.total is their sum
         elif isinstance(event, DiceFault):
-            ...                        # no result: the round logic shakes again and counts event.reason
+            dice = ()                  # no result (event.reason, event.message): shake again and count it
         elif isinstance(event, ButtonPressed):
-            ...
+            pressed = event.button     # Button.CONFIRM
 
     print(shaker.counters)             # LinkCounters(retries=…, crc_errors=…, duplicates=…, timeouts=…, …)
     shaker.close(); panel.close(); sim.stop()
 
 A real device is opened the same way with any pyserial URL or path (``/dev/ttyUSB0``, ``socket://host:port``,
-``hwgrep://…``); ``hardware.client.find_devices()`` lists the ports and who answers on them. The wire protocol is
-in ``hardware/PROTOCOL.md``.
+``hwgrep://…``); ``hardware.client.find_port(DeviceKind.SHAKER)`` finds it by identity and ``find_devices()``
+lists the ports and who answers on them. ``DeviceClient`` also takes ``baudrate`` (115200 or 9600…),
+``expect_serial``, ``timing`` (``hardware.link.LinkTiming``: ack timeout, retries, shake timeout, backoff) and
+``clock`` (a ``() -> float`` of monotonic seconds, e.g. the kiosk clock's ``monotonic``; it stamps events' ``at``).
+The wire protocol is in ``hardware/PROTOCOL.md``.
 """
 
 from hardware.events import (

@@ -276,3 +276,16 @@ def test_a_shaker_unplugged_every_half_second_still_ends_every_shake_once() -> N
         assert flaky.shaker.counters.reconnects >= 1
     finally:
         flaky.close()
+
+
+def test_the_usage_example_shown_to_the_kiosk_runs_as_written() -> None:
+    import hardware
+
+    doc = hardware.__doc__ or ""
+    example = doc.split("::\n", 1)[1].split("\nA real device", 1)[0]
+    code = "\n".join(line.removeprefix("    ") for line in example.splitlines())
+    namespace: dict[str, object] = {}
+    exec(compile(code, "hardware/__init__.py docstring", "exec"), namespace)
+    assert namespace["pressed"] == Button.CONFIRM
+    dice = namespace["dice"]
+    assert isinstance(dice, tuple) and len(dice) == 3
