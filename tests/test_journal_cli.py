@@ -141,3 +141,29 @@ def test_the_real_command(data: Path, dealer_assist: list[str], cli_env: dict[st
     bad = subprocess.run([*dealer_assist, "logs", "rounds", "--since", "yesterday"], capture_output=True, text=True,
                          env=cli_env, timeout=60)
     assert bad.returncode == 2 and "YYYY-MM-DD" in bad.stderr
+
+
+def test_show_flags_a_result_the_rules_do_not_give(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    journal = Journal.open(tmp_path / "j.sqlite3", tmp_path / "k.key", kiosk_id="K-7", table_id="T3",
+                           clock=ManualClock())
+    assert journal.recover().sound
+    round_id = journal.begin_round("baibuu", {"seats": [3]}, None)
+    for action in ({"action": "roll", "dice": [1, 1, 1]},
+                   {"action": "reveal_house", "cards": ["2C", "3C", "4D", "5S"]},
+                   {"action": "set_house", "high": ["4D", "5S"], "low": ["2C", "3C"]},
+                   {"action": "set_seat", "seat": 3, "bet": 100, "high": ["KS", "KH"], "low": ["9C", "9D"]}):
+        journal.record_action(round_id, action)
+    paid = {"payments": [{"from": 3, "to": "house", "amount": 100, "reason": "seat 3 loses"}],
+            "nets": {"3": -100, "house": 100}}  # the pair of kings wins by the rules; this says it lost
+    journal.show_results(round_id, paid)
+    journal.close_round(round_id, paid)
+    journal.close()
+    code, out, _ = _run(capsys, "show", str(round_id), "--db", str(tmp_path / "j.sqlite3"),
+                        "--key", str(tmp_path / "k.key"))
+    assert code == 1
+    assert "DIFFERS" in out
+    seat = next(line for line in out.splitlines() if line.startswith("│ seat 3"))
+    cells = [c.strip() for c in seat.strip("│ ").split("│")]
+    assert cells[:3] == ["seat 3", "-100", "-100"] and cells[3].startswith("+")
