@@ -9,6 +9,7 @@ when the device answers again. ``find_devices`` lists ports and who answers on e
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import threading
 import time
@@ -20,12 +21,14 @@ import serial
 import serial.tools.list_ports
 
 from engine.errors import InputError
-from hardware.events import DeviceEvent, DeviceIdentity, DeviceKind, DeviceState, LinkCounters
+from hardware.events import DeviceEvent, DeviceFault, DeviceIdentity, DeviceKind, DeviceState, LinkCounters
 from hardware.link import HostLink, LinkTiming
 from hardware.protocol import Frame, FrameParser, Ident, Identify, MessageError, encode, from_frame
 
 Clock = Callable[[], float]
 """Seconds on a monotonic scale; tests may pass their own."""
+
+_log = logging.getLogger(__name__)
 
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200)
 DEFAULT_BAUD = 115200
@@ -148,7 +151,10 @@ class DeviceClient:
         for event in events:
             self.events.put(event)
             if self._on_event is not None:
-                self._on_event(event)
+                try:
+                    self._on_event(event)
+                except Exception:  # the link must outlive a faulty listener
+                    _log.exception("on_event callback failed for %r", event)
 
     def _run(self) -> None:
         backoff = self._timing.backoff_initial
@@ -165,7 +171,13 @@ class DeviceClient:
             self._port = port
             with self._lock:
                 self._link.connection_made(self._clock())
-            reason = self._serve(port)
+            try:
+                reason = self._serve(port)
+            except Exception as error:  # a bug must not silently stop the devices of a kiosk that runs for days
+                _log.exception("serial driver error on %s", self.port_name)
+                reason = f"driver error: {error!r}"
+                text = f"the serial driver hit an error on {self.port_name} ({error!r}); reconnecting"
+                self._emit([DeviceFault(self.name, "DRIVER_ERROR", text, self._clock())])
             self._port = None
             with contextlib.suppress(Exception):
                 port.close()

@@ -289,3 +289,24 @@ def test_the_usage_example_shown_to_the_kiosk_runs_as_written() -> None:
     assert namespace["pressed"] == Button.CONFIRM
     dice = namespace["dice"]
     assert isinstance(dice, tuple) and len(dice) == 3
+
+
+def test_a_listener_that_raises_does_not_stop_the_link() -> None:
+    shaker_port, _, sim = start_simulated_devices(2, timing=FAST_DEVICE)
+    calls: list[DeviceEvent] = []
+
+    def broken_listener(event: DeviceEvent) -> None:
+        calls.append(event)
+        raise RuntimeError("listener bug")
+
+    try:
+        with DeviceClient(shaker_port, name="shaker", on_event=broken_listener, timing=FAST_HOST) as client:
+            assert client.wait_until_up(3)
+            client.shake()
+            deadline = time.monotonic() + 3
+            while not any(isinstance(e, DiceRolled) for e in calls) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert any(isinstance(e, DiceRolled) for e in calls)
+            assert client.connected
+    finally:
+        sim.stop()
