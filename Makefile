@@ -20,7 +20,7 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.run-installed
 
 run: $(VENV)/.run-installed
-	$(BIN)/dealer-assist baibuu demo
+	$(BIN)/dealer-assist kiosk
 
 test: $(VENV)/.test-installed lint types pytest
 
