@@ -177,11 +177,11 @@ class Calibration:
         return cls.from_json(data, source=str(source))
 
 
-def _apply(matrix: FloatArray, points: Sequence[Sequence[float]] | FloatArray) -> FloatArray:
+def _apply(matrix: npt.NDArray[Any], points: Sequence[Sequence[float]] | FloatArray) -> FloatArray:
     array = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
     if array.size == 0:
         return np.zeros((0, 2), dtype=np.float64)
-    result: FloatArray = cv2.perspectiveTransform(array, matrix).reshape(-1, 2)
+    result = np.asarray(cv2.perspectiveTransform(array, matrix), dtype=np.float64).reshape(-1, 2)
     return result
 
 
@@ -232,7 +232,9 @@ def calibrate(
             f"the markers do not agree with the layout (mean error {error:.1f} mm, worst marker {worst}): check "
             "that no marker moved, that the sheet was printed at 100 % scale and that the layout file is this table's"
         )
-    return Calibration(homography, (int(image.shape[1]), int(image.shape[0])), tuple(ids), error)
+    return Calibration(
+        np.asarray(homography, dtype=np.float64), (int(image.shape[1]), int(image.shape[0])), tuple(ids), error
+    )
 
 
 def _oriented(
@@ -257,7 +259,7 @@ def _oriented(
 
 def marker_image(spec: MarkerSpec, marker_id: int, pixels: int) -> npt.NDArray[np.uint8]:
     """One marker as a square grey image (black on white, no quiet zone)."""
-    image: npt.NDArray[np.uint8] = cv2.aruco.generateImageMarker(spec.aruco_dictionary(), marker_id, pixels)
+    image = np.asarray(cv2.aruco.generateImageMarker(spec.aruco_dictionary(), marker_id, pixels), dtype=np.uint8)
     return image
 
 

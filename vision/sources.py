@@ -363,8 +363,8 @@ def camera_homography(
     rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
     quad = (quad - [cx, cy]) @ rotation.T + [cx, cy]
     table = np.array([[0, 0], [layout.width_mm, 0], [layout.width_mm, layout.height_mm], [0, layout.height_mm]])
-    homography: npt.NDArray[np.float64] = cv2.getPerspectiveTransform(table.astype(np.float32), quad.astype(np.float32))
-    return homography.astype(np.float64)
+    homography = cv2.getPerspectiveTransform(table.astype(np.float32), quad.astype(np.float32))
+    return np.asarray(homography, dtype=np.float64)
 
 
 class SyntheticTableSource(_StatusMixin):
@@ -447,12 +447,11 @@ class SyntheticTableSource(_StatusMixin):
         with self._lock:
             return [p for placed in self._zones.values() for p in placed]
 
-    def to_pixels(self, points_mm: Sequence[Sequence[float]]) -> npt.NDArray[np.float64]:
+    def to_pixels(self, points_mm: Sequence[Sequence[float]] | npt.NDArray[Any]) -> npt.NDArray[np.float64]:
         import cv2
 
         array = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
-        result: npt.NDArray[np.float64] = cv2.perspectiveTransform(array, self.homography).reshape(-1, 2)
-        return result
+        return np.asarray(cv2.perspectiveTransform(array, self.homography), dtype=np.float64).reshape(-1, 2)
 
     def _lay_out(self, zone_name: str, cards: Sequence[Card]) -> list[PlacedCard]:
         zone = self.layout.zone(zone_name)
@@ -513,7 +512,8 @@ class SyntheticTableSource(_StatusMixin):
             margin = round(MARKER_MARGIN_MM * pixels_per_mm)
             paper = np.full((side + 2 * margin, side + 2 * margin), 245, dtype=np.uint8)
             paper[margin : margin + side, margin : margin + side] = marker_image(spec, marker_id, side)
-            _warp_onto(frame, cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR), self.to_pixels(paper_mm))
+            paper_bgr = np.asarray(cv2.cvtColor(paper, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+            _warp_onto(frame, paper_bgr, self.to_pixels(paper_mm))
         return frame
 
     def _faces_by_card(self) -> Mapping[Card, Frame]:

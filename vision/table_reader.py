@@ -125,8 +125,7 @@ class _Straightener:
     def straighten(self, frame: Frame) -> Frame:
         import cv2
 
-        table: Frame = cv2.remap(frame, self._maps[0], self._maps[1], cv2.INTER_LINEAR)
-        return table
+        return np.asarray(cv2.remap(frame, self._maps[0], self._maps[1], cv2.INTER_LINEAR), dtype=np.uint8)
 
 
 _straighteners: dict[tuple[bytes, str, float], _Straightener] = {}
