@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 from engine.baibuu.hands import PICTURES, ZERO_RANKS, Hand, HandClass, is_mis_set, rank_order
 from engine.baibuu.naturals import NaturalKind, natural_of
@@ -45,6 +45,7 @@ _SUIT_TIE = {"S": 3, "H": 2, "D": 1, "C": 0}
 
 def card_order(card: Card) -> int:
     """Ace high, then spades, hearts, diamonds, clubs: how cards are shown and how ties are broken."""
+    # Plain values, not the enum members: hashing an enum member runs Python code, and this is the hot path.
     rank = card.rank._value_
     suit = card.suit
     return (14 if rank == 1 else rank) * 4 + (_SUIT_TIE[suit._value_] if suit is not None else 0)
@@ -338,11 +339,11 @@ def pair_table_text(way: HouseWay = STANDARD_HOUSE_WAY) -> list[tuple[str, str]]
 
 def all_splits(cards: Sequence[Card]) -> list[tuple[Hand, Hand]]:
     """The three ways to set four cards as two hands, each with the better hand high."""
-    hand = tuple(cards)
+    first, *others = cards
     result = []
-    for pair in combinations(hand[1:], 1):
-        one = ordered_hand(hand[0], pair[0])
-        other = ordered_hand(*_rest(hand, (hand[0], pair[0])))
+    for partner in others:
+        one = ordered_hand(first, partner)
+        other = ordered_hand(*_rest(cards, (first, partner)))
         result.append((one, other) if one.strength >= other.strength else (other, one))
     return result
 
