@@ -25,6 +25,7 @@ from journal.events import (
     EventError,
     KioskStarted,
     KioskStopped,
+    Note,
     PaymentLine,
     ResultsShown,
     RoundBegun,
@@ -437,6 +438,7 @@ class Journal(JournalReader):
         self.table_id = table_id
         self.clock = clock
         self.boot_id = boot_id
+        self.key_path: Path | None = None
         self._lock_fd = lock_fd
         self._mutex = threading.RLock()
         self._checked = False
@@ -446,6 +448,8 @@ class Journal(JournalReader):
         head = connection.execute("SELECT seq, hash FROM head WHERE id = 1").fetchone()
         self._head_seq, self._head_hash = (0, chain.GENESIS) if head is None else (int(head[0]), str(head[1]))
         self._last_times: tuple[datetime, int] | None = None
+        self._new_with_old_key = False
+        """A new journal begun with this kiosk's existing key: the previous journal was moved or deleted."""
 
     @classmethod
     def open(  # type: ignore[override]
@@ -468,6 +472,7 @@ class Journal(JournalReader):
         lock_fd = _take_writer_lock(path)
         try:
             existed = path.exists() and path.stat().st_size > 0
+            key_existed = key_path.exists()
             key = chain.load_key(key_path, create=not existed)
             connection = _connect(path, readonly=False)
             if not _has_schema(connection):
@@ -482,8 +487,11 @@ class Journal(JournalReader):
         clock = clock or SystemClock()
         if boot_id is None:
             boot_id = _machine_boot_id() if isinstance(clock, SystemClock) else uuid.uuid4().hex
-        return cls(connection, key, path, EvidenceStore(_evidence_dir(path, evidence_dir)), kiosk_id=kiosk_id,
-                   table_id=table_id, clock=clock, boot_id=boot_id, lock_fd=lock_fd)
+        journal = cls(connection, key, path, EvidenceStore(_evidence_dir(path, evidence_dir)), kiosk_id=kiosk_id,
+                      table_id=table_id, clock=clock, boot_id=boot_id, lock_fd=lock_fd)
+        journal._new_with_old_key = not existed and key_existed
+        journal.key_path = key_path
+        return journal
 
     def close(self, reason: str | None = "kiosk shut down") -> None:
         """Record the kiosk's stop (when play was allowed) and let go of the journal."""
@@ -531,6 +539,9 @@ class Journal(JournalReader):
             if not self._checked:
                 self._checked = True
                 self.append(KioskStarted(software_version(), open_round.round_id if open_round else None))
+                if self._new_with_old_key and self._head_seq == 1:
+                    self.append(Note(f"a new journal was started with this kiosk's existing key {self.key_path}: "
+                                     "the previous journal was moved away or deleted", by="journal"))
             return Recovery(True, self._head_seq, open_round=open_round)
 
     # -- any event

@@ -317,3 +317,15 @@ def test_a_supervisor_can_verify_while_the_kiosk_writes(tmp_path: Path) -> None:
     assert all(report.ok for report in reports), [r.problem for r in reports if not r.ok]
     assert reports[-1].events > reports[0].events  # it really was writing meanwhile
     journal.close()
+
+
+def test_a_journal_started_afresh_beside_an_existing_key_says_so(tmp_path: Path) -> None:
+    _journal(tmp_path).close()
+    (tmp_path / "journal.sqlite3").rename(tmp_path / "kept-as-evidence.sqlite3")
+    journal = _journal(tmp_path)
+    kinds = [(e.kind, e.payload.get("by")) for e in journal.entries()]
+    assert kinds == [("kiosk_started", None), ("note", "journal")]
+    assert "previous journal was moved away or deleted" in journal.last_entry().payload["text"]  # type: ignore
+    journal.close()
+    journal = _journal(tmp_path)  # an ordinary restart adds no note
+    assert [e.kind for e in journal.entries()].count("note") == 1
