@@ -36,7 +36,7 @@ def test_natural_four_of_a_kind_set_as_two_pairs() -> None:
 
 def test_natural_three_of_a_kind_pair_high_other_two_low() -> None:
     split = assert_split("5S KC 5H 5D", "5S 5H", "5D KC")
-    assert split.rule == "natural, three 5s: pair high, the other two low"
+    assert split.rule == "natural three 5s: pair high, the other two low"
 
 
 # 2. Two pairs

@@ -28,7 +28,7 @@ class Natural:
 
     def describe(self) -> str:
         what = "four" if self.kind is NaturalKind.FOUR_OF_A_KIND else "three"
-        return f"natural, {what} {self.rank.text}s"
+        return f"natural {what} {self.rank.text}s"
 
 
 def natural_of(cards: Sequence[Card]) -> Natural | None:
