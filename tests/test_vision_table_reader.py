@@ -216,3 +216,13 @@ def test_merging_tile_readings_gives_one_reading_per_card(cards: list[Card], cop
     assert all(not d.flags for d in merged)
     best = {c: max(r[0].confidence for r in readings if r[0].card == c) for c in cards}
     assert all(d.confidence == best[d.card] for d in merged)
+
+
+def test_a_perfect_reader_for_tests_and_demos_that_must_not_depend_on_the_model() -> None:
+    source = SyntheticTableSource(LAYOUT)
+    for zone, cards in ROUND.items():
+        source.place(zone, cards)
+    table = TableReader(source, read=source.perfect_read, view=ReadView("frame"), settings=StabilitySettings(1, 1))
+    snapshot = table.step()
+    assert {zone: snapshot.cards_in(zone) for zone in ROUND} == {z: parse_cards(c) for z, c in ROUND.items()}
+    assert all(card.confidence == 0.99 for zone in ROUND for card in snapshot.zone(zone).cards)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,9 @@ import numpy.typing as npt
 from engine.cards import Card, parse_card
 from engine.errors import InputError
 from vision.layout import Layout, load_layout
+
+if TYPE_CHECKING:
+    from vision.detection import Detection
 
 Frame = npt.NDArray[np.uint8]
 SourceState = Literal["starting", "live", "lost", "finished", "closed"]
@@ -446,6 +449,27 @@ class SyntheticTableSource(_StatusMixin):
     def placed_cards(self) -> list[PlacedCard]:
         with self._lock:
             return [p for placed in self._zones.values() for p in placed]
+
+    def perfect_read(self, _frame: Frame | None = None, *, confidence: float = 0.99) -> list[Detection]:
+        """What a reader that never errs reports for the cards lying on the table now, in frame pixels.
+
+        For tests and demos that must not depend on the model: ``TableReader(source, read=source.perfect_read,
+        view=ReadView("frame"))``. It reads the table as placed, not the frame it is given.
+        """
+        from vision.detection import Detection
+
+        detections = []
+        for placed in self.placed_cards():
+            pixels = self.to_pixels(placed.corners_mm)
+            box = (
+                float(pixels[:, 0].min()),
+                float(pixels[:, 1].min()),
+                float(pixels[:, 0].max()),
+                float(pixels[:, 1].max()),
+            )
+            corners = tuple((float(x), float(y)) for x, y in pixels)
+            detections.append(Detection(placed.card, confidence, box, corners))  # type: ignore[arg-type]
+        return detections
 
     def to_pixels(self, points_mm: Sequence[Sequence[float]] | npt.NDArray[Any]) -> npt.NDArray[np.float64]:
         import cv2
