@@ -34,7 +34,9 @@ def display() -> Iterator[str]:
     read_fd, write_fd = os.pipe()
     server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     os.close(write_fd)
     number = b""
@@ -49,17 +51,50 @@ def display() -> Iterator[str]:
     server.wait(10)
 
 
-def start_kiosk(display: str, data: Path, driver: str, out: Path, size: str = "1280x800",
-                reader: str = "placed", extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, DISPLAY=display, KIVY_NO_ARGS="1", KIOSK_TEST_OUT=str(out), KIOSK_SHOTS=str(SHOTS),
-               KIVY_HOME=str(data.parent / "kivy-home"), PYTHONPATH=str(REPO))
-    command = [sys.executable, "-m", "kiosk.testing", "--data", str(data), "--size", size,
-               "--driver", f"{THIS}:{driver}", "--reader", reader, *extra]
+def start_kiosk(
+    display: str,
+    data: Path,
+    driver: str,
+    out: Path,
+    size: str = "1280x800",
+    reader: str = "placed",
+    extra: tuple[str, ...] = (),
+) -> subprocess.Popen[bytes]:
+    env = dict(
+        os.environ,
+        DISPLAY=display,
+        KIVY_NO_ARGS="1",
+        KIOSK_TEST_OUT=str(out),
+        KIOSK_SHOTS=str(SHOTS),
+        KIVY_HOME=str(data.parent / "kivy-home"),
+        PYTHONPATH=str(REPO),
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "kiosk.testing",
+        "--data",
+        str(data),
+        "--size",
+        size,
+        "--driver",
+        f"{THIS}:{driver}",
+        "--reader",
+        reader,
+        *extra,
+    ]
     return subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
 
-def run_kiosk(display: str, tmp_path: Path, driver: str, size: str = "1280x800", timeout: float = 150,
-              data: Path | None = None, reader: str = "placed") -> dict[str, Any]:
+def run_kiosk(
+    display: str,
+    tmp_path: Path,
+    driver: str,
+    size: str = "1280x800",
+    timeout: float = 150,
+    data: Path | None = None,
+    reader: str = "placed",
+) -> dict[str, Any]:
     out = tmp_path / f"{driver}-{size}.json"
     data = data or tmp_path / "data"
     process = start_kiosk(display, data, driver, out, size, reader)
@@ -112,11 +147,18 @@ class Probe:
             "rule": table.way_rule.text,
             "set_check": table.set_check.text,
             "buttons": {name: (b.text, not b.disabled) for name, b in table.buttons.items()},
-            "status": {part: re.sub(r"\[/?color[^\]]*\]", "", label.text)
-                       for part, label in self.app.status_bar.lights.items()},
-            "seats": {str(seat): {"header": tile.header.text, "outcome": tile.outcome.text, "money": tile.money.text,
-                                  "cards": [c.text for c in (*tile.high.place.cards, *tile.low.place.cards)]}
-                      for seat, tile in table.seat_tiles.items()},
+            "status": {
+                part: re.sub(r"\[/?color[^\]]*\]", "", label.text) for part, label in self.app.status_bar.lights.items()
+            },
+            "seats": {
+                str(seat): {
+                    "header": tile.header.text,
+                    "outcome": tile.outcome.text,
+                    "money": tile.money.text,
+                    "cards": [c.text for c in (*tile.high.place.cards, *tile.low.place.cards)],
+                }
+                for seat, tile in table.seat_tiles.items()
+            },
             "phase": self.controller.phase.value,
         }
         self.result["texts"][name] = texts
@@ -165,8 +207,9 @@ def play_house_and_seats(p: Probe) -> Iterator[float]:
 def drive_round(app: Any) -> Iterator[float]:
     """A whole Bài Bửu round: panel SHAKE, house, seats, results, language switch, CONFIRM, NEXT; other screens."""
     p = Probe(app)
-    yield from p.until("both devices up", lambda: all(
-        app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel")))
+    yield from p.until(
+        "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
+    )
     p.texts("ready")
     p.shot("1-ready")
     app.runtime.devices.press("SHAKE")
@@ -212,8 +255,9 @@ def drive_round(app: Any) -> Iterator[float]:
 def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
     """Shaker offline → manual dice; a house card read with doubt is shown so and corrected on the picker."""
     p = Probe(app)
-    yield from p.until("both devices up", lambda: all(
-        app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel")))
+    yield from p.until(
+        "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
+    )
     app.runtime.devices.shaker.close()  # the shaker goes away
     app.runtime.devices.links["shaker"].health = type(app.runtime.devices.links["shaker"].health)("down")
     p.tap(p.table.buttons["shake"])
@@ -230,7 +274,9 @@ def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
     yield from p.until("manual dice taken", lambda: p.controller.phase.value == "house")
     p.texts("manual_dice")
     reader = app.runtime.placed_reader
-    yield from p.until("house cards on the felt", lambda: len(app.runtime.camera.source.placed.get("house.high", ())) == 2)
+    yield from p.until(
+        "house cards on the felt", lambda: len(app.runtime.camera.source.placed.get("house.high", ())) == 2
+    )
     doubtful = app.runtime.camera.source.placed["house.high"][0]
     reader.doubt[doubtful] = frozenset({"low_confidence"})
     yield from p.until("the doubt shown", lambda: p.table.house_high.place.cards[0].doubtful)
@@ -251,8 +297,9 @@ def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
 def drive_until_seats_then_hang(app: Any) -> Iterator[float]:
     """First life: shake, set the house; then say so and wait to be killed."""
     p = Probe(app)
-    yield from p.until("both devices up", lambda: all(
-        app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel")))
+    yield from p.until(
+        "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
+    )
     app.runtime.devices.press("SHAKE")
     yield from p.until("the dice", lambda: p.controller.phase.value == "house")
     yield from p.until("the house set right", lambda: _enabled(p, "confirm"), timeout=20)
@@ -310,8 +357,13 @@ def test_a_whole_round_through_the_panel_and_the_screen(display: str, tmp_path: 
         assert seat_texts["outcome"] in {"WIN", "PUSH", "LOSE", "MIS-SET", "NATURAL"}, seat
         assert seat_texts["money"].startswith(("pay ", "take ", "return bet")), seat
         assert all(card != "?" for card in seat_texts["cards"])
-    assert {s["outcome"] for s in texts["results_vi"]["seats"].values()} <= {"THẮNG", "HÒA", "THUA", "XẾP SAI",
-                                                                            "BÀI TỰ NHIÊN"}
+    assert {s["outcome"] for s in texts["results_vi"]["seats"].values()} <= {
+        "THẮNG",
+        "HÒA",
+        "THUA",
+        "XẾP SAI",
+        "BÀI TỰ NHIÊN",
+    }
     assert texts["results_vi"]["buttons"]["confirm"][0] == "XÁC NHẬN"
     assert texts["closed"]["buttons"]["next"] == ["NEXT ROUND", True]
     assert texts["next"]["prompt"] == "Press SHAKE to start the round"
