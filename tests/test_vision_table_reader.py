@@ -226,3 +226,27 @@ def test_a_perfect_reader_for_tests_and_demos_that_must_not_depend_on_the_model(
     snapshot = table.step()
     assert {zone: snapshot.cards_in(zone) for zone in ROUND} == {z: parse_cards(c) for z, c in ROUND.items()}
     assert all(card.confidence == 0.99 for zone in ROUND for card in snapshot.zone(zone).cards)
+
+
+def test_reading_in_a_thread_is_held_to_the_frame_rate_and_stops() -> None:
+    import time
+
+    source = SyntheticTableSource(LAYOUT)
+    source.place("seat4.high", "8D 8C")
+    table = TableReader(source, read=source.perfect_read, view=ReadView("frame"), settings=StabilitySettings(2, 2))
+    seen: list[int] = []
+    table.start(on_snapshot=lambda snapshot: seen.append(snapshot.frame), max_fps=20)
+    try:
+        deadline = time.monotonic() + 10
+        while not table.snapshot.cards_in("seat4.high") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert table.snapshot.cards_in("seat4.high") == parse_cards("8D 8C")
+        began, first = time.monotonic(), len(seen)
+        time.sleep(0.5)
+        frames, elapsed = len(seen) - first, time.monotonic() - began
+    finally:
+        table.stop()
+    assert frames <= elapsed * 20 + 2  # never faster than asked, however fast the source
+    after_stop = len(seen)
+    time.sleep(0.2)
+    assert len(seen) == after_stop

@@ -265,19 +265,35 @@ class TableReader:
 
     # -- reading in a thread ------------------------------------------------------------------------------------
 
-    def start(self, *, on_snapshot: Callable[[TableSnapshot], None] | None = None, idle_s: float = 0.05) -> None:
-        """Read frames in a background thread until ``stop()``; ``on_snapshot`` gets each new snapshot."""
+    def start(
+        self,
+        *,
+        on_snapshot: Callable[[TableSnapshot], None] | None = None,
+        idle_s: float = 0.05,
+        max_fps: float | None = 10.0,
+    ) -> None:
+        """Read frames in a background thread until ``stop()``; ``on_snapshot`` gets each new snapshot.
+
+        ``max_fps`` keeps a source that never waits (the synthetic table, a file) from taking a whole CPU core;
+        a recorded video is also held to its own frame rate.
+        """
         if self._thread is not None and self._thread.is_alive():
             return
         self._stop.clear()
+        interval = 0.0 if not max_fps else 1.0 / max_fps
+        interval = max(interval, float(getattr(self.source, "frame_interval_s", 0.0)))
 
         def loop() -> None:
             while not self._stop.is_set():
+                began = seconds(self.clock)
                 snapshot = self.step()
                 if on_snapshot is not None:
                     on_snapshot(snapshot)
                 if snapshot.problem:
                     self._stop.wait(idle_s)  # camera lost or finished: do not spin
+                spent = seconds(self.clock) - began
+                if interval > spent:
+                    self._stop.wait(interval - spent)
 
         self._thread = threading.Thread(target=loop, name="table-reader", daemon=True)
         self._thread.start()
