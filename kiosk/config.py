@@ -71,7 +71,7 @@ class KioskConfig:
     games: Mapping[str, Mapping[str, Any]] = field(
         default_factory=lambda: {
             "baibuu": {"min_bet": 10, "max_bet": 1000, "smallest_chip": 1},
-            "samloc": {},
+            "samloc": {"bet": 10},
             "schmier": {},
         }
     )

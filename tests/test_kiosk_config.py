@@ -1,0 +1,60 @@
+"""The kiosk's config file: defaults, validation with clear messages, the command's --check and --write-config."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kiosk.config import ConfigError, config_from_data, load_config, write_config
+
+
+def test_the_built_in_default_is_the_embedded_demo() -> None:
+    config = load_config(None)
+    assert (config.devices.shaker, config.devices.panel, config.camera.source) == ("simulated", "simulated", "synthetic")
+    assert config.check_pin("2468") and not config.check_pin("0000")
+    assert config.game_settings("baibuu").min_bet == 10
+
+
+def test_a_written_config_reads_back_the_same(tmp_path: Path) -> None:
+    config = config_from_data({"table_id": "B7", "supervisor_pin": "9753", "games": {"baibuu": {"commission": 0.03}}})
+    write_config(config, tmp_path / "kiosk.yaml")
+    again = load_config(tmp_path / "kiosk.yaml")
+    assert again.table_id == "B7" and again.check_pin("9753")
+    assert str(again.game_settings("baibuu").commission) == "0.03"
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"tabel_id": "T1"}, "unknown key tabel_id"),
+        ({"game": "poker"}, "game 'poker'"),
+        ({"language": "fr"}, "language 'fr'"),
+        ({"supervisor_pin": "12"}, "4 to 12 digits"),
+        ({"devices": {"baud": 1234}}, "devices.baud 1234"),
+        ({"devices": {"shaker": ""}}, "devices.shaker"),
+        ({"games": {"baibuu": {"commission": 0.5}}}, "games.baibuu: commission 0.5"),
+        ({"default_bet": 5}, "default_bet: bet 5 is under the table minimum of 10"),
+        ({"camera": {"zoom": 2}}, "unknown key camera.zoom"),
+    ],
+)
+def test_a_wrong_config_is_refused_naming_the_key_and_what_is_allowed(data: dict, words: str) -> None:
+    with pytest.raises(ConfigError, match=words.replace("(", r"\(").replace(".", r"\.")):
+        config_from_data(data, "kiosk.yaml")
+
+
+def test_the_kiosk_command_checks_and_writes_configs(tmp_path: Path, dealer_assist: list[str], cli_env) -> None:
+    path = tmp_path / "kiosk.yaml"
+    done = subprocess.run([*dealer_assist, "kiosk", "--write-config", str(path)], env=cli_env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and path.exists()
+    done = subprocess.run([*dealer_assist, "kiosk", "--config", str(path), "--check"], env=cli_env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "OK: table T1, game baibuu" in done.stdout
+    path.write_text("devices:\n  baud: 7\n")
+    done = subprocess.run([*dealer_assist, "kiosk", "--config", str(path), "--check"], env=cli_env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("dealer-assist: ") and "devices.baud 7" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
