@@ -64,7 +64,7 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
 
 
 RUNS = REPO_ROOT / "runs" / "vision"
-DETECTOR_RECIPE = {"model": "yolo26n.yaml", "imgsz": 416, "batch": 16}
+DETECTOR_RECIPE = {"model": "yolo26n.yaml", "imgsz": 320, "batch": 16}
 CLASSIFIER_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 160, "batch": 64}
 
 
@@ -79,7 +79,7 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 600, val_scenes: i
       since checkpoints are chosen on real images).
     """
     from vision.synth.dataset import detector_view, scene_crops, write_scenes
-    from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_real_detector_set, real_crops
+    from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_eval_sets, prepare_real_detector_set, real_crops
 
     real = real_dir or DEFAULT_REAL_PHOTOS
     prepare_real_detector_set(work / "real-det", real)
@@ -87,6 +87,7 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 600, val_scenes: i
     write_scenes(synth / "val", range(1_000_000, 1_000_000 + val_scenes))
     write_scenes(synth / "train", range(0, train_scenes))
     write_scenes(synth / "test", range(2_000_000, 2_000_000 + test_scenes))
+    prepare_eval_sets(work, real)
     for split in ("train", "val", "test"):
         detector_view(synth / split, work / "synth-det" / split)
     import yaml

@@ -120,3 +120,25 @@ def real_crops(out: Path, split: str, source_dir: Path = DEFAULT_REAL_PHOTOS, co
                  for c, cx, cy, bw, bh in read_yolo_labels(label_path_of(image_path))]
         count += write_crops(image, boxes, out, image_path.stem, rng, copies, jitter)
     return count
+
+
+def prepare_eval_sets(work: Path = WORK_DIR, source_dir: Path = DEFAULT_REAL_PHOTOS) -> dict[str, Path]:
+    """Data files for measuring the reader: ``real-test.yaml`` (the real photos' val and test splits with their own
+    '10 of clubs' class names) and ``synth-test.yaml`` (the synthetic val and test scenes, our class names)."""
+    from vision.reader_classes import CLASS_NAMES
+
+    splits = split_real_photos(source_dir)
+    for split in ("val", "test"):
+        (work / "real-eval" / split / "images").mkdir(parents=True, exist_ok=True)
+        (work / "real-eval" / split / "labels").mkdir(parents=True, exist_ok=True)
+        for image in splits[split]:
+            _link(image, work / "real-eval" / split / "images" / image.name)
+            _link(label_path_of(image), work / "real-eval" / split / "labels" / (image.stem + ".txt"))
+    names = yaml.safe_load((source_dir / "data.yaml").read_text())["names"]
+    real = work / "real-test.yaml"
+    real.write_text(yaml.safe_dump({"path": str(work / "real-eval"), "val": "val/images", "test": "test/images",
+                                    "names": names}, sort_keys=False))
+    synth = work / "synth-test.yaml"
+    synth.write_text(yaml.safe_dump({"path": str(work / "synth"), "val": "val/images", "test": "test/images",
+                                     "names": dict(enumerate(CLASS_NAMES))}, sort_keys=False))
+    return {"real": real, "synth": synth}

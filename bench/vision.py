@@ -1,0 +1,73 @@
+"""Card reader figures: frames per second of the whole reading pipeline at 1280x720 (ONNX Runtime vs PyTorch) and
+accuracy on held-out synthetic scenes and held-out real photographs.
+
+    .venv/bin/python bench/vision.py [--frames 20] [--threads 2] [--no-accuracy] [--real-limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def frames_per_second(backend: str, frames: list, threads: int) -> tuple[float, float]:
+    from vision.reader import CardReader
+
+    reader = CardReader(backend=backend, threads=threads)
+    reader.read(frames[0])  # warm-up
+    cards = 0
+    start = time.perf_counter()
+    for frame in frames:
+        cards += len(reader.read(frame))
+    elapsed = time.perf_counter() - start
+    return len(frames) / elapsed, cards / len(frames)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--frames", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--no-accuracy", action="store_true")
+    parser.add_argument("--real-limit", type=int, default=None, help="read only the first N real test images")
+    args = parser.parse_args()
+
+    from vision.synth.scene import render_scene
+    from vision.train import prepare_offline_ultralytics
+
+    prepare_offline_ultralytics()
+    frames = [render_scene(5_000_000 + i).image for i in range(args.frames)]
+    print(f"reading pipeline (detector + crops + classifier + flags), {args.frames} synthetic 1280x720 frames, "
+          f"{args.threads} threads")
+    for backend in ("onnx", "torch"):
+        fps, cards = frames_per_second(backend, frames, args.threads)
+        print(f"  {backend:6s}: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame, {cards:.1f} cards a frame)")
+    if args.no_accuracy:
+        return 0
+
+    from vision.eval import evaluate
+    from vision.reader import CardReader
+    from vision.train_data import WORK_DIR
+
+    reader = CardReader()
+    for title, data, split, limit in (
+        ("held-out synthetic scenes", WORK_DIR / "synth-test.yaml", "test", None),
+        ("held-out real photographs (test split by source photo)", WORK_DIR / "real-test.yaml", "test",
+         args.real_limit),
+    ):
+        if not data.exists():
+            print(f"{title}: {data} missing; run 'dealer-assist vision train --stage data' first")
+            continue
+        s = evaluate(reader, data, split, limit).summary()
+        print(f"{title}: {s['images']} images, {s['truth_cards']} cards: {s['cards_right']:.2%} identified right "
+              f"(wrong {s['wrong']}, missed {s['missed']}, extra {s['extra']}, flagged {s['flagged']}); "
+              f"card-set precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,146 @@
+"""The synthetic training data: card faces, drawing a face at a quadrilateral, seeded scenes and their labels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import deck_with_joker, parse_card, standard_deck
+from vision.reader_classes import CLASS_INDEX, CLASS_NAMES, card_of_class_name
+from vision.synth.dataset import write_scenes, yolo_label_lines
+from vision.synth.faces import FACE_SIZE, FIVE_CARD_DRAW, available_decks, load_deck, paste_card
+from vision.synth.scene import LABEL_MIN_VISIBLE, render_scene
+
+SMALL = (640, 360)
+
+
+def test_five_card_draw_deck_has_every_card_and_the_joker() -> None:
+    faces = load_deck(FIVE_CARD_DRAW)
+    assert set(faces) == set(deck_with_joker())
+    for face in faces.values():
+        assert face.shape == (FACE_SIZE[1], FACE_SIZE[0], 3) and face.dtype == np.uint8
+    # the faces differ from one another (no placeholder images)
+    assert len({face.tobytes() for face in faces.values()}) == 53
+
+
+def test_every_available_deck_has_the_52_cards() -> None:
+    decks = available_decks()
+    assert decks[0] == FIVE_CARD_DRAW
+    for name in decks:
+        assert set(standard_deck()) <= set(load_deck(name)), name
+
+
+def test_unknown_deck_is_refused_with_the_known_names() -> None:
+    from engine.errors import InputError
+
+    with pytest.raises(InputError, match="five-card-draw"):
+        load_deck("no-such-deck")
+
+
+def test_paste_card_puts_the_face_inside_the_quadrilateral_only() -> None:
+    canvas = np.zeros((300, 400, 3), np.uint8)
+    face = np.full((FACE_SIZE[1], FACE_SIZE[0], 3), 255, np.uint8)
+    corners = np.float32([[100, 50], [200, 60], [190, 200], [90, 190]])
+    mask = paste_card(canvas, face, corners)
+    inside = np.zeros((300, 400), np.uint8)
+    cv2.fillConvexPoly(inside, corners.astype(np.int32), 1)
+    eroded = cv2.erode(inside, np.ones((9, 9), np.uint8))
+    assert (canvas[eroded == 1] > 240).all()  # the face covers the quadrilateral
+    outside = cv2.dilate(inside, np.ones((5, 5), np.uint8)) == 0
+    assert (canvas[outside] == 0).all() and (mask[outside] == 0).all()  # and nothing else
+
+
+def test_paste_card_keeps_orientation() -> None:
+    """The face's top-left corner lands on the first corner given."""
+    face = np.zeros((FACE_SIZE[1], FACE_SIZE[0], 3), np.uint8)
+    face[: FACE_SIZE[1] // 4, : FACE_SIZE[0] // 4] = (0, 0, 255)  # a red top-left quarter
+    canvas = np.zeros((400, 400, 3), np.uint8)
+    # rotated by 90 degrees clockwise: top-left lands at the top-right of the picture
+    paste_card(canvas, face, [[300, 100], [300, 200], [160, 200], [160, 100]])
+    assert canvas[110, 290, 2] > 200 and canvas[190, 170, 2] < 50
+
+
+def test_same_seed_same_scene_and_labels() -> None:
+    a, b = render_scene(11, SMALL), render_scene(11, SMALL)
+    assert np.array_equal(a.image, b.image)
+    assert [(p.card, p.visible) for p in a.cards] == [(p.card, p.visible) for p in b.cards]
+    assert all(np.array_equal(p.corners, q.corners) for p, q in zip(a.cards, b.cards, strict=True))
+    assert not np.array_equal(a.image, render_scene(12, SMALL).image)
+
+
+def test_written_dataset_is_reproducible(tmp_path: Path) -> None:
+    write_scenes(tmp_path / "a", range(3), SMALL)
+    write_scenes(tmp_path / "b", range(3), SMALL)
+    for name in ("labels/scene_0000000.txt", "labels/scene_0000002.txt", "scenes.jsonl"):
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+    # written again into the same folder: nothing is redone or duplicated
+    write_scenes(tmp_path / "a", range(3), SMALL)
+    assert len((tmp_path / "a" / "scenes.jsonl").read_text().splitlines()) == 3
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6))
+def test_scene_invariants(seed: int) -> None:
+    scene = render_scene(seed, SMALL)
+    h, w = scene.image.shape[:2]
+    assert (w, h) == SMALL
+    cards = [p.card for p in scene.cards]
+    assert len(cards) == len(set(cards))  # one deck: no card twice
+    for placed in scene.cards:
+        assert 0.0 <= placed.visible <= 1.0
+        assert placed.labelled == (placed.visible >= LABEL_MIN_VISIBLE)
+    lines = yolo_label_lines(scene)
+    assert len(lines) == len(scene.labelled_cards)
+    for line, placed in zip(lines, scene.labelled_cards, strict=True):
+        cls, cx, cy, bw, bh = line.split()
+        assert CLASS_NAMES[int(cls)] == str(placed.card)
+        assert all(0.0 <= float(v) <= 1.0 for v in (cx, cy, bw, bh))
+
+
+def _warp_to_face(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    w, h = FACE_SIZE
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, matrix, (w, h))
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    x = cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    y = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY).astype(np.float32).ravel()
+    x, y = x - x.mean(), y - y.mean()
+    return float((x @ y) / (np.linalg.norm(x) * np.linalg.norm(y) + 1e-6))
+
+
+def test_labels_read_back_onto_the_image_show_the_labelled_card() -> None:
+    """Render, then cut each fully visible card out of the picture by its labelled corners: of all the deck's
+    faces, the labelled card's face is the one it looks most like (perspective, lens, light and noise included)."""
+    checked = right = 0
+    for seed in range(6):
+        scene = render_scene(seed, (1280, 720))
+        faces = load_deck(scene.deck)
+        for placed in scene.cards:
+            if placed.visible < 0.98:
+                continue
+            cut = _warp_to_face(scene.image, placed.corners)
+            scores = {card: _ncc(cut, face) for card, face in faces.items()}
+            checked += 1
+            right += max(scores, key=scores.__getitem__) == placed.card
+    assert checked >= 10
+    assert right / checked >= 0.9
+
+
+def test_class_names_are_card_texts_and_word_names_map_to_them() -> None:
+    assert len(CLASS_NAMES) == 53 and CLASS_NAMES[-1] == "JK"
+    assert CLASS_NAMES[CLASS_INDEX[parse_card("10H")]] == "10H"
+    assert card_of_class_name("jack  of clubs") == parse_card("JC")
+    assert card_of_class_name("10 of diamonds") == parse_card("10D")
+    assert card_of_class_name("Ace of Spades") == parse_card("AS")
+    assert card_of_class_name("QH") == parse_card("QH")
+    from engine.errors import InputError
+
+    with pytest.raises(InputError, match="suit"):
+        card_of_class_name("10 of cups")
