@@ -90,9 +90,11 @@ class DeviceEngine:
         """Every set of dice actually rolled (the tests check a repeated SHAKE never adds one)."""
         self._dice = dice or random.Random()
         self._forced: deque[ForcedDice] = deque()
+        self.boot = 0
         self._power_on(now)
 
     def _power_on(self, now: float) -> None:
+        self.boot = self.boot % 0xFFFF + 1  # like a power-up counter kept in EEPROM
         self.state = DeviceState.READY
         self._parser = FrameParser()
         self._out: list[bytes] = []
@@ -191,7 +193,7 @@ class DeviceEngine:
                 if new:
                     self._last_shake_seq, self._last_shake_reply = 0, None
                     self._events = deque(e for e in self._events if isinstance(e[1], StateReport))
-                self._reply(seq, Ident(self.identity))
+                self._reply(seq, Ident(self.identity, self.boot))
                 if self._events:
                     self._send_head_event(now)  # a host that came back gets what it missed at once
             case QueryStatus():

@@ -178,6 +178,7 @@ class HostLink:
         self._shake: _ShakeRequest | None = None
         self._shake_ids = 0
         self._last_event_seq: int | None = None
+        self._boot: int | None = None
         self._session_started = False
         self._ever_up = False
         self._down_reported = False
@@ -354,7 +355,7 @@ class HostLink:
             if not isinstance(message, Ident):
                 self.dead_reason = f"the device answered ID with {type(message).__name__}"
                 return []
-            events += self._identified(message.identity, now)
+            events += self._identified(message.identity, message.boot, now)
         elif isinstance(flight.message, QueryStatus):
             if isinstance(message, Stat):
                 events += self._state_seen(message.state, now)
@@ -375,7 +376,7 @@ class HostLink:
         self._pump(now)
         return events
 
-    def _identified(self, identity: DeviceIdentity, now: float) -> list[DeviceEvent]:
+    def _identified(self, identity: DeviceIdentity, boot: int, now: float) -> list[DeviceEvent]:
         if self.expect_kind is not None and identity.kind != self.expect_kind:
             self.dead_reason = f"wrong device: {identity.kind.value} answered, {self.expect_kind.value} expected"
             text = (
@@ -395,6 +396,9 @@ class HostLink:
             self._session_started = False
             self._last_event_seq = None
             self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=True)))
+        if self._boot is not None and boot != self._boot:
+            self._last_event_seq = None  # it was powered off: its events are numbered from 01 again
+        self._boot = boot
         self._session_started = True
         self.identity = identity
         self.state = None  # the STAT reply that follows reports it afresh after every LinkUp

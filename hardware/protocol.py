@@ -181,9 +181,13 @@ class Nak:
 
 @dataclass(frozen=True, slots=True)
 class Ident:
-    """Device → host ``IDENT kind firmware serial``, the reply to ``ID``."""
+    """Device → host ``IDENT kind firmware serial boot``, the reply to ``ID``.
+
+    ``boot`` (0..0xFFFF) changes at every power-up, so the host knows the device's numbering started again.
+    """
 
     identity: DeviceIdentity
+    boot: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,8 +258,8 @@ def to_frame(seq: int, message: Message) -> Frame:
             return Frame(seq, "ACK")
         case Nak(code=code):
             return Frame(seq, "NAK", (code,))
-        case Ident(identity=ident):
-            return Frame(seq, "IDENT", (ident.kind.value, ident.firmware, ident.serial_number))
+        case Ident(identity=ident, boot=boot):
+            return Frame(seq, "IDENT", (ident.kind.value, ident.firmware, ident.serial_number, f"{boot:04X}"))
         case Stat(state=state, last_shake_seq=last):
             return Frame(seq, "STAT", (state.value, f"{last:02X}"))
         case DiceReport(shake_seq=shake, values=values, error=error):
@@ -312,12 +316,14 @@ def from_frame(frame: Frame) -> Message:
             raise MessageError(f"NAK code {fields[0]!r} is not an error code")
         return Nak(fields[0])
     if kind == "IDENT":
-        _arity(frame, 3)
+        _arity(frame, 4)
         try:
             device_kind = DeviceKind(fields[0])
         except ValueError:
             raise MessageError(f"unknown device kind {fields[0]!r}") from None
-        return Ident(DeviceIdentity(device_kind, fields[1], fields[2]))
+        if not re.fullmatch(r"[0-9A-Fa-f]{4}", fields[3]):
+            raise MessageError(f"boot number {fields[3]!r} is not four hex digits")
+        return Ident(DeviceIdentity(device_kind, fields[1], fields[2]), int(fields[3], 16))
     if kind == "STAT":
         _arity(frame, 2)
         return Stat(_state(fields[0]), _hex_seq(fields[1], "last shake"))

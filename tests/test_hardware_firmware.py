@@ -48,7 +48,7 @@ class Board:
         master, slave = os.openpty()
         tty.setraw(slave)
         self.port = os.ttyname(slave)
-        env = dict(os.environ, PINS=str(pins_file))
+        env = dict(os.environ, PINS=str(pins_file), EEPROM=str(pins_file.with_name("eeprom")))
         self.process = subprocess.Popen([str(binary)], stdin=master, stdout=master, env=env)
         os.close(master)
         self._slave = slave  # kept open so the board's reads never see a hang-up between host connections
@@ -146,3 +146,18 @@ def test_a_panel_button_press_reaches_the_driver(tmp_path: Path) -> None:
             assert edges == [(ButtonPressed, Button.CONFIRM), (ButtonReleased, Button.CONFIRM)]
     finally:
         board.stop()
+
+
+def test_the_firmware_counts_power_ups_in_the_boot_field(shaker_binary: Path, tmp_path: Path) -> None:
+    boots = []
+    for _ in range(2):
+        board = Board(shaker_binary, tmp_path / "pins")
+        port = open_port(board.port)
+        try:
+            frames = exchange(port, [encode(1, Identify())], 0.2)
+        finally:
+            port.close()
+            board.stop()
+        [ident] = [from_frame(f) for f in frames if f.type == "IDENT"]
+        boots.append(ident.boot)  # type: ignore[union-attr]
+    assert boots == [1, 2]

@@ -353,3 +353,16 @@ def test_a_line_that_echoes_our_commands_is_named_as_the_problem() -> None:
     events = host.data_received(echoed, 0.01) + host.data_received(echoed, 0.02)
     assert [e.code for e in events if isinstance(e, DeviceFault)] == ["ECHO"]
     assert host.counters.malformed == 2
+
+
+def test_after_a_power_cycle_the_devices_first_events_are_not_taken_for_repeats() -> None:
+    wire = up_wire()
+    wire.device.set_state(DeviceState.DOME_OPEN, wire.now)  # the device's event 01
+    wire.run(0.3)
+    wire.unplug()
+    wire.device.reboot(wire.now)  # numbering starts again at 01
+    wire.replug()
+    wire.run(0.3)
+    wire.device.press(Button.VOID, wire.now, hold=0.05)  # event 01 again, but a new one
+    wire.run(0.5)
+    assert [e.button for e in wire.of(ButtonPressed)] == [Button.VOID]  # type: ignore[union-attr]

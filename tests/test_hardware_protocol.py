@@ -45,7 +45,7 @@ messages: st.SearchStrategy[Message] = st.one_of(
     st.just(Shake()),
     st.just(Ack()),
     st.builds(Nak, code),
-    st.builds(Ident, st.builds(DeviceIdentity, st.sampled_from(DeviceKind), token, token)),
+    st.builds(Ident, st.builds(DeviceIdentity, st.sampled_from(DeviceKind), token, token), st.integers(0, 0xFFFF)),
     st.builds(Stat, st.sampled_from(DeviceState), st.integers(0, 255)),
     st.builds(DiceReport, st.integers(0, 255), st.lists(die, min_size=1, max_size=6).map(tuple)),
     st.builds(lambda s, c: DiceReport(s, error=c), st.integers(0, 255), code),
@@ -77,7 +77,7 @@ def test_the_frames_in_the_protocol_document_are_the_ones_the_code_writes() -> N
         encode(7, DiceReport(3, (3, 5, 6))),
         encode(7, Ack()),
         encode(0, Heartbeat(DeviceState.READY)),
-        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-000123"))),
+        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-000123"), 0x2A)),
     ]
     for frame in examples:
         assert frame.decode().strip() in document
@@ -138,7 +138,8 @@ def test_lowercase_hex_and_a_bare_lf_are_accepted() -> None:
         (Frame(1, "DICE", ("03",)), "needs the shake"),
         (Frame(1, "BTN", ("PANIC", "DOWN")), "unknown button"),
         (Frame(1, "HB", ("ASLEEP",)), "unknown device state"),
-        (Frame(1, "IDENT", ("TOASTER", "1", "2")), "unknown device kind"),
+        (Frame(1, "IDENT", ("TOASTER", "1", "2", "0001")), "unknown device kind"),
+        (Frame(1, "IDENT", ("PANEL", "1", "2", "boot")), "boot number"),
     ],
 )
 def test_well_framed_nonsense_is_refused_with_a_message(frame: Frame, problem: str) -> None:
@@ -154,7 +155,7 @@ def test_frames_refuse_what_the_grammar_forbids() -> None:
     with pytest.raises(ValueError, match="printable"):
         Frame(1, "NAK", ("two words",))
     with pytest.raises(ValueError, match="longer"):
-        Frame(1, "IDENT", ("A" * 24, "B" * 24, "C" * 24)).encode()
+        Frame(1, "IDENT", ("A" * 24, "B" * 24, "C" * 24, "0001")).encode()
 
 
 def test_sequence_numbers_wrap_from_ff_to_01_and_never_use_00() -> None:

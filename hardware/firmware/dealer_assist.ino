@@ -3,6 +3,7 @@
 // only the core Arduino API. The dice reader itself is hardware-specific: implement readDice() for your sensor.
 
 #include <Arduino.h>
+#include <EEPROM.h>
 #include <string.h>
 
 // ---- configuration -------------------------------------------------------------------------------------
@@ -34,6 +35,7 @@ static char line[81];                // one received frame, '$' .. LF
 static uint8_t lineLen = 0;
 static bool inFrame = false;
 
+static uint16_t bootNumber = 0;      // power-ups, kept in EEPROM: tells the host our numbering restarted
 static uint8_t lastShakeSeq = 0;     // SHAKE is never acted on twice: a repeat of this number is a retry
 static char lastShakeReply[24] = ""; // ... and gets this same reply again
 static uint8_t shakingSeq = 0;
@@ -153,8 +155,8 @@ static void handleFrame(uint8_t seq, char *type, char *fields) {
       }
       queueCount = kept;
     }
-    snprintf(body, sizeof body, "IDENT %s %s %s", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL", FIRMWARE,
-             SERIAL_NO);
+    snprintf(body, sizeof body, "IDENT %s %s %s %04X", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL", FIRMWARE,
+             SERIAL_NO, bootNumber);
     sendFrame(seq, body);
     if (queueCount) sendHeadEvent();  // a host that came back gets what it missed at once
   } else if (strcmp(type, "ST") == 0) {
@@ -237,7 +239,10 @@ static void receive(char c) {
 // ---- main loop -----------------------------------------------------------------------------------------
 void setup() {
   Serial.begin(BAUD);
-  randomSeed(analogRead(A0));
+  EEPROM.get(0, bootNumber);
+  bootNumber++;
+  EEPROM.put(0, bootNumber);
+  randomSeed(analogRead(A0) ^ bootNumber);
   pinMode(MOTOR_PIN, OUTPUT);
   pinMode(DOME_PIN, INPUT_PULLUP);
   pinMode(JAM_PIN, INPUT_PULLUP);
