@@ -93,9 +93,7 @@ def random_deal(rng: random.Random, dealer: int, scores: Sequence[int] = (0, 0, 
     return Deal(dealer, (scores[0], scores[1], scores[2]), hands, tuple(deck[SEATS * HAND_SIZE :]))
 
 
-def arrange_deal(
-    dealer: int, hands: Sequence[str], kept_first: str = "", scores: Sequence[int] = (0, 0, 0)
-) -> Deal:
+def arrange_deal(dealer: int, hands: Sequence[str], kept_first: str = "", scores: Sequence[int] = (0, 0, 0)) -> Deal:
     """A scripted deal: six hands as card texts ("AH KH 2C …"), the kept cards given out first (in order),
     and the rest of the 53 cards kept after them in deck order."""
     dealt = tuple(_cards(hand.split(), f"seat {seat}'s hand") for seat, hand in enumerate(hands))

@@ -12,7 +12,7 @@ from engine.schmier.settings import Settings
 from engine.schmier.state import Hand, Phase
 
 
-def random_action(hand: Hand, rng: random.Random, pass_chance: float = 0.6) -> Action:
+def random_action(hand: Hand, rng: random.Random, pass_chance: float = 0.8) -> Action:
     """A legal action for the seat to act, drawn without listing every dealer discard."""
     seat = hand.turn
     assert seat is not None, "the hand is over"
@@ -20,9 +20,12 @@ def random_action(hand: Hand, rng: random.Random, pass_chance: float = 0.6) -> A
         bids = list(range(3 if hand.high_bid is None else hand.high_bid + 1, 7))
         if not bids or rng.random() < pass_chance:
             return Pass(seat)
-        return Bid(seat, rng.choice(bids))
+        # mostly the lowest bid: random play rarely makes a high one, and games should reach 21
+        return Bid(seat, bids[0] if rng.random() < 0.8 else rng.choice(bids))
     if hand.phase is Phase.TRUMP:
-        return NameTrump(seat, rng.choice(list(Suit)))
+        # the suit the bidder holds most of, ties broken at random
+        counts = {suit: sum(card.suit is suit for card in hand.hands[seat]) + rng.random() for suit in Suit}
+        return NameTrump(seat, max(counts, key=lambda suit: counts[suit]))
     if hand.phase in (Phase.DISCARD, Phase.DEALER_DISCARD):
         assert hand.trump is not None
         options = hand.discard_options()
