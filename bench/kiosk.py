@@ -1,0 +1,111 @@
+"""Kiosk latency: from a frame arriving to the result in the view the screen renders.
+
+Runs the kiosk runtime headless (the same tick the Kivy app calls 20 times a second) on the synthetic table:
+  1. cards placed on the felt → the first frame showing them → the cards in the controller's view
+     (camera read, stability over consecutive frames, zone assignment, controller);
+  2. CONFIRM with every seat read → the results in the view (engine settlement + durable journal write first).
+The card reader is the shipped model when ``models/`` has one, else the placement reader (kiosk cost only).
+Usage: python bench/kiosk.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kiosk.config import load_config
+from kiosk.controller.baibuu_view import Phase
+from kiosk.runtime import KioskRuntime
+from kiosk.testing import PlacedReader
+
+TICK_S = 0.05
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    have_model = (Path(__file__).resolve().parent.parent / "models" / "reader.json").exists()
+    holder: dict[str, PlacedReader] = {}
+
+    def placed(frame: object) -> list[object]:
+        return holder["reader"](frame) if "reader" in holder else []
+
+    runtime = KioskRuntime(load_config(None), Path(tempfile.mkdtemp()), read=None if have_model else placed,
+                           demo_seed=1)
+    holder["reader"] = PlacedReader(runtime.camera.source)
+    runtime.demo = None  # the benchmark places the cards itself
+    controller, source = runtime.controller, runtime.camera.source
+    to_view: list[float] = []
+    to_results: list[float] = []
+
+    def wait(condition, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+        deadline = time.perf_counter() + timeout
+        while not condition():
+            if time.perf_counter() > deadline:
+                return False
+            runtime.tick()
+            time.sleep(0.002)
+        return True
+
+    from engine.baibuu import house_way
+    from engine.cards import shuffled, standard_deck
+
+    for round_number in range(args.rounds):
+        source.clear_all()
+        controller.command("manual_dice", dice=(1, 2, round_number % 6 + 1))
+        deck = shuffled(standard_deck(), round_number)
+        split = house_way(deck[:4])
+        frames_before = runtime.camera.reader.snapshot.frame
+        placed_at = time.perf_counter()
+        source.place("house.high", list(split.high.cards))
+        source.place("house.low", list(split.low.cards))
+        if not wait(lambda: runtime.camera.reader.snapshot.frame > frames_before):
+            print("no frame from the camera")
+            return 1
+        wanted = {str(card) for card in split.cards}
+
+        def house_shown() -> bool:
+            view = controller.view()
+            shown = {str(read.card) for read in (*view.house_high.cards, *view.house_low.cards)}
+            return shown == wanted
+
+        if not wait(house_shown):
+            print("the house cards never reached the view:", controller.view().alert)
+            return 1
+        to_view.append(time.perf_counter() - placed_at)
+        controller.command("confirm")
+        for index, seat in enumerate(controller.state.settings.seats):
+            cards = deck[4 + 4 * index : 8 + 4 * index]
+            source.place(f"seat{seat}.high", cards[:2])
+            source.place(f"seat{seat}.low", cards[2:])
+        if not wait(lambda: any(c.name == "confirm" and c.enabled for c in controller.view().commands)):
+            print("the seats never read:", controller.view().alert)
+            return 1
+        start = time.perf_counter()
+        controller.command("confirm")
+        view = controller.view()
+        to_results.append(time.perf_counter() - start)
+        assert view.phase is Phase.RESULTS, view.alert
+        controller.command("confirm")
+        controller.command("next")
+    runtime.close()
+    reader = "shipped model (ONNX Runtime)" if have_model else "placement reader (no model in models/)"
+    print(f"card reader: {reader}; {args.rounds} rounds, 6 seats")
+    print(f"cards placed → shown in the view: median {statistics.median(to_view) * 1000:.0f} ms, "
+          f"max {max(to_view) * 1000:.0f} ms (includes {runtime.camera.reader.stabilizer.settings.frames_to_place} "
+          "frames for stability)")
+    print(f"CONFIRM → results in the view (settle + journal written first): median "
+          f"{statistics.median(to_results) * 1000:.1f} ms, max {max(to_results) * 1000:.1f} ms")
+    print(f"the screen redraws on its next tick: up to {TICK_S * 1000:.0f} ms more")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
