@@ -37,8 +37,9 @@ def main() -> int:
     def placed(frame: object) -> list[object]:
         return holder["reader"](frame) if "reader" in holder else []
 
-    runtime = KioskRuntime(load_config(None), Path(tempfile.mkdtemp()), read=None if have_model else placed,
-                           demo_seed=1)
+    runtime = KioskRuntime(
+        load_config(None), Path(tempfile.mkdtemp()), read=None if have_model else placed, demo_seed=1
+    )
     holder["reader"] = PlacedReader(runtime.camera.source)
     runtime.demo = None  # the benchmark places the cards itself
     controller, source = runtime.controller, runtime.camera.source
@@ -66,12 +67,12 @@ def main() -> int:
         placed_at = time.perf_counter()
         source.place("house.high", list(split.high.cards))
         source.place("house.low", list(split.low.cards))
-        if not wait(lambda: runtime.camera.reader.snapshot.frame > frames_before):
+        if not wait(lambda before=frames_before: runtime.camera.reader.snapshot.frame > before):
             print("no frame from the camera")
             return 1
         wanted = {str(card) for card in split.cards}
 
-        def house_shown() -> bool:
+        def house_shown(wanted: set[str] = wanted) -> bool:
             view = controller.view()
             shown = {str(read.card) for read in (*view.house_high.cards, *view.house_low.cards)}
             return shown == wanted
@@ -98,11 +99,15 @@ def main() -> int:
     runtime.close()
     reader = "shipped model (ONNX Runtime)" if have_model else "placement reader (no model in models/)"
     print(f"card reader: {reader}; {args.rounds} rounds, 6 seats")
-    print(f"cards placed → shown in the view: median {statistics.median(to_view) * 1000:.0f} ms, "
-          f"max {max(to_view) * 1000:.0f} ms (includes {runtime.camera.reader.stabilizer.settings.frames_to_place} "
-          "frames for stability)")
-    print(f"CONFIRM → results in the view (settle + journal written first): median "
-          f"{statistics.median(to_results) * 1000:.1f} ms, max {max(to_results) * 1000:.1f} ms")
+    print(
+        f"cards placed → shown in the view: median {statistics.median(to_view) * 1000:.0f} ms, "
+        f"max {max(to_view) * 1000:.0f} ms (includes {runtime.camera.reader.stabilizer.settings.frames_to_place} "
+        "frames for stability)"
+    )
+    print(
+        f"CONFIRM → results in the view (settle + journal written first): median "
+        f"{statistics.median(to_results) * 1000:.1f} ms, max {max(to_results) * 1000:.1f} ms"
+    )
     print(f"the screen redraws on its next tick: up to {TICK_S * 1000:.0f} ms more")
     return 0
 

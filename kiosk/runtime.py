@@ -7,6 +7,7 @@ the benchmark call it directly.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -151,10 +152,8 @@ class KioskRuntime:
     def close(self) -> None:
         self.camera.close()
         self.devices.close()
-        try:
+        with contextlib.suppress(JournalError):
             self.journal.close()
-        except JournalError:
-            pass
 
     def make_screens(self, scale: Any) -> list[Any]:
         from kiosk.ui.screen_baibuu import BaiBuuScreen

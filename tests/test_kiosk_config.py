@@ -12,7 +12,8 @@ from kiosk.config import ConfigError, config_from_data, load_config, write_confi
 
 def test_the_built_in_default_is_the_embedded_demo() -> None:
     config = load_config(None)
-    assert (config.devices.shaker, config.devices.panel, config.camera.source) == ("simulated", "simulated", "synthetic")
+    devices = (config.devices.shaker, config.devices.panel, config.camera.source)
+    assert devices == ("simulated", "simulated", "synthetic")
     assert config.check_pin("2468") and not config.check_pin("0000")
     assert config.game_settings("baibuu").min_bet == 10
 
@@ -46,15 +47,26 @@ def test_a_wrong_config_is_refused_naming_the_key_and_what_is_allowed(data: dict
 
 def test_the_kiosk_command_checks_and_writes_configs(tmp_path: Path, dealer_assist: list[str], cli_env) -> None:
     path = tmp_path / "kiosk.yaml"
-    done = subprocess.run([*dealer_assist, "kiosk", "--write-config", str(path)], env=cli_env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*dealer_assist, "kiosk", "--write-config", str(path)], env=cli_env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and path.exists()
-    done = subprocess.run([*dealer_assist, "kiosk", "--config", str(path), "--check"], env=cli_env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*dealer_assist, "kiosk", "--config", str(path), "--check"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and "OK: table T1, game baibuu" in done.stdout
     path.write_text("devices:\n  baud: 7\n")
-    done = subprocess.run([*dealer_assist, "kiosk", "--config", str(path), "--check"], env=cli_env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*dealer_assist, "kiosk", "--config", str(path), "--check"],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.strip().startswith("dealer-assist: ") and "devices.baud 7" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

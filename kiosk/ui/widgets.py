@@ -81,7 +81,7 @@ class BigButton(Button):
         if self.disabled:
             self.background_color = theme.BUTTON_COLOURS["disabled"]
         elif self.state == "down":
-            self.background_color = tuple(min(1.0, c * 1.35) for c in self._colour[:3]) + (1.0,)
+            self.background_color = (*(min(1.0, c * 1.35) for c in self._colour[:3]), 1.0)
         else:
             self.background_color = self._colour
 
