@@ -250,3 +250,25 @@ def test_reading_in_a_thread_is_held_to_the_frame_rate_and_stops() -> None:
     after_stop = len(seen)
     time.sleep(0.2)
     assert len(seen) == after_stop
+
+
+def test_a_bumped_camera_is_noticed_and_calibrated_again() -> None:
+    source = SyntheticTableSource(LAYOUT, tilt=0.08, turn_deg=1.5)
+    source.place("seat6.low", "QC 2C")
+    table = TableReader(
+        source, read=source.perfect_read, view=ReadView("frame"), settings=StabilitySettings(1, 1), recheck_every=5
+    )
+    for _ in range(5):
+        table.step()
+    assert table.recalibrations == 0 and table.calibration_note is None  # markers where they were: no change
+    source.move_camera(tilt=0.02, turn_deg=-2.0)
+    table.step()
+    assert table.recalibrations == 0
+    for _ in range(4):
+        snapshot = table.step()
+    assert table.recalibrations == 1
+    assert table.calibration_note is not None and table.calibration_note.startswith("camera moved")
+    assert snapshot.cards_in("seat6.low") == parse_cards("QC 2C")
+    truth = cv2.perspectiveTransform(np.array([[[900.0, 500.0]]]), source.homography)[0]
+    assert table.calibration is not None
+    assert np.abs(table.calibration.to_pixels([[900.0, 500.0]]) - truth).max() < 1.0

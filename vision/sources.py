@@ -411,6 +411,17 @@ class SyntheticTableSource(_StatusMixin):
         self._background = self._render_background()
         self._status = SourceStatus("live", f"{self.name}: live", seconds(self._clock))
 
+    def move_camera(self, *, tilt: float = 0.08, turn_deg: float = 1.5) -> None:
+        """Point the simulated camera anew (a bumped camera, for tests of recalibration)."""
+        homography = camera_homography(self.layout, self.size, tilt=tilt, turn_deg=turn_deg)
+        with self._lock:
+            self.homography = homography
+            self._background = self._render_background()
+            self._zones = {
+                zone: tuple(self._lay_out(zone, [p.card for p in placed])) for zone, placed in self._zones.items()
+            }
+            self._version += 1
+
     # -- what is on the table ---------------------------------------------------------------------------------
 
     def place(self, zone: str, cards: Iterable[Card | str] | str, *, allow_duplicates: bool = False) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import InputError
-from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.calibration import Calibration, CalibrationError, calibrate, find_markers
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, Detection
 from vision.layout import Layout, draw_layout, load_layout
 from vision.sources import Clock, FrameSource, SourceStatus, SystemClock, seconds
@@ -201,13 +201,23 @@ class TableReader:
         settings: StabilitySettings | None = None,
         view: ReadView | None = None,
         on_events: Callable[[list[TableEvent]], None] | None = None,
+        recheck_every: int = 30,
+        moved_mm: float = 8.0,
     ) -> None:
+        """``recheck_every``: frames between checks that the markers are still where the calibration puts them (0:
+        never); ``moved_mm``: how far they may seem to move before the camera counts as moved and is calibrated
+        again."""
         self.source = source
         self.layout = layout or getattr(source, "layout", None) or load_layout()
         self.calibration = calibration
         self._read = read or _default_read
         self.clock = clock or SystemClock()
         self.stabilizer = Stabilizer(self.layout, settings)
+        self.recheck_every = recheck_every
+        self.moved_mm = moved_mm
+        self.recalibrations = 0
+        self.calibration_note: str | None = None
+        self._frames_since_check = 0
         self.view = view or ReadView()
         self.on_events = on_events
         self._lock = threading.Lock()
@@ -244,6 +254,10 @@ class TableReader:
             self.calibration.check_frame(width, height)
         except CalibrationError as error:
             return self._publish(None, str(error))
+        self._frames_since_check += 1
+        if self.recheck_every and self._frames_since_check >= self.recheck_every:
+            self._frames_since_check = 0
+            self._check_markers(frame)
         if self.view.mode == "table":
             detections = read_table_view(frame, self.calibration, self.layout, self._read, self.view)
         else:
@@ -253,6 +267,30 @@ class TableReader:
         events = self.stabilizer.update(located, seconds(self.clock))
         snapshot = self._publish(events, None)
         return snapshot
+
+    def _check_markers(self, frame: Frame) -> None:
+        """Compare where the markers are with where the calibration puts them; after a bump, calibrate again.
+
+        Only when every marker is in view (an arm over a corner is not a moved camera). The last move is kept in
+        ``calibration_note`` for the kiosk's status line and log.
+        """
+        assert self.calibration is not None
+        spec = self.layout.markers
+        found = find_markers(frame, spec)
+        if set(found) != set(spec.centres_mm):
+            return
+        seen_mm = self.calibration.to_table(np.concatenate([found[i] for i in sorted(found)]))
+        expected_mm = np.concatenate([spec.corners_mm(i) for i in sorted(found)])
+        shift = float(np.linalg.norm(seen_mm - expected_mm, axis=1).mean())
+        if shift <= self.moved_mm:
+            return
+        try:
+            self.calibration = calibrate(frame, spec)
+        except CalibrationError as error:
+            self.calibration_note = f"camera moved {shift:.0f} mm and could not calibrate again: {error}"
+            return
+        self.recalibrations += 1
+        self.calibration_note = f"camera moved {shift:.0f} mm at {seconds(self.clock):.1f} s: calibrated again"
 
     def _publish(self, events: list[TableEvent] | None, problem: str | None) -> TableSnapshot:
         with self._lock:
