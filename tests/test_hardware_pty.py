@@ -310,3 +310,52 @@ def test_a_listener_that_raises_does_not_stop_the_link() -> None:
             assert client.connected
     finally:
         sim.stop()
+
+
+def test_a_shaker_behind_a_socket_url_works_the_same() -> None:
+    """``socket://host:port`` (a serial-to-network bridge) goes through the same driver."""
+    import random
+    import socket
+    import threading
+
+    from hardware.device import DeviceEngine
+    from hardware.events import DeviceIdentity
+
+    server = socket.create_server(("127.0.0.1", 0))
+    engine = DeviceEngine(DeviceIdentity(DeviceKind.SHAKER, "net-1", "NET-1"), random.Random(4), FAST_DEVICE)
+    stop = threading.Event()
+
+    def bridge() -> None:
+        connection, _ = server.accept()
+        connection.settimeout(0.01)
+        with connection:
+            while not stop.is_set():
+                try:
+                    data = connection.recv(4096)
+                except TimeoutError:
+                    data = b""
+                now = time.monotonic()
+                if data:
+                    engine.data_received(data, now)
+                engine.poll(now)
+                try:
+                    for frame in engine.frames_to_send():
+                        connection.sendall(frame)
+                except OSError:
+                    return  # the client closed the connection
+
+    thread = threading.Thread(target=bridge, daemon=True)
+    thread.start()
+    try:
+        url = f"socket://127.0.0.1:{server.getsockname()[1]}"
+        with DeviceClient(url, name="shaker", expect_kind=DeviceKind.SHAKER, timing=FAST_HOST) as client:
+            assert client.wait_until_up(3)
+            shake_id = client.shake()
+            event = client.events.get(timeout=3)
+            while not isinstance(event, DiceRolled):
+                event = client.events.get(timeout=3)
+            assert event.shake_id == shake_id and [event.values] == engine.rolls
+    finally:
+        stop.set()
+        thread.join(timeout=2)
+        server.close()
