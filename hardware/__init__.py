@@ -36,6 +36,12 @@ lists the ports and who answers on them. ``DeviceClient`` also takes ``baudrate`
 ``expect_serial``, ``timing`` (``hardware.link.LinkTiming``: ack timeout, retries, shake timeout, backoff) and
 ``clock`` (a ``() -> float`` of monotonic seconds, e.g. the kiosk clock's ``monotonic``; it stamps events' ``at``).
 The wire protocol is in ``hardware/PROTOCOL.md``.
+
+Faults for tests, through the real pty path (``sim.shaker`` and ``sim.panel`` are ``hardware.sim.SimulatedDevice``):
+``sim.shaker.force_next_dice((3, 7, 1))`` (a die out of range → ``DiceFault``), ``force_next_dice(error="SENSOR")``,
+``sim.shaker.set_state(DeviceState.JAMMED)`` / ``DOME_OPEN`` / ``READY``, ``sim.shaker.unplug()`` and
+``replug()`` (``LinkDown`` / ``LinkUp``), ``sim.shaker.drop_next(outgoing=1, only="ACK")``,
+``corrupt_next(...)``, ``send_raw(b"noise")``; random ones with ``start_simulated_devices(faults=FaultPlan(...))``.
 """
 
 from hardware.events import (
