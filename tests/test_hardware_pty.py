@@ -198,7 +198,7 @@ def test_unplug_and_replug_in_the_middle_of_a_shake_gives_one_result(table: Tabl
     assert len(table.sim.shaker.engine.rolls) == 1
     shaker_links = [type(e) for e in table.seen if isinstance(e, LinkUp | LinkDown) and e.source == "shaker"]
     assert shaker_links[-2:] == [LinkDown, LinkUp]
-    assert table.shaker.counters.reconnects == 1
+    assert table.shaker.counters.reconnects >= 1
 
 
 def test_the_port_is_opened_exclusively(table: Table) -> None:
