@@ -85,6 +85,7 @@ def test_the_frames_in_the_protocol_document_are_the_ones_the_code_writes() -> N
         assert isinstance(parse_all(frame)[0], Frame)
 
 
+@settings(deadline=None)  # the machine is shared: timing is not what these tests are about
 @given(st.integers(0, 255), messages)
 def test_every_message_survives_a_round_trip(seq: int, message: Message) -> None:
     [frame] = parse_all(encode(seq, message))
@@ -93,6 +94,7 @@ def test_every_message_survives_a_round_trip(seq: int, message: Message) -> None
     assert from_frame(frame) == message
 
 
+@settings(deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 255), messages), max_size=8), st.integers(1, 7))
 def test_a_stream_cut_into_any_chunks_gives_the_same_messages(pairs: list[tuple[int, Message]], chunk: int) -> None:
     stream = b"".join(encode(seq, message) for seq, message in pairs)
@@ -185,12 +187,13 @@ def _check_items(items: list[object]) -> None:
             assert len(item.raw) <= MAX_FRAME
 
 
+@settings(deadline=None)
 @given(st.binary(max_size=400))
 def test_random_bytes_never_raise_and_never_yield_an_invalid_result(data: bytes) -> None:
     _check_items(parse_all(data))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 255), messages), min_size=1, max_size=5), st.data())
 def test_mutated_streams_never_raise_and_never_yield_an_invalid_result(
     pairs: list[tuple[int, Message]], data: st.DataObject
