@@ -317,6 +317,7 @@ class Simulator:
         os.set_blocking(self._wake_w, False)
         self._selector.register(self._wake_r, selectors.EVENT_READ, None)
         self._stopping = False
+        self._stopped = False
         self._thread = threading.Thread(target=self._run, name="device-sim", daemon=True)
 
     def add(
@@ -357,6 +358,10 @@ class Simulator:
             os.write(self._wake_w, b"!")
 
     def stop(self) -> None:
+        """Stop serving and remove the ports; calling it again does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         self._stopping = True
         self.wake()
         if self._thread.is_alive():
