@@ -25,7 +25,7 @@ def _pixels(homography: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize(("tilt", "turn_deg"), [(0.0, 0.0), (0.08, 1.5), (0.14, -2.0)])
 def test_calibration_recovers_the_camera_of_a_rendered_table(tilt: float, turn_deg: float) -> None:
-    source = SyntheticTableSource(LAYOUT, tilt=tilt, turn_deg=turn_deg, noise=2.0)
+    source = SyntheticTableSource(LAYOUT, size=(1280, 720), tilt=tilt, turn_deg=turn_deg, noise=2.0)
     frame = source.read()
     assert frame is not None
     calibration = calibrate(frame, LAYOUT.markers)
@@ -101,7 +101,7 @@ def test_markers_that_disagree_with_the_layout_are_refused() -> None:
 
 
 def test_calibration_file_round_trip_and_frame_size_check(tmp_path: Path) -> None:
-    frame = SyntheticTableSource(LAYOUT).read()
+    frame = SyntheticTableSource(LAYOUT, size=(1280, 720)).read()
     assert frame is not None
     calibration = calibrate(frame, LAYOUT.markers)
     path = tmp_path / "table" / "calibration.json"

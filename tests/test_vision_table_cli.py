@@ -25,12 +25,12 @@ def test_calibrate_from_the_synthetic_camera_then_draw_the_layout_over_a_frame(
 ) -> None:
     result = run(dealer_assist, ["calibrate", "--camera", "synthetic", "--snapshot", "check.png"], cli_env, tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "calibrated 1280×720 frames from markers 0, 1, 2, 3" in result.stdout
+    assert "calibrated 1920×1080 frames from markers 0, 1, 2, 3" in result.stdout
     calibration = Calibration.load(tmp_path / "data" / "calibration.json")  # the default place
     source = SyntheticTableSource(load_layout())
     truth = cv2.perspectiveTransform(np.array([[[900.0, 500.0]]]), source.homography)[0]
     assert np.abs(calibration.to_pixels([[900.0, 500.0]]) - truth).max() < 1.0
-    assert cv2.imread(str(tmp_path / "check.png")).shape == (720, 1280, 3)
+    assert cv2.imread(str(tmp_path / "check.png")).shape == (1080, 1920, 3)
 
     frame = source.read()
     assert frame is not None
@@ -88,7 +88,7 @@ def test_watch_snapshot_of_the_zones_headless(
     assert result.returncode == 0, result.stderr
     snapshot = json.loads(result.stdout)
     assert snapshot["frame"] == 2 and snapshot["zones"] == {}
-    assert cv2.imread(str(tmp_path / "view.png")).shape == (720, 1280, 3)
+    assert cv2.imread(str(tmp_path / "view.png")).shape == (1080, 1920, 3)
     result = run(dealer_assist, ["watch", "--camera", "0", "--place", "seat3.low=AS"], cli_env, tmp_path)
     assert result.returncode == 2 and "--place puts cards on the synthetic table only" in result.stderr
 

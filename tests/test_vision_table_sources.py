@@ -125,7 +125,7 @@ def _quad_mask(shape: tuple[int, ...], corners: np.ndarray, shrink: float = 0.8)
 def test_the_synthetic_table_draws_each_card_inside_its_zone() -> None:
     source = SyntheticTableSource(LAYOUT, noise=0)
     empty = source.read()
-    assert empty is not None and empty.shape == (720, 1280, 3)
+    assert empty is not None and empty.shape == (1080, 1920, 3)
     source.place("seat3.low", "AS 9H")
     source.place("house.high", [parse_card("KH"), parse_card("QS")])
     source.place("centre", "3S 4S 5S 6S 7S 8S")

@@ -382,7 +382,7 @@ class SyntheticTableSource(_StatusMixin):
         self,
         layout: Layout | str | Path | None = None,
         *,
-        size: tuple[int, int] = (1280, 720),
+        size: tuple[int, int] = (1920, 1080),
         deck: str | None = None,
         faces: Mapping[Card, Frame] | None = None,
         seed: int = 0,
