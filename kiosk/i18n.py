@@ -110,6 +110,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bb.commission": ("commission {amount}", "hoa hồng {amount}"),
     "bb.waiting_cards": ("waiting for {count} cards", "chờ {count} lá"),
     "bb.sitting_out": ("sitting out", "không chơi"),
+    # two-card hands and the house-way rules (names of the posted rules)
+    "hand.points": ("{n} points", "{n} điểm"),
+    "hand.pair": ("pair of {rank}", "đôi {rank}"),
+    "hand.kong": ("Kong (A+9)", "công nhỏ (A+9)"),
+    "hand.pictures": ("two pictures", "công lớn"),
+    "rule.natural": ("natural", "bài tự nhiên"),
+    "rule.two pairs": ("two pairs", "hai đôi"),
+    "rule.one pair": ("one pair", "một đôi"),
+    "rule.Kong or two pictures": ("Kong or two pictures", "công"),
+    "rule.otherwise": ("otherwise", "còn lại"),
+    "rule.line": ("{line}", "Luật {name}: {line}"),
     # reading problems
     "read.low_confidence": ("unsure: tap to check", "chưa chắc: chạm để sửa"),
     "read.duplicate": ("seen twice: tap to fix", "trùng lá: chạm để sửa"),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.baibuu import Hand, Round, Settings, house_way, replay
+from engine.baibuu import Hand, HandClass, Round, Settings, house_way, replay
 from engine.cards import Card
 from engine.common import IllegalAction
 from engine.errors import InputError
@@ -437,9 +437,10 @@ class BaiBuuController:
         way = HouseWayView(
             high=split.high.cards,
             low=split.low.cards,
-            high_value=split.high.value_text,
-            low_value=split.low.value_text,
+            high_value=hand_value(split.high),
+            low_value=hand_value(split.low),
             rule=split.rule,
+            rule_name=split.rule_name,
         )
         if self.phase is not Phase.HOUSE:
             return way, True, Msg("bb.set_ok")
@@ -519,6 +520,18 @@ class BaiBuuController:
             Command("void", Msg("button.void"), open_round),
             Command("next", Msg("button.next"), phase in (Phase.CLOSED, Phase.VOIDED)),
         )
+
+
+def hand_value(hand: Hand) -> Msg:
+    """A two-card hand's class and value, as a message the screen shows in the dealer's language."""
+    hand_class = hand.hand_class
+    if hand_class is HandClass.PAIR:
+        return Msg("hand.pair", {"rank": hand.cards[0].rank.text})
+    if hand_class is HandClass.KONG:
+        return Msg("hand.kong")
+    if hand_class is HandClass.TWO_PICTURES:
+        return Msg("hand.pictures")
+    return Msg("hand.points", {"n": hand.points})
 
 
 def _same_set(split: Any, high: Sequence[Card], low: Sequence[Card]) -> bool:

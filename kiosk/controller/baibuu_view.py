@@ -37,9 +37,11 @@ class DiceView:
 class HouseWayView:
     high: tuple[Card, Card]
     low: tuple[Card, Card]
-    high_value: str
-    low_value: str
+    high_value: Msg
+    low_value: Msg
     rule: str
+    """The engine's line saying why, for this very hand."""
+    rule_name: str = ""
 
 
 @dataclass(frozen=True)

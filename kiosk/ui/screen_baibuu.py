@@ -195,13 +195,18 @@ class BaiBuuScreen(Screen):
         self.way_title.text = t("bb.house_way")
         way = view.house_way
         for (name, cards, value), hand, hand_value, key in (
-            (self.way_high, way.high if way else None, way.high_value if way else "", "bb.high"),
-            (self.way_low, way.low if way else None, way.low_value if way else "", "bb.low"),
+            (self.way_high, way.high if way else None, way.high_value if way else None, "bb.high"),
+            (self.way_low, way.low if way else None, way.low_value if way else None, "bb.low"),
         ):
             name.text = t(key)
             cards.text = _cards_markup(hand) if hand else "—"
-            value.text = hand_value
-        self.way_rule.text = way.rule if way else ""
+            value.text = t(hand_value) if hand_value else ""
+        if way is None:
+            self.way_rule.text = ""
+        else:
+            rule_key = "rule." + way.rule_name
+            rule_name = t(rule_key) if way.rule_name and _known(rule_key) else way.rule_name
+            self.way_rule.text = t("rule.line", name=rule_name, line=way.rule)
 
         self.felt_title.text = t("bb.house_hand") + " · " + t("bb.on_felt")
         if view.house_high and view.house_low:
@@ -286,6 +291,12 @@ def _cards_markup(cards: tuple[Card, ...]) -> str:
         colour = "ff5a5a" if card.suit is not None and card.suit.is_red else "ffffff"
         parts.append(f"[color={colour}]{card.pretty}[/color]")
     return "  ".join(parts)
+
+
+def _known(key: str) -> bool:
+    from kiosk.i18n import TEXTS
+
+    return key in TEXTS
 
 
 def msg(key: str, **params: Any) -> Msg:

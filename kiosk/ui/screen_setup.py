@@ -26,7 +26,7 @@ class SetupScreen(Screen):
         self.message = ""
         self.draft: dict[str, Any] = {}
         px = scale.px
-        box = BoxLayout(orientation="vertical", padding=px(8), spacing=px(8))
+        box = BoxLayout(orientation="vertical", padding=px(8), spacing=px(6))
         paint_background(box, theme.BACKGROUND)
         self.title = TextLabel(font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40))
         box.add_widget(self.title)
@@ -34,7 +34,7 @@ class SetupScreen(Screen):
         self.seat_buttons: dict[int, BigButton] = {}
         self.value_buttons: dict[str, BigButton] = {}
         for key in ("seats", "min_bet", "max_bet", "default_bet", "commission", "copy_rule", "direction"):
-            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(64))
+            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(56))
             label = TextLabel(font_size=scale.font(22), size_hint_x=0.3)
             row.add_widget(label)
             controls = BoxLayout(orientation="horizontal", spacing=px(6))
@@ -63,7 +63,7 @@ class SetupScreen(Screen):
             box.add_widget(row)
         self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
         box.add_widget(self.message_label)
-        bottom = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(84))
+        bottom = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
         self.unlock_button = BigButton("confirm", scale)
         self.unlock_button.bind(on_release=lambda *_: self.ask_pin())
         self.save_button = BigButton("confirm", scale)
