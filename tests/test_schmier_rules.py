@@ -28,7 +28,8 @@ from engine.schmier import (
     trick_winner,
 )
 from engine.schmier.bidding import bidding_order
-from engine.schmier.ranks import card_points, team_seats
+from engine.schmier.randomplay import random_action
+from engine.schmier.ranks import card_points, is_trump, team_seats
 from engine.schmier.scoring import award_points
 from engine.schmier.tricks import Trick, legal_plays
 
@@ -65,19 +66,24 @@ def bid_round(hand: Hand, bids: dict[int, int]) -> None:
 
 
 def heavy_trump_dealer(settings: Settings) -> Hand:
-    """Dealer 0 holds A K Q J 10 9 of hearts and the kept cards hold 8H-3H: 12 trumps after the pick-up.
-    Seat 1 holds 2H, the left bauer and the joker; seats 1-5 fill up with plain cards."""
-    filler = [c for c in deck_with_joker() if c.suit in (S, C, D) and c != card("JD")]
-    hands = ["AH KH QH JH 10H 9H", "2H JD JK " + " ".join(map(str, filler[:3]))]
-    rest = filler[3:]
-    for seat in range(2, 6):
-        hands.append(" ".join(map(str, rest[(seat - 2) * 6 : (seat - 1) * 6])))
-    hand = Hand(settings, arrange_deal(0, hands, "8H 7H 6H 5H 4H 3H"))
+    """Dealer 0 holds A K Q J 10 9 of hearts and every other trump is among the kept cards; the other seats hold
+    plain cards and keep them all. After the pick-up the dealer holds 23 cards: 15 trumps and 8 plain."""
+    trumps_kept = "8H 7H 6H 5H 4H 3H 2H JD JK"
+    plain = [c for c in deck_with_joker() if not is_trump(c, H)]
+    hands = ["AH KH QH JH 10H 9H", *(" ".join(map(str, plain[i * 6 : i * 6 + 6])) for i in range(5))]
+    hand = Hand(settings, arrange_deal(0, hands, trumps_kept))
     bid_round(hand, {1: 3})
     hand.name_trump(1, H)
     for seat in range(1, 6):
         hand.discard(seat, [])
     return hand
+
+
+def plain_held_by_dealer(hand: Hand) -> list[Card]:
+    return [c for c in hand.hands[0] + hand.kept if not is_trump(c, H)]
+
+
+UNPROTECTED = parse_cards("KH QH 10H 9H 8H 7H 6H 5H 4H 3H")
 
 
 # ----- players and cards
@@ -130,8 +136,6 @@ def test_the_deal_passes_to_the_left_each_hand() -> None:
     bid_round(hand, {0: 3})
     hand.name_trump(0, S)
     rng = random.Random(4)
-    from engine.schmier.randomplay import random_action
-
     while not hand.is_over:
         hand.apply(random_action(hand, rng))
     assert match.next_dealer == 0
@@ -306,12 +310,12 @@ def test_the_dealer_may_not_discard_trump_holding_6_or_fewer() -> None:
 
 def test_the_dealer_holding_more_than_6_trumps_may_discard_only_the_excess() -> None:
     hand = heavy_trump_dealer(Settings())
-    plain = [c for c in hand.hands[0] + hand.kept if c.suit is not H]
-    assert len(plain) == 11 and hand.discard_options().most_trumps == 6
-    with pytest.raises(IllegalAction, match="holds 12 trumps and may discard only 6 of them, keeping 6"):
-        hand.discard(0, [*plain[:10], *parse_cards("KH QH 10H 9H 8H 7H 6H")])
-    hand.discard(0, [*plain, *parse_cards("KH QH 10H 9H 8H 7H")])
-    assert set(hand.hands[0]) == set(parse_cards("AH JH 6H 5H 4H 3H"))
+    plain = plain_held_by_dealer(hand)
+    assert len(plain) == 8 and hand.discard_options().most_trumps == 9
+    with pytest.raises(IllegalAction, match="holds 15 trumps and may discard only 9 of them, keeping 6"):
+        hand.discard(0, [*plain[:7], *UNPROTECTED])
+    hand.discard(0, [*plain, *UNPROTECTED[:9]])
+    assert set(hand.hands[0]) == set(parse_cards("AH JH JD 2H JK 3H"))
 
 
 @pytest.mark.parametrize(
@@ -326,13 +330,8 @@ def test_the_dealer_holding_more_than_6_trumps_may_discard_only_the_excess() -> 
 )
 def test_the_dealer_never_discards_the_protected_trumps(text: str, words: str) -> None:
     hand = heavy_trump_dealer(Settings())
-    plain = [c for c in hand.hands[0] + hand.kept if c.suit is not H]
-    # seat 1 holds 2H, JD and JK; give the dealer's check a hand that holds them by asking directly
-    from engine.schmier.discards import check_dealer_discard
-
-    holding = [*hand.hands[0], *hand.kept, *parse_cards("2H JD JK")]
     with pytest.raises(IllegalAction, match=f"the dealer may not discard {words}"):
-        check_dealer_discard(0, holding, [*plain, card(text), *parse_cards("KH QH 10H 9H 8H 7H 6H 5H")], H)
+        hand.discard(0, [*plain_held_by_dealer(hand), card(text), *UNPROTECTED[:8]])
 
 
 def test_discarded_cards_score_for_nobody() -> None:
@@ -346,10 +345,8 @@ def test_discarded_cards_score_for_nobody() -> None:
 def test_option_dealers_discarded_trumps_face_up_default_hidden(shown: bool) -> None:
     assert Settings().show_dealer_trump_discards is False
     hand = heavy_trump_dealer(Settings(show_dealer_trump_discards=shown))
-    plain = [c for c in hand.hands[0] + hand.kept if c.suit is not H]
-    record = hand.discard(0, [*plain, *parse_cards("KH QH 10H 9H 8H 7H")])
-    face_up = set(parse_cards("KH QH 10H 9H 8H 7H")) if shown else set()
-    assert set(hand.face_up_discards()) == face_up
+    record = hand.discard(0, [*plain_held_by_dealer(hand), *UNPROTECTED[:9]])
+    assert set(hand.face_up_discards()) == (set(UNPROTECTED[:9]) if shown else set())
     assert ("face up" in record.describe()) is shown
 
 
@@ -360,8 +357,6 @@ def test_the_bidder_leads_the_first_trick() -> None:
     hand = fresh(dealer=0)
     bid_round(hand, {3: 4})
     hand.name_trump(3, C)
-    from engine.schmier.randomplay import random_action
-
     rng = random.Random(1)
     while hand.phase is not Phase.PLAY:
         hand.apply(random_action(hand, rng))
@@ -497,8 +492,6 @@ def test_a_tie_at_21_without_the_bidding_team_plays_another_hand() -> None:
 
 def test_a_game_of_several_hands_runs_to_21() -> None:
     rng = random.Random(11)
-    from engine.schmier.randomplay import random_action
-
     match = Match(Settings(), first_dealer=rng.randrange(6))
     for _ in range(2000):
         if match.is_over:
