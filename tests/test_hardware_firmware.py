@@ -136,7 +136,7 @@ def test_a_panel_button_press_reaches_the_driver(tmp_path: Path) -> None:
             board.set_pins(pin9=0)  # pin 9 is CONFIRM; pressed means pulled to ground
             time.sleep(0.1)
             board.set_pins(pin9=1)
-            edges = []
+            edges: list[tuple[type, Button]] = []
             deadline = time.monotonic() + 3
             while len(edges) < 2 and time.monotonic() < deadline:
                 with contextlib.suppress(queue.Empty):

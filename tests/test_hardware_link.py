@@ -103,7 +103,7 @@ def up_wire(**kwargs: object) -> Wire:
 
 def test_the_link_comes_up_and_reports_the_device_and_its_state() -> None:
     wire = up_wire()
-    assert wire.of(LinkUp) == [LinkUp("shaker", "mem", SHAKER, wire.of(LinkUp)[0].at)]  # type: ignore[union-attr]
+    assert wire.of(LinkUp) == [LinkUp("shaker", "mem", SHAKER, wire.of(LinkUp)[0].at)]
     assert [e.state for e in wire.of(DeviceStatus)] == [DeviceState.READY]  # type: ignore[union-attr]
     assert wire.host.counters.retries == 0
 

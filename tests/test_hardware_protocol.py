@@ -25,6 +25,7 @@ from hardware.protocol import (
     Message,
     MessageError,
     Nak,
+    ParseItem,
     QueryStatus,
     Shake,
     Stat,
@@ -55,7 +56,7 @@ messages: st.SearchStrategy[Message] = st.one_of(
 )
 
 
-def parse_all(data: bytes) -> list[object]:
+def parse_all(data: bytes) -> list[ParseItem]:
     return FrameParser().feed(data)
 
 
@@ -169,7 +170,7 @@ def test_sequence_numbers_wrap_from_ff_to_01_and_never_use_00() -> None:
     assert seen == set(range(1, 256))
 
 
-def _check_items(items: list[object]) -> None:
+def _check_items(items: list[ParseItem]) -> None:
     for item in items:
         assert isinstance(item, Frame | BadFrame | Garbage)
         if isinstance(item, Frame):

@@ -83,6 +83,11 @@ def has(kind: type, count: int = 1) -> Callable[[list[DeviceEvent]], bool]:
     return lambda seen: sum(isinstance(e, kind) for e in seen) >= count
 
 
+def shakes_ended(count: int) -> Callable[[list[DeviceEvent]], bool]:
+    """At least ``count`` shakes have ended, with dice or with a fault."""
+    return lambda seen: sum(isinstance(e, DiceRolled | DiceFault) for e in seen) >= count
+
+
 def test_a_shake_travels_over_the_pty_and_the_dice_are_the_ones_rolled(table: Table) -> None:
     shake_id = table.shaker.shake()
     table.wait_for(has(DiceRolled))
@@ -225,8 +230,8 @@ def test_devices_are_found_by_identity() -> None:
     try:
         ports = [shaker_port, panel_port, "/nonexistent/tty"]
         found = {f.port: f for f in find_devices(ports, timeout=0.3, scan=False)}
-        assert found[shaker_port].identity is not None and found[shaker_port].identity.kind == DeviceKind.SHAKER
-        assert found[panel_port].identity is not None and found[panel_port].identity.kind == DeviceKind.PANEL
+        kinds = {port: item.identity.kind if item.identity else None for port, item in found.items()}
+        assert kinds[shaker_port] == DeviceKind.SHAKER and kinds[panel_port] == DeviceKind.PANEL
         assert found["/nonexistent/tty"].identity is None and found["/nonexistent/tty"].problem
     finally:
         sim.stop()
@@ -240,9 +245,9 @@ def test_everything_at_once_every_shake_ends_exactly_once() -> None:
         for n in range(1, 9):
             noisy.shaker.shake()
             noisy.sim.press(Button.CONFIRM, hold=0.02)
-            noisy.wait_for(lambda seen, n=n: sum(isinstance(e, DiceRolled | DiceFault) for e in seen) >= n, 8.0)
+            noisy.wait_for(shakes_ended(n), 8.0)
         noisy.drain(0.5)
-        ended = [e.shake_id for e in noisy.seen if isinstance(e, DiceRolled | DiceFault)]  # type: ignore[union-attr]
+        ended = [e.shake_id for e in noisy.seen if isinstance(e, DiceRolled | DiceFault)]
         assert sorted(ended) == list(range(1, 9))
         assert all(1 <= v <= 6 for e in noisy.of(DiceRolled) for v in e.values)  # type: ignore[union-attr]
         counters = noisy.shaker.counters
@@ -267,10 +272,10 @@ def test_a_shaker_unplugged_every_half_second_still_ends_every_shake_once() -> N
     try:
         for n in range(1, 5):
             flaky.shaker.shake()
-            flaky.wait_for(lambda seen, n=n: sum(isinstance(e, DiceRolled | DiceFault) for e in seen) >= n, 6.0)
+            flaky.wait_for(shakes_ended(n), 6.0)
             time.sleep(0.2)
         flaky.drain(0.3)
-        ended = [e.shake_id for e in flaky.seen if isinstance(e, DiceRolled | DiceFault)]  # type: ignore[union-attr]
+        ended = [e.shake_id for e in flaky.seen if isinstance(e, DiceRolled | DiceFault)]
         assert sorted(ended) == [1, 2, 3, 4]
         assert len(flaky.sim.shaker.engine.rolls) <= 4
         assert flaky.shaker.counters.reconnects >= 1
