@@ -84,11 +84,18 @@ def test_watch_snapshot_of_the_zones_headless(
     dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
 ) -> None:
     args = ["watch", "--camera", "synthetic", "--zones-only", "--frames", "2", "--snapshot", "view.png", "--json"]
-    result = run(dealer_assist, args, cli_env, tmp_path)
+    result = run(dealer_assist, [*args, "--place", "seat3.low=AS,9H", "--record", "rec"], cli_env, tmp_path)
     assert result.returncode == 0, result.stderr
     snapshot = json.loads(result.stdout)
     assert snapshot["frame"] == 2 and snapshot["zones"] == {}
     assert cv2.imread(str(tmp_path / "view.png")).shape == (1080, 1920, 3)
+    recorded = sorted((tmp_path / "rec").glob("*.png"))
+    assert len(recorded) == 2
+    # The recording plays back as a camera.
+    args = ["watch", "--camera", "rec", "--zones-only", "--frames", "3", "--snapshot", "again.png", "--json"]
+    result = run(dealer_assist, args, cli_env, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["frame"] == 3
     result = run(dealer_assist, ["watch", "--camera", "0", "--place", "seat3.low=AS"], cli_env, tmp_path)
     assert result.returncode == 2 and "--place puts cards on the synthetic table only" in result.stderr
 

@@ -302,21 +302,44 @@ class FrameFolderSource(_StatusMixin):
         self._set_status("closed", f"{self.name}: closed")
 
 
+class RecordingSource:
+    """Passes another source's frames through and saves each one as a PNG in ``folder`` (for replays)."""
+
+    def __init__(self, source: FrameSource, folder: str | Path) -> None:
+        self.source = source
+        self.name = source.name
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.saved = 0
+
+    @property
+    def status(self) -> SourceStatus:
+        return self.source.status
+
+    @property
+    def layout(self) -> Layout | None:
+        return getattr(self.source, "layout", None)
+
+    def read(self) -> Frame | None:
+        import cv2
+
+        frame = self.source.read()
+        if frame is not None:
+            cv2.imwrite(str(self.folder / f"frame-{self.saved:05d}.png"), frame)
+            self.saved += 1
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
 def record_frames(source: FrameSource, folder: str | Path, frames: int) -> list[Path]:
     """Save the next ``frames`` frames of a source as PNG files, for a ``FrameFolderSource`` to play back."""
-    import cv2
-
-    target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
-    written = []
-    for number in range(frames):
-        frame = source.read()
-        if frame is None:
+    recorder = RecordingSource(source, folder)
+    for _ in range(frames):
+        if recorder.read() is None:
             break
-        path = target / f"frame-{number:05d}.png"
-        cv2.imwrite(str(path), frame)
-        written.append(path)
-    return written
+    return [recorder.folder / f"frame-{number:05d}.png" for number in range(recorder.saved)]
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ def register(vision_subparsers: Any) -> None:
         help="synthetic camera only: put cards in a zone, e.g. seat3.low=AS,9H (repeat for more zones)",
     )
     watch.add_argument("--seed", type=int, default=0, help="synthetic camera only: the rendering seed")
+    watch.add_argument("--record", type=Path, metavar="FOLDER", help="save every frame read as PNG (for replays)")
     watch.set_defaults(func=_watch)
 
     layout = vision_subparsers.add_parser(
@@ -109,7 +110,7 @@ def _watch(args: argparse.Namespace) -> int:
     from engine.errors import InputError
     from vision.calibration import Calibration
     from vision.layout import load_layout
-    from vision.sources import SyntheticTableSource, open_source
+    from vision.sources import RecordingSource, SyntheticTableSource, open_source
     from vision.table_reader import ReadFunction, TableReader, describe
 
     layout = load_layout(args.layout)
@@ -128,6 +129,8 @@ def _watch(args: argparse.Namespace) -> int:
             source.place(zone.strip(), cards)
     # The synthetic camera calibrates itself from its own markers: a saved file belongs to the real camera.
     saved = DEFAULT_CALIBRATION if DEFAULT_CALIBRATION.exists() and not synthetic else None
+    if args.record:
+        source = RecordingSource(source, args.record)
     calibration_path = args.calibration or saved
     calibration = Calibration.load(calibration_path) if calibration_path else None
     read: ReadFunction | None = _read_nothing if args.zones_only else None
