@@ -147,6 +147,9 @@ class TorchBackend:
         if not path.exists():
             raise InputError(f"missing model file {path}; train the reader or copy the shipped models")
         model = yolo(str(path)).model.float().eval()
+        for module in model.modules():  # the NMS-free head, as exported to ONNX (export with nms=False); set
+            if getattr(module, "one2one_cv2", None) is not None:  # before fusing, which drops the unused head
+                module.end2end = True
         return model.fuse() if hasattr(model, "fuse") else model
 
     def _forward(self, model: Any, batch: Floats) -> Floats:

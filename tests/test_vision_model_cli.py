@@ -1,0 +1,126 @@
+"""``dealer-assist vision read | eval | export | train`` through a subprocess, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import cv2
+import pytest
+import yaml
+
+from vision.reader_classes import CLASS_NAMES, card_of_class_name
+from vision.synth.dataset import write_scenes
+from vision.synth.scene import render_scene
+
+
+def _run(dealer_assist: list[str], env: dict[str, str], *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([*dealer_assist, "vision", *args], capture_output=True, text=True, env=env,
+                          timeout=timeout, check=False)
+
+
+def test_read_json_prints_one_object_per_image(tmp_path: Path, dealer_assist: list[str],
+                                               cli_env: dict[str, str]) -> None:
+    paths = []
+    for seed in (7_100_000, 7_100_001):
+        path = tmp_path / f"table_{seed}.png"
+        cv2.imwrite(str(path), render_scene(seed).image)
+        paths.append(str(path))
+    done = _run(dealer_assist, cli_env, "read", *paths, "--json")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 2
+    for line, path in zip(lines, paths, strict=True):
+        obj = json.loads(line)
+        assert obj["image"] == path
+        assert obj["cards"], "every rendered table shows cards"
+        for card in obj["cards"]:
+            assert card["card"] in CLASS_NAMES
+            assert 0.0 <= card["confidence"] <= 1.0
+            x1, y1, x2, y2 = card["box"]
+            assert 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 720
+
+
+def test_read_plain_text_names_the_cards(tmp_path: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), render_scene(7_100_002).image)
+    done = _run(dealer_assist, cli_env, "read", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{path}: ") and " card" in done.stdout.splitlines()[0]
+
+
+def test_read_refuses_a_missing_or_unreadable_image(tmp_path: Path, dealer_assist: list[str],
+                                                    cli_env: dict[str, str]) -> None:
+    done = _run(dealer_assist, cli_env, "read", str(tmp_path / "nope.jpg"))
+    assert done.returncode == 2 and "no such image" in done.stderr
+    bad = tmp_path / "bad.jpg"
+    bad.write_text("not a picture")
+    done = _run(dealer_assist, cli_env, "read", str(bad))
+    assert done.returncode == 2 and "not an image" in done.stderr
+
+
+def _words_style_dataset(root: Path) -> Path:
+    """A YOLO set whose classes are named '10 of clubs'-style, in another order than ours."""
+    write_scenes(root / "scenes", range(7_200_000, 7_200_003))
+    order = sorted(CLASS_NAMES[:-1], key=lambda n: n[::-1])  # a different order
+    words = {n: card_of_class_name(n).name for n in order}  # 'jack of clubs'…
+    (root / "test" / "labels").mkdir(parents=True)
+    (root / "test" / "images").mkdir(parents=True)
+    for label in sorted((root / "scenes" / "labels").glob("*.txt")):
+        rows = []
+        for line in label.read_text().splitlines():
+            cls, rest = line.split(" ", 1)
+            name = CLASS_NAMES[int(cls)]
+            if name == "JK":
+                continue
+            rows.append(f"{order.index(name)} {rest}\n")
+        (root / "test" / "labels" / label.name).write_text("".join(rows))
+        image = root / "scenes" / "images" / (label.stem + ".jpg")
+        (root / "test" / "images" / image.name).symlink_to(image)
+    data = root / "data.yaml"
+    data.write_text(yaml.safe_dump({"path": str(root), "test": "test/images", "names": [words[n] for n in order]}))
+    return data
+
+
+def test_eval_reports_figures_and_a_confusion_plot(tmp_path: Path, dealer_assist: list[str],
+                                                   cli_env: dict[str, str]) -> None:
+    data = _words_style_dataset(tmp_path / "set")
+    out = tmp_path / "report"
+    done = _run(dealer_assist, cli_env, "eval", str(data), "--split", "test", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "cards identified right:" in done.stdout and "precision" in done.stdout and "recall" in done.stdout
+    report = json.loads((out / "report.json").read_text())
+    assert report["images"] == 3 and report["truth_cards"] > 0
+    assert report["cards_right"] >= 0.8  # names in words were mapped to the right cards
+    assert (out / "confusion.png").stat().st_size > 10_000
+
+
+def test_eval_refuses_a_missing_split(tmp_path: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
+    data = tmp_path / "data.yaml"
+    data.write_text(yaml.safe_dump({"path": str(tmp_path), "val": "val/images", "names": ["10 of clubs"]}))
+    done = _run(dealer_assist, cli_env, "eval", str(data), "--split", "test")
+    assert done.returncode == 2 and "no 'test' split" in done.stderr
+
+
+def test_export_without_a_trained_run_says_so(tmp_path: Path, dealer_assist: list[str],
+                                              cli_env: dict[str, str]) -> None:
+    done = _run(dealer_assist, cli_env, "export", "--detector-run", str(tmp_path / "none"),
+                "--classifier-run", str(tmp_path / "none"), "--models", str(tmp_path / "models"))
+    assert done.returncode == 2 and "train" in done.stderr
+
+
+@pytest.mark.slow
+def test_training_smoke_run_a_few_batches(tmp_path: Path) -> None:
+    """Two tiny epochs of the classifier recipe on a handful of crops: the training path runs offline, writes
+    checkpoints and can be resumed (the run is marked done and a second call returns at once)."""
+    from vision.synth.dataset import scene_crops
+    from vision.train import train_yolo
+
+    write_scenes(tmp_path / "scenes", range(7_300_000, 7_300_002), (640, 360))
+    for split in ("train", "val"):
+        scene_crops(tmp_path / "scenes", tmp_path / "cls" / split, copies=1)
+    run = tmp_path / "runs" / "smoke"
+    train_yolo("yolo11n-cls.yaml", tmp_path / "cls", run, epochs=1, imgsz=32, batch=8, threads=1, plots=False)
+    assert (run / "weights" / "last.pt").exists() and (run / "done").exists()
+    train_yolo("yolo11n-cls.yaml", tmp_path / "cls", run, epochs=1, imgsz=32, batch=8, threads=1, plots=False)

@@ -1,0 +1,163 @@
+"""The card reader with the shipped model: rendered scenes with known answers, flags, ONNX vs PyTorch agreement."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.cards import parse_card
+from engine.errors import InputError
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
+from vision.eval import EvalResult, score_image
+from vision.reader import CardReader, ReaderSettings
+from vision.reader_models import DEFAULT_MODEL_DIR
+from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
+from vision.synth.scene import render_scene
+from vision.synth.textures import felt
+
+# Seeds no training or validation scene uses (train 0…, val 1 000 000…, test 2 000 000…).
+UNSEEN_SEEDS = range(7_000_000, 7_000_008)
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    return CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2)
+
+
+def _truth(scene):  # type: ignore[no-untyped-def]
+    h, w = scene.image.shape[:2]
+    out = []
+    for p in scene.labelled_cards:
+        x1, y1, x2, y2 = p.box
+        out.append((p.card, (max(x1, 0.0), max(y1, 0.0), min(x2, float(w)), min(y2, float(h)))))
+    return out
+
+
+def _table(seed: int, size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    return felt(np.random.default_rng(seed), size)
+
+
+def _card_corners(cx: float, cy: float, width: float = 130.0) -> np.ndarray:
+    h = width * 1.4
+    return np.float32([[cx - width / 2, cy - h / 2], [cx + width / 2, cy - h / 2], [cx + width / 2, cy + h / 2],
+                       [cx - width / 2, cy + h / 2]])
+
+
+def test_reads_unseen_rendered_scenes(reader: CardReader) -> None:
+    result = EvalResult()
+    for seed in UNSEEN_SEEDS:
+        scene = render_scene(seed)
+        score_image(result, _truth(scene), reader.read(scene.image))
+    assert result.truth_cards >= 30
+    assert result.cards_right >= 0.9, result.summary()
+    assert result.extra <= 0.05 * result.truth_cards, result.summary()
+
+
+def test_cards_laid_apart_are_read_with_their_boxes(reader: CardReader) -> None:
+    faces = load_deck(FIVE_CARD_DRAW)
+    frame = _table(1)
+    laid = {"AS": (250.0, 250.0), "10H": (640.0, 300.0), "QD": (1000.0, 420.0)}
+    for text, (cx, cy) in laid.items():
+        paste_card(frame, faces[parse_card(text)], _card_corners(cx, cy))
+    found = reader.read(frame)
+    assert {str(d.card) for d in found} == set(laid)
+    for d in found:
+        cx, cy = laid[str(d.card)]
+        assert abs(d.center[0] - cx) < 20 and abs(d.center[1] - cy) < 20
+        assert d.confidence >= 0.5
+
+
+def test_empty_table_has_no_cards(reader: CardReader) -> None:
+    assert reader.read(_table(2)) == []
+
+
+def test_the_same_card_twice_is_flagged_on_both(reader: CardReader) -> None:
+    faces = load_deck(FIVE_CARD_DRAW)
+    frame = _table(3)
+    paste_card(frame, faces[parse_card("KC")], _card_corners(350, 360))
+    paste_card(frame, faces[parse_card("KC")], _card_corners(900, 360))
+    found = reader.read(frame)
+    kings = [d for d in found if str(d.card) == "KC"]
+    assert len(kings) == 2 and all(DUPLICATE in d.flags for d in kings)
+
+
+def test_a_card_half_under_another_is_flagged_partly_covered(reader: CardReader) -> None:
+    faces = load_deck(FIVE_CARD_DRAW)
+    frame = _table(4)
+    paste_card(frame, faces[parse_card("7S")], _card_corners(560, 360))
+    paste_card(frame, faces[parse_card("9D")], _card_corners(625, 380))  # covers half of the 7
+    found = reader.read(frame)
+    under = [d for d in found if str(d.card) == "7S"]
+    assert all(PARTLY_COVERED in d.flags for d in under)
+
+
+def test_low_confidence_is_flagged_not_dropped() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(confident=1.0))  # nothing is that sure
+    scene = render_scene(UNSEEN_SEEDS[0])
+    found = reader.read(scene.image)
+    assert found and all(LOW_CONFIDENCE in d.flags for d in found)
+
+
+def test_bad_frames_are_refused_with_a_message(reader: CardReader) -> None:
+    with pytest.raises(InputError, match="8-bit"):
+        reader.read(np.zeros((100, 100, 3), np.float32))  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="BGR"):
+        reader.read(np.zeros((100, 100, 5), np.uint8))
+
+
+def test_gray_and_bgra_frames_are_accepted(reader: CardReader) -> None:
+    frame = _table(5, (640, 360))
+    import cv2
+
+    assert reader.read(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)) == []
+    assert reader.read(cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)) == []
+
+
+def test_missing_model_folder_says_what_to_do(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(InputError, match="export"):
+        CardReader(tmp_path)
+
+
+@pytest.mark.slow
+def test_onnx_runtime_and_pytorch_read_the_same() -> None:
+    from vision.train import prepare_offline_ultralytics
+
+    prepare_offline_ultralytics()
+    onnx = CardReader(DEFAULT_MODEL_DIR, backend="onnx")
+    torch = CardReader(DEFAULT_MODEL_DIR, backend="torch")
+    compared = 0
+    for seed in UNSEEN_SEEDS[:4]:
+        frame = render_scene(seed).image
+        a, b = onnx.read(frame), torch.read(frame)
+        assert [str(d.card) for d in a] == [str(d.card) for d in b]
+        for x, y in zip(a, b, strict=True):
+            assert np.allclose(x.box, y.box, atol=1.0)
+            assert abs(x.confidence - y.confidence) < 0.01
+            assert x.flags == y.flags
+            compared += 1
+    assert compared >= 10
+
+
+def test_detection_type_validates() -> None:
+    card = parse_card("AH")
+    with pytest.raises(ValueError, match="confidence"):
+        Detection(card, 1.5, (0, 0, 1, 1))
+    with pytest.raises(ValueError, match="box"):
+        Detection(card, 0.5, (5, 0, 1, 1))
+    with pytest.raises(ValueError, match="flags"):
+        Detection(card, 0.5, (0, 0, 1, 1), flags=frozenset({"smudged"}))
+    d = Detection(card, 0.5, (0, 0, 10, 20), flags=frozenset({DUPLICATE}))
+    assert d.to_json() == {"card": "AH", "confidence": 0.5, "box": [0, 0, 10, 20], "flags": ["duplicate"]}
+    assert not d.is_certain and d.center == (5.0, 10.0)
+
+
+def test_scoring_counts_right_wrong_missed_and_extra() -> None:
+    ah, ks, qd = parse_card("AH"), parse_card("KS"), parse_card("QD")
+    truth = [(ah, (0.0, 0.0, 10.0, 10.0)), (ks, (20.0, 0.0, 30.0, 10.0)), (qd, (40.0, 0.0, 50.0, 10.0))]
+    found = [Detection(ah, 0.9, (0, 0, 10, 10)), Detection(qd, 0.8, (21, 0, 31, 10)),
+             Detection(ks, 0.7, (100, 100, 110, 110))]
+    result = EvalResult()
+    score_image(result, truth, found)
+    assert (result.right, result.wrong, result.missed, result.extra) == (1, 1, 1, 1)
+    assert result.set_recall == 1.0  # every true card was named somewhere…
+    assert result.set_precision == 1.0  # …and nothing named is absent, though one box was misread
