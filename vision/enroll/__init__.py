@@ -1,0 +1,15 @@
+"""Deck enrollment: teach the card reader the casino's own deck at the table, the way a dealer teaches a colleague.
+
+1. Capture (``capture.py``, ``extract.py``): frames of the deck spread face up; every card is found by its outline,
+   warped flat to an upright face (both 180° orientations kept) and given a proposed identity by the current model.
+2. Confirm (``confirm.py``): a plain-Python controller the kiosk drives: faces in a grid sorted by proposed identity,
+   fixing one by card, missing and duplicate cards pointed out; then a versioned **deck profile** (``profile.py``)
+   under ``<data>/decks/`` (``./data`` unless ``DEALER_ASSIST_DATA`` names another folder).
+3. Learn (``learn.py``): a background job renders synthetic scenes from the profile's faces with the card reader's
+   own generator, adds the captured crops, and fine-tunes the reader's classifier with its own trainer; progress,
+   time left, resumable; the old model keeps serving.
+4. Verify and activate (``verify.py``, ``registry.py``): a second spread checked against the profile gives each
+   model's per-card accuracy; the new model is activated only if it beats the active one; the switch is journaled.
+
+``dealer-assist vision enroll …`` (``cli.py``) runs each step from the command line.
+"""
