@@ -133,8 +133,8 @@ def test_option_trump_anytime_from_the_flag(dealer_assist: list[str], cli_env: d
     ("content", "message"),
     [
         ("{not json", "dealer-assist: not valid JSON"),
-        ('{"game": "schmier", "dealer": 0}', "dealer-assist: the deal has no 'scores'"),
-        ("[1, 2]", "a hand file is a JSON object"),
+        ('{"game": "schmier", "dealer": 0}', "broken.json: the deal has no 'scores'"),
+        ("[1, 2]", "broken.json: a Schmier hand file is a JSON object"),
     ],
 )
 def test_a_broken_hand_file_gets_one_clear_line(
@@ -149,3 +149,27 @@ def test_a_broken_hand_file_gets_one_clear_line(
 def test_a_missing_hand_file_is_named(dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path) -> None:
     done = run(dealer_assist, cli_env, str(tmp_path / "nowhere.json"))
     assert done.returncode == 2 and "nowhere.json" in done.stderr
+
+
+def test_a_saved_hand_whose_snapshot_was_altered_is_refused(
+    dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    from engine.schmier import Hand
+
+    saved = Hand.from_json(json.loads((DATA / "made.json").read_text())).to_json()
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(saved))
+    assert run(dealer_assist, cli_env, str(path), "--json").returncode == 0
+    saved["now"]["trick_winners"][0] = 2  # type: ignore[index]
+    path.write_text(json.dumps(saved))
+    done = run(dealer_assist, cli_env, str(path), "--json")
+    assert done.returncode == 2 and 'the saved snapshot ("now") does not match' in done.stderr
+
+
+def test_a_misspelt_key_is_named(dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path) -> None:
+    data = json.loads((DATA / "made.json").read_text())
+    data["action"] = data.pop("actions")
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data))
+    done = run(dealer_assist, cli_env, str(path))
+    assert done.returncode == 2 and "unknown key 'action' in a Schmier hand file" in done.stderr

@@ -141,3 +141,18 @@ def test_a_match_file_with_a_wrong_dealer_names_the_hand() -> None:
 def test_deal_from_json_names_missing_parts() -> None:
     with pytest.raises(InputError, match="the deal has no 'kept'"):
         deal_from_json({"dealer": 0, "scores": [0, 0, 0], "hands": []})
+
+
+def test_a_saved_hand_carries_a_snapshot_that_must_match_its_actions() -> None:
+    data = hand_file("made")
+    saved = Hand.from_json(data).to_json()
+    assert saved["now"]["phase"] == "hand over" and saved["now"]["scores"] == [0, 4, 2]  # type: ignore[index]
+    assert Hand.from_json(json.loads(json.dumps(saved))).settle().scores_after == (0, 4, 2)
+    saved["now"]["scores"] = [0, 9, 2]  # type: ignore[index]
+    with pytest.raises(InputError, match=r'the saved snapshot \("now"\) does not match what the actions give'):
+        Hand.from_json(saved)
+
+
+def test_a_hand_file_with_an_unknown_key_is_refused() -> None:
+    with pytest.raises(InputError, match="unknown key 'action' in a Schmier hand file"):
+        Hand.from_json({**hand_file("made"), "action": []})

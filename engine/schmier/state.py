@@ -340,24 +340,41 @@ class Hand:
         return self.deal.to_json()
 
     def to_json(self) -> dict[str, JSON]:
+        """A hand file: settings, deal and actions (all that is needed to rebuild this state), plus a read-only
+        snapshot under "now" that ``from_json`` checks against the replay."""
         return {
             "game": GAME,
             "settings": self.settings.to_json(),
             **self.deal.to_json(),
             "actions": [record.to_json() for record in self._history],
+            "now": self.snapshot(),
+        }
+
+    def snapshot(self) -> dict[str, JSON]:
+        """Where the hand stands, for people reading a saved hand; derived from the actions, never read back."""
+        return {
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "bidder": self.bidder,
+            "bid": self.high_bid,
+            "trump": None if self.trump is None else self.trump.value,
+            "hands": [[str(card) for card in held] for held in self.hands],
+            "trick": [{"seat": seat, "card": str(card)} for seat, card in self.current],
+            "trick_winners": [trick.winner for trick in self.tricks],
+            "scores": list(self.scores),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Hand:
         """Rebuild a hand from ``to_json()`` (or a hand file) by replaying its actions."""
-        if not isinstance(data, Mapping):
-            raise InputError("a Schmier hand is an object with dealer, scores, hands, kept and actions")
-        if data.get("game", GAME) != GAME:
-            raise InputError(f"this is a {data.get('game')!r} file, not a Schmier hand")
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise InputError('actions: give a list of actions such as {"seat": 1, "bid": 3}')
-        return replay(settings_from_json(data.get("settings", {})), deal_from_json(data), actions)
+        settings, deal, actions, now = read_hand_file(data)
+        hand = replay(settings, deal, actions)
+        if now is not None and now != hand.snapshot():
+            raise InputError(
+                'the saved snapshot ("now") does not match what the actions give: the file was altered or is '
+                'damaged; the actions are the record, remove "now" to replay them alone'
+            )
+        return hand
 
     def protected_in_hands(self) -> bool:
         """True when the five protected trumps are all held or played (the invariant after the discards)."""
@@ -369,6 +386,28 @@ class Hand:
 
     def describe_card(self, card: Card) -> str:
         return card.name if self.trump is None else trump_name(card, self.trump)
+
+
+HAND_FILE_KEYS = ("game", "note", "settings", "dealer", "scores", "hands", "kept", "actions", "now")
+
+
+def read_hand_file(data: Mapping[str, JSON]) -> tuple[Settings, Deal, list[Mapping[str, JSON]], JSON]:
+    """The parts of a hand file: settings (optional), the deal, the actions and the snapshot "now" (or None)."""
+    if not isinstance(data, Mapping):
+        raise InputError("a Schmier hand file is a JSON object with dealer, scores, hands, kept and actions")
+    if data.get("game", GAME) != GAME:
+        raise InputError(f"this is a {data.get('game')!r} file, not a Schmier hand")
+    unknown = sorted(set(data) - set(HAND_FILE_KEYS))
+    if unknown:
+        raise InputError(
+            f"unknown key {', '.join(map(repr, unknown))} in a Schmier hand file; "
+            f"the keys are {', '.join(HAND_FILE_KEYS)}"
+        )
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise InputError('actions: give a list of actions such as {"seat": 1, "bid": 3}')
+    settings = settings_from_json(data.get("settings", {}))
+    return settings, deal_from_json(data), actions, data.get("now")
 
 
 def _allowed(check: Any, *args: Any) -> bool:

@@ -37,20 +37,16 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from engine.common import IllegalAction
-    from engine.schmier import Hand, Settings, deal_from_json, settings_from_json
+    from engine.schmier import Hand, Settings
+    from engine.schmier.state import read_hand_file
 
     data = json.loads(args.hand.read_text(encoding="utf-8"))
-    if not isinstance(data, dict):
-        raise InputError(f"{args.hand}: a hand file is a JSON object with dealer, scores, hands, kept and actions")
-    if data.get("game", "schmier") != "schmier":
-        raise InputError(f"{args.hand} is a {data['game']!r} file; this command replays Schmier hands")
-    settings = settings_from_json(data.get("settings", {}))
+    try:
+        settings, deal, actions, now = read_hand_file(data)
+    except InputError as error:
+        raise InputError(f"{args.hand}: {error}") from None
     if args.trump_anytime:
         settings = Settings(trump_anytime=True, show_dealer_trump_discards=settings.show_dealer_trump_discards)
-    deal = deal_from_json(data)
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise InputError('actions: give a list of actions such as {"seat": 1, "bid": 3}')
 
     hand = Hand(settings, deal)
     narrate = not args.json
@@ -68,6 +64,10 @@ def _replay(args: argparse.Namespace) -> int:
         raise InputError(
             f"the hand is not finished after {len(actions)} actions: waiting for {hand.waiting_for()}; "
             "add the missing actions"
+        )
+    if now is not None and now != hand.snapshot():
+        raise InputError(
+            'the saved snapshot ("now") does not match what the actions give: the file was altered or is damaged'
         )
     result = hand.settle()
     if args.json:
