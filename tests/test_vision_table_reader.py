@@ -176,11 +176,23 @@ def test_merging_keeps_the_surest_reading_of_a_spot_and_shows_disagreement() -> 
     def d(card: str, confidence: float) -> Detection:
         return Detection(parse_card(card), confidence, (0, 0, 10, 10))
 
-    merged = merge_readings([(d("6H", 0.7), (100, 100)), (d("8H", 0.9), (105, 100)), (d("6H", 0.8), (400, 100))], 25)
+    readings = [(d("6H", 0.7), (100, 100), 0), (d("8H", 0.9), (105, 100), 1), (d("6H", 0.8), (400, 100), 1)]
+    merged = merge_readings(readings, 25)
     assert [str(m.card) for m in merged] == ["8H", "6H"]
     eight, six = merged
     assert "low_confidence" in eight.flags  # another tile read that spot as 6H
     assert not six.flags
+
+
+def test_cards_fanned_close_together_in_one_tile_stay_apart() -> None:
+    fan = [
+        (Detection(parse_card(c), 0.9, (0, 0, 10, 10)), (100.0 + 15 * i, 100.0), 0)
+        for i, c in enumerate(["2S", "3S", "4S"])
+    ]
+    seen_again = [(Detection(parse_card("3S"), 0.95, (0, 0, 10, 10)), (116.0, 101.0), 1)]  # the next tile
+    merged = merge_readings(fan + seen_again, 25)
+    assert sorted(str(m.card) for m in merged) == ["2S", "3S", "4S"]
+    assert all(not m.flags for m in merged)
 
 
 def test_annotated_frame_and_text() -> None:
@@ -209,7 +221,7 @@ def test_merging_tile_readings_gives_one_reading_per_card(cards: list[Card], cop
             jitter = (rng.uniform(-4, 4), rng.uniform(-4, 4))  # type: ignore[attr-defined]
             confidence = rng.uniform(0.5, 1.0)  # type: ignore[attr-defined]
             box = (x, y, x + 10, y + 10)
-            readings.append((Detection(card, confidence, box), (x + jitter[0], y + jitter[1])))
+            readings.append((Detection(card, confidence, box), (x + jitter[0], y + jitter[1]), len(readings)))
     rng.shuffle(readings)  # type: ignore[attr-defined]
     merged = merge_readings(readings, 25.0)
     assert sorted(str(d.card) for d in merged) == sorted(str(c) for c in cards)

@@ -76,6 +76,10 @@ def tile_origins(length: int, tile: int, overlap: int) -> list[int]:
     return [round(i * (length - tile) / (count - 1)) for i in range(count)]
 
 
+Reading = tuple[Detection, tuple[float, float], int]
+"""A detection in frame pixels, its centre in table mm, and the tile it was read in."""
+
+
 def read_table_view(
     frame: Frame, calibration: Calibration, layout: Layout, read: ReadFunction, view: ReadView
 ) -> list[Detection]:
@@ -90,21 +94,22 @@ def read_table_view(
     height, width = table.shape[:2]
     overlap = math.ceil(1.3 * CARD_LONG_SIDE_MM * p)
     tile_w, tile_h = min(view.tile[0], width), min(view.tile[1], height)
-    readings: list[tuple[Detection, tuple[float, float]]] = []
-    for oy in tile_origins(height, tile_h, overlap):
-        for ox in tile_origins(width, tile_w, overlap):
-            tile = np.ascontiguousarray(table[oy : oy + tile_h, ox : ox + tile_w])
-            for detection in read(tile):
-                x1, y1, x2, y2 = detection.box
-                margin = 2.0
-                if (
-                    (x1 <= margin and ox > 0)
-                    or (y1 <= margin and oy > 0)
-                    or (x2 >= tile_w - margin and ox + tile_w < width)
-                    or (y2 >= tile_h - margin and oy + tile_h < height)
-                ):
-                    continue
-                readings.append(_to_frame(detection, ox, oy, p, calibration))
+    readings: list[Reading] = []
+    origins = [(ox, oy) for oy in tile_origins(height, tile_h, overlap) for ox in tile_origins(width, tile_w, overlap)]
+    margin = 2.0
+    for tile_number, (ox, oy) in enumerate(origins):
+        tile = np.ascontiguousarray(table[oy : oy + tile_h, ox : ox + tile_w])
+        for detection in read(tile):
+            x1, y1, x2, y2 = detection.box
+            if (
+                (x1 <= margin and ox > 0)
+                or (y1 <= margin and oy > 0)
+                or (x2 >= tile_w - margin and ox + tile_w < width)
+                or (y2 >= tile_h - margin and oy + tile_h < height)
+            ):
+                continue  # cut by an inner tile edge: the neighbouring tile sees this card whole
+            moved, centre = _to_frame(detection, ox, oy, p, calibration)
+            readings.append((moved, centre, tile_number))
     return merge_readings(readings, view.same_card_mm)
 
 
@@ -158,25 +163,42 @@ def _to_frame(
     return moved, (float(centre[0]), float(centre[1]))
 
 
-def merge_readings(readings: Sequence[tuple[Detection, tuple[float, float]]], same_card_mm: float) -> list[Detection]:
-    """One detection per physical card (the most confident reading of each spot); ``duplicate`` recomputed.
+def merge_readings(readings: Sequence[Reading], same_card_mm: float, disagree_mm: float = 10.0) -> list[Detection]:
+    """One detection per physical card; ``duplicate`` recomputed over the whole table.
 
-    When readings of one spot disagree on the card, the kept one is marked ``low_confidence``: doubt is shown.
+    Tiles overlap, so a card can be read in two of them: readings of the same card from different tiles whose
+    centres lie within ``same_card_mm`` are that one card (the most confident reading is kept). Readings of
+    different cards from different tiles within ``disagree_mm`` are one card the tiles disagree on: the surer
+    reading is kept and marked ``low_confidence``. Readings from one tile are never merged: cards fanned close
+    together are different cards.
     """
-    kept: list[tuple[Detection, tuple[float, float], bool]] = []
-    for detection, centre in sorted(readings, key=lambda item: -item[0].confidence):
-        for i, (other, other_centre, _disagree) in enumerate(kept):
-            if math.dist(centre, other_centre) < same_card_mm:
-                if other.card != detection.card:
-                    kept[i] = (other, other_centre, True)
-                break
-        else:
-            kept.append((detection, centre, False))
+    kept: list[tuple[Detection, tuple[float, float], set[int], bool]] = []
+
+    def nearest(detection: Detection, centre: tuple[float, float], tile: int, same: bool, radius: float) -> int | None:
+        best, best_distance = None, radius
+        for i, (other, other_centre, tiles, _disagree) in enumerate(kept):
+            if tile in tiles or (other.card == detection.card) != same:
+                continue
+            distance = math.dist(centre, other_centre)
+            if distance < best_distance:
+                best, best_distance = i, distance
+        return best
+
+    for detection, centre, tile in sorted(readings, key=lambda item: -item[0].confidence):
+        match = nearest(detection, centre, tile, True, same_card_mm)
+        disagreeing = match is None
+        if match is None:
+            match = nearest(detection, centre, tile, False, disagree_mm)
+        if match is None:
+            kept.append((detection, centre, {tile}, False))
+            continue
+        other, other_centre, tiles, disagree = kept[match]
+        kept[match] = (other, other_centre, tiles | {tile}, disagree or disagreeing)
     counts: dict[object, int] = {}
-    for detection, _centre, _disagree in kept:
+    for detection, *_rest in kept:
         counts[detection.card] = counts.get(detection.card, 0) + 1
     merged = []
-    for detection, _centre, disagree in kept:
+    for detection, _centre, _tiles, disagree in kept:
         flags = set(detection.flags) - {DUPLICATE}
         if counts[detection.card] > 1:
             flags.add(DUPLICATE)
