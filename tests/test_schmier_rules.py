@@ -499,7 +499,7 @@ def test_a_game_of_several_hands_runs_to_21() -> None:
         hand = match.deal_random(rng)
         while not hand.is_over:
             hand.apply(random_action(hand, rng))
-    assert match.winner is not None and max(match.scores) >= 21
+    assert match.winner is not None and max(match.scores) >= 21 and match.phase == "game over"
     assert match.scores[match.winner] == max(match.scores)
     with pytest.raises(IllegalAction, match="the game is over"):
         match.deal_random(rng)

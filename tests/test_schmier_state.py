@@ -120,7 +120,9 @@ def test_a_match_round_trips_through_json_and_checks_each_new_deal() -> None:
     assert rebuilt == match and rebuilt.scores == match.scores
     with pytest.raises(IllegalAction, match="the deal carries scores"):
         match.new_hand(random_deal(rng, match.next_dealer, (99, 0, 0)))
+    assert match.phase == "deal"
     hand = match.deal_random(rng)
+    assert match.phase == "bidding"
     with pytest.raises(IllegalAction, match="finish this hand first: waiting for seat"):
         match.deal_random(rng)
     assert hand.phase is Phase.BIDDING

@@ -43,6 +43,16 @@ class Match:
         return self.hands[-1].settle().winner
 
     @property
+    def phase(self) -> str:
+        """'deal' while the next hand waits for its cards, 'game over' at the end, else the hand's phase."""
+        current = self.current
+        if self.is_over:
+            return Phase.GAME_OVER.value
+        if current is None or current.is_over:
+            return "deal"
+        return current.phase.value
+
+    @property
     def next_dealer(self) -> int:
         """Who deals the next hand: the same dealer after a throw-in, otherwise the seat to the left."""
         if not self.hands:

@@ -18,7 +18,7 @@ from engine.errors import InputError
 from engine.schmier import bidding, discards, tricks
 from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
 from engine.schmier.deal import Deal, deal_from_json
-from engine.schmier.ranks import SEATS, is_trump, next_seat, protected_trumps, team_of, trump_name
+from engine.schmier.ranks import SEATS, is_trump, next_seat, team_of
 from engine.schmier.scoring import HandResult, score_hand, thrown_in
 from engine.schmier.settings import MAX_BID, TRICKS, Settings, settings_from_json
 from engine.schmier.tricks import Trick
@@ -375,17 +375,6 @@ class Hand:
                 'damaged; the actions are the record, remove "now" to replay them alone'
             )
         return hand
-
-    def protected_in_hands(self) -> bool:
-        """True when the five protected trumps are all held or played (the invariant after the discards)."""
-        assert self.trump is not None
-        everywhere = {card for hand in self.hands for card in hand}
-        everywhere |= {card for trick in self.tricks for card in trick.cards()}
-        everywhere |= {card for _, card in self.current}
-        return all(card in everywhere for card in protected_trumps(self.trump))
-
-    def describe_card(self, card: Card) -> str:
-        return card.name if self.trump is None else trump_name(card, self.trump)
 
 
 HAND_FILE_KEYS = ("game", "note", "settings", "dealer", "scores", "hands", "kept", "actions", "now")
