@@ -129,6 +129,12 @@ def test_play_and_bidding_go_clockwise_from_the_dealers_left() -> None:
     assert seen == [5, 0, 1, 2, 3, 4]
 
 
+def test_the_first_dealer_is_drawn_at_random() -> None:
+    rng = random.Random(8)
+    firsts = {Match.drawn(Settings(), rng).next_dealer for _ in range(200)}
+    assert firsts == set(range(6))
+
+
 def test_the_deal_passes_to_the_left_each_hand() -> None:
     match = Match(Settings(), first_dealer=5)
     assert match.next_dealer == 5
@@ -492,7 +498,7 @@ def test_a_tie_at_21_without_the_bidding_team_plays_another_hand() -> None:
 
 def test_a_game_of_several_hands_runs_to_21() -> None:
     rng = random.Random(11)
-    match = Match(Settings(), first_dealer=rng.randrange(6))
+    match = Match.drawn(Settings(), rng)
     for _ in range(2000):
         if match.is_over:
             break

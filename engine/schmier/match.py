@@ -24,6 +24,11 @@ class Match:
         self.first_dealer = first_dealer
         self.hands: list[Hand] = []
 
+    @classmethod
+    def drawn(cls, settings: Settings, rng: random.Random) -> Match:
+        """A new game whose first dealer is drawn at random with ``rng``."""
+        return cls(settings, rng.randrange(SEATS))
+
     @property
     def current(self) -> Hand | None:
         return self.hands[-1] if self.hands else None
