@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from engine.errors import InputError
 from vision.layout import LayoutError, Zone, hand_zone, load_layout, parse_layout, render_plan, shipped_layouts
 
 SHIPPED = Path(__file__).resolve().parent.parent / "vision" / "layouts" / "baibuu_7.yaml"
+SHIPPED_LAYOUT = load_layout(SHIPPED)
 
 
 def _data() -> dict[str, Any]:
@@ -134,3 +136,21 @@ def test_a_polygon_zone_and_a_custom_layout(tmp_path: Path) -> None:
 def test_the_plan_drawing_has_the_table_shape() -> None:
     plan = render_plan(load_layout(), px_per_mm=0.5)
     assert plan.shape == (500, 900, 3)
+
+
+def test_a_card_a_little_past_its_place_still_belongs_there() -> None:
+    layout = load_layout()
+    high, low = layout.zone("seat3.high"), layout.zone("seat3.low")  # x 250-400 and 420-570, y 575-685
+    assert layout.zone_at(240, 630) is None
+    assert layout.zone_at(240, 630, margin_mm=15) == high
+    assert layout.zone_at(405, 630, margin_mm=15) == high  # in the gap, nearer the high place
+    assert layout.zone_at(416, 630, margin_mm=15) == low
+    assert layout.zone_at(200, 630, margin_mm=15) is None  # 50 mm out: not in any place
+    assert high.distance(240, 630) == pytest.approx(10)
+    assert high.distance(240, 565) == pytest.approx(math.hypot(10, 10))
+
+
+@given(st.floats(0, 1800), st.floats(0, 1000))
+def test_distance_is_zero_exactly_inside(x: float, y: float) -> None:
+    for zone in SHIPPED_LAYOUT.zones:
+        assert (zone.distance(x, y) == 0) == zone.contains(x, y)

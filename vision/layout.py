@@ -80,6 +80,13 @@ class Zone:
                 inside = not inside
         return inside
 
+    def distance(self, x: float, y: float) -> float:
+        """How far the point lies outside the polygon in mm (0 inside or on the edge)."""
+        if self.contains(x, y):
+            return 0.0
+        points = self.polygon
+        return min(_segment_distance(x, y, *points[i], *points[(i + 1) % len(points)]) for i in range(len(points)))
+
     @property
     def centre(self) -> Point:
         xs, ys = zip(*self.polygon, strict=True)
@@ -89,6 +96,13 @@ class Zone:
     def bounds(self) -> tuple[float, float, float, float]:
         xs, ys = zip(*self.polygon, strict=True)
         return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _segment_distance(x: float, y: float, x1: float, y1: float, x2: float, y2: float) -> float:
+    dx, dy = x2 - x1, y2 - y1
+    length_squared = dx * dx + dy * dy
+    t = 0.0 if length_squared == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length_squared))
+    return math.hypot(x - (x1 + t * dx), y - (y1 + t * dy))
 
 
 def _on_segment(x: float, y: float, x1: float, y1: float, x2: float, y2: float) -> bool:
@@ -122,12 +136,16 @@ class Layout:
                 f"no zone {name!r} in layout {self.name!r}; its zones: {', '.join(self.zone_names)}"
             ) from None
 
-    def zone_at(self, x: float, y: float) -> Zone | None:
-        """The zone holding this table point (mm), or None when it lies in no zone."""
+    def zone_at(self, x: float, y: float, margin_mm: float = 0.0) -> Zone | None:
+        """The zone holding this table point (mm); failing that, the nearest zone within ``margin_mm`` of it (a
+        card pushed a little past its printed place still belongs there); None when it lies in no zone."""
         for zone in self.zones:
             if zone.contains(x, y):
                 return zone
-        return None
+        if margin_mm <= 0:
+            return None
+        distance, nearest = min((zone.distance(x, y), i) for i, zone in enumerate(self.zones))
+        return self.zones[nearest] if distance <= margin_mm else None
 
 
 def load_layout(name_or_path: str | Path = DEFAULT_LAYOUT) -> Layout:

@@ -39,11 +39,17 @@ def card_centre_mm(detection: Detection, calibration: Calibration) -> tuple[floa
     return (float(x), float(y))
 
 
-def locate(detections: Iterable[Detection], calibration: Calibration, layout: Layout) -> list[TableDetection]:
-    """Every detection with its table position and zone (None when it lies outside every zone)."""
+ZONE_MARGIN_MM = 15.0  # a card whose centre lies this far outside its printed place still counts as in it
+
+
+def locate(
+    detections: Iterable[Detection], calibration: Calibration, layout: Layout, margin_mm: float = ZONE_MARGIN_MM
+) -> list[TableDetection]:
+    """Every detection with its table position and zone (None when it lies outside every zone, by more than
+    ``margin_mm``)."""
     located = []
     for detection in detections:
         x, y = card_centre_mm(detection, calibration)
-        zone = layout.zone_at(x, y)
+        zone = layout.zone_at(x, y, margin_mm)
         located.append(TableDetection(detection, (x, y), zone.name if zone else None))
     return located
