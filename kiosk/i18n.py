@@ -200,6 +200,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "camera.none": ("No camera frame yet", "Chưa có hình từ camera"),
     # Sâm Lốc / Schmier
     "sl.title": ("Sâm Lốc", "Sâm Lốc"),
+    "sl.prompt.start": ("Press START to deal the hand", "Nhấn BẮT ĐẦU để chia bài"),
+    "sl.prompt.results": ("Pay as shown, then CONFIRM", "Trả tiền như hình, rồi XÁC NHẬN"),
+    "sl.player": ("Player {player}", "Người {player}"),
+    "sl.passed": ("passed", "bỏ lượt"),
+    "sl.on_table": ("On the table", "Trên bàn"),
+    "sl.hand_of": ("Player {player}'s cards: tap what was played", "Bài người {player}: chạm lá đã đánh"),
+    "sl.table": ("Bet {bet} · timer {timer} s · {mode}", "Cược {bet} · {timer} giây · {mode}"),
     "sl.turn": ("Turn: player {player}", "Lượt: người {player}"),
     "sl.timer": ("{seconds} s", "{seconds} giây"),
     "sl.play": ("PLAY CARDS", "ĐÁNH"),

@@ -63,9 +63,18 @@ class KioskRuntime:
             default_bet=config.default_bet,
             shake_timeout_s=config.shake_timeout_s,
         )
+        from kiosk.controller.samloc import SamLocController
+
+        self.controllers: dict[str, Any] = {
+            "baibuu": self.controller,
+            "samloc": SamLocController(
+                config.games.get("samloc", {"bet": 10}), self.journal, self.clock, seed=config.devices.seed
+            ),
+        }
         open_round = self.recovery.open_round
-        if self.blocked is None and open_round is not None and open_round.game == "baibuu":
-            self.controller.resume(open_round)
+        if self.blocked is None and open_round is not None and open_round.game in self.controllers:
+            self.controllers[open_round.game].resume(open_round)
+            self.game = open_round.game
         self.demo: Any = None
         if self.camera.synthetic:
             from kiosk.demo import DemoCroupier
@@ -88,14 +97,38 @@ class KioskRuntime:
             elif isinstance(event, DiceFault) and event.source == "shaker":
                 self.controller.on_dice_fault(event.shake_id, event.reason.value, event.message)
             elif isinstance(event, ButtonPressed) and event.source == "panel":
-                self.controller.on_button(event.button.value)
+                self.active.on_button(event.button.value)
         camera = self.camera.state()
         if camera.frame_number != self._camera_frame:
             self._camera_frame = camera.frame_number
-            self.controller.on_table(camera.reads)
-        self.controller.tick()
+            self.active.on_table(camera.reads)
+        self.active.tick()
         if self.demo is not None:
             self.demo.tick()
+
+    @property
+    def active(self) -> Any:
+        """The controller of the game the table plays now."""
+        return self.controllers[self.game]
+
+    def table_screen(self) -> str:
+        return "table-" + self.game
+
+    def switch_game(self, game: str, by: str) -> None:
+        """Table set-up: play another game from the next round (refused while a round is open)."""
+        from engine.errors import InputError
+
+        if game not in self.controllers:
+            raise InputError(f"the kiosk's table screens play {', '.join(self.controllers)}, not {game}")
+        current = self.active
+        if current.round_id is not None and current.phase.value not in ("closed", "voided", "ready"):
+            raise InputError("finish or void the open round before changing the game")
+        if game != self.game:
+            self.journal.append(SettingsChanged(setting="game", before=self.game, after=game, by=by))
+            self.game = game
+            self.config = replace(self.config, game=game)
+            if self.config_path is not None:
+                write_config(self.config, self.config_path)
 
     def health(self) -> DeviceHealth:
         camera = self.camera.state()
@@ -117,8 +150,8 @@ class KioskRuntime:
     def status_text(self) -> str:
         t = self.catalogue.text
         parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
-        if self.controller.round_id is not None:
-            parts.append(t("status.round", round=self.controller.round_id))
+        if self.active.round_id is not None:
+            parts.append(t("status.round", round=self.active.round_id))
         parts.append(self.clock.now().astimezone().strftime("%H:%M"))
         return " · ".join(parts)
 
@@ -158,11 +191,13 @@ class KioskRuntime:
     def make_screens(self, scale: Any) -> list[Any]:
         from kiosk.ui.screen_baibuu import BaiBuuScreen
         from kiosk.ui.screen_camera import CameraScreen
+        from kiosk.ui.screen_samloc import SamLocScreen
         from kiosk.ui.screen_setup import SetupScreen
         from kiosk.ui.screen_supervisor import SupervisorScreen
 
         return [
             BaiBuuScreen(self.table, self.catalogue, scale),
+            SamLocScreen(self.controllers["samloc"], self.catalogue, scale),
             CameraScreen(self, scale),
             SetupScreen(self, scale),
             SupervisorScreen(self, scale),

@@ -122,7 +122,7 @@ class Probe:
 
     @property
     def table(self) -> Any:
-        return self.app.screens["table"]
+        return self.app.screens["table-baibuu"]
 
     @property
     def controller(self) -> Any:
@@ -331,6 +331,84 @@ def drive_resumed(app: Any) -> Iterator[float]:
     p.finish()
 
 
+def drive_samloc(app: Any) -> Iterator[float]:
+    """Set-up switches the table to Sâm Lốc (PIN); a whole hand: plays picked by touch, one laid in the centre and
+    read by the camera, an illegal play explained, passes, to the settlement; CONFIRM."""
+    p = Probe(app)
+    yield from p.until(
+        "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
+    )
+    p.tap(app.nav_buttons["setup"])
+    setup = app.screens["setup"]
+    p.tap(setup.unlock_button)
+    yield 0.3
+    for key in "2468":
+        p.tap(setup.dialog.keys[key])
+    p.tap(setup.dialog.keys["OK"])
+    yield 0.3
+    p.tap(setup.value_buttons["game"])
+    p.shot("14-setup-samloc")
+    p.tap(setup.save_button)
+    yield 0.3
+    p.result["setup_message"] = setup.message_label.text
+    p.tap(app.nav_buttons["table"])
+    yield 0.3
+    screen = app.screens["table-samloc"]
+    p.result["screen"] = app.manager.current
+    p.tap(screen.buttons["start"])
+    yield from p.until("the hand dealt", lambda: app.runtime.active.phase.value == "playing")
+    controller = app.runtime.active
+    p.result["start"] = {"prompt": screen.prompt.text, "players": [r.text for r in screen.player_rows]}
+    p.shot("15-samloc-start")
+    # an illegal play: the leader's lowest and highest card are no combination
+    hand_cards = list(controller.hand.hands[controller.hand.turn])
+    for card in (hand_cards[0], hand_cards[-1]):
+        p.tap(screen.hand_cards[hand_cards.index(card)])
+    yield 0.3
+    p.tap(screen.buttons["play"])
+    yield 0.3
+    p.result["illegal"] = screen.alert.text
+    p.shot("16-samloc-illegal")
+    for card in (hand_cards[0], hand_cards[-1]):  # un-pick them
+        p.tap(screen.hand_cards[hand_cards.index(card)])
+    # a play laid in the centre and read by the camera
+    first = controller.hand.legal_plays(controller.hand.turn)[0]
+    app.runtime.camera.source.place("centre", list(first.cards))
+    yield from p.until(
+        "the centre read",
+        lambda: len(screen.centre.cards) == len(first.cards) and screen.centre.cards[0].read is not None,
+    )
+    p.tap(screen.buttons["play"])
+    yield from p.until("the play on the table", lambda: controller.hand.top is not None)
+    p.result["after_centre_play"] = {"top": screen.top_cards.text, "log": screen.log.text}
+    played = 0
+    while app.runtime.active.phase.value == "playing" and played < 150:
+        hand = controller.hand
+        plays = hand.legal_plays(hand.turn)
+        if plays and (hand.leading or played % 3):
+            cards = list(hand.hands[hand.turn])
+            for card in plays[0].cards:
+                p.tap(screen.hand_cards[cards.index(card)])
+            p.tap(screen.buttons["play"])
+        else:
+            p.tap(screen.buttons["pass"])
+        played += 1
+        if played == 4:
+            p.shot("17-samloc-playing")
+        yield 0.05
+    yield from p.until("the settlement", lambda: app.runtime.active.phase.value == "results")
+    p.result["results"] = {
+        "prompt": screen.prompt.text,
+        "log": screen.log.text,
+        "players": [r.text for r in screen.player_rows],
+    }
+    p.shot("18-samloc-results")
+    p.tap(screen.buttons["confirm"])
+    yield from p.until("closed", lambda: app.runtime.active.phase.value == "closed")
+    p.result["balances"] = list(controller.balances)
+    p.finish()
+
+
 # ---- the tests ----------------------------------------------------------------------------------------------------
 def _journal_kinds(data: Path) -> list[tuple[int | None, str, dict[str, Any]]]:
     from journal import JournalReader
@@ -423,3 +501,21 @@ def test_killed_in_the_middle_of_a_round_it_resumes_from_the_journal(display: st
     assert second["texts"]["results"]["phase"] == "results"
     kinds = [kind for _, kind, _ in _journal_kinds(data)]
     assert "round_resumed" in kinds and kinds[-1] != "round_voided"
+
+
+def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path: Path) -> None:
+    result = run_kiosk(display, tmp_path, "drive_samloc")
+    assert result["setup_message"] == "Saved and journaled"
+    assert result["screen"] == "table-samloc"
+    assert result["start"]["prompt"].startswith("Turn: player ") and "· 20 s" in result["start"]["prompt"]
+    assert len(result["start"]["players"]) == 4 and "10 cards" in result["start"]["players"][0]
+    assert "is not a combination" in result["illegal"]
+    assert "plays" in result["after_centre_play"]["log"]
+    assert result["results"]["log"].startswith("Settlement:")
+    assert sum(result["balances"]) == 4000 and result["balances"] != [1000] * 4
+    events = _journal_kinds(tmp_path / "data")
+    assert "game" in [p.get("setting") for _, k, p in events if k == "settings_changed"]
+    kinds = [kind for _, kind, _ in events]
+    assert kinds.index("results_shown") < kinds.index("round_settled")
+    begun = next(p for _, k, p in events if k == "round_begun")
+    assert begun["game"] == "samloc"

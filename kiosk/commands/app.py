@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.errors import InputError
 
+KIOSK_GAMES = ("baibuu", "samloc")
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080)}
 
 
@@ -73,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
             f"panel {config.devices.panel}, camera {config.camera.source} with layout {config.camera.layout}"
         )
         return 0
-    if config.game != "baibuu":
+    if config.game not in KIOSK_GAMES:
         raise InputError(
-            f"{config.source}: game {config.game}: the kiosk's table screen plays baibuu for now; "
-            "use `dealer-assist samloc` / `dealer-assist schmier` for the other games"
+            f"{config.source}: game {config.game}: the kiosk's table screens play {', '.join(KIOSK_GAMES)}; "
+            f"use `dealer-assist {config.game}` for {config.game}"
         )
     _prepare_kivy()
     from kiosk.runtime import KioskRuntime

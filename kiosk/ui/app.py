@@ -39,6 +39,8 @@ class Runtime(Protocol):
 
     def make_screens(self, scale: theme.Scale) -> list[Screen]: ...
 
+    def table_screen(self) -> str: ...
+
 
 Driver = Callable[["KioskApp"], Iterator[float]]
 """A test or demo script: a generator given the app; each ``yield seconds`` waits that long on the Kivy clock."""
@@ -78,7 +80,7 @@ class KioskApp(App):
         paint_background(nav, theme.PANEL)
         self.nav_buttons: dict[str, BigButton] = {}
         for name in NAV:
-            if name not in self.screens:
+            if name != "table" and name not in self.screens:
                 continue
             button = BigButton("nav", scale, font_size=scale.font(24))
             button.bind(on_release=lambda _w, n=name: self.show(n))
@@ -88,6 +90,7 @@ class KioskApp(App):
         self.language_button.bind(on_release=lambda *_: self.toggle_language())
         nav.add_widget(self.language_button)
         root.add_widget(nav)
+        self.manager.current = self.runtime.table_screen()
         self.refresh(force=True)
         KivyClock.schedule_interval(self._tick, TICK_SECONDS)
         if self.driver is not None:
@@ -97,6 +100,8 @@ class KioskApp(App):
 
     # ---- navigation and language ---------------------------------------------------------------------------
     def show(self, name: str) -> None:
+        if name == "table":
+            name = self.runtime.table_screen()
         if name in self.screens:
             self.manager.current = name
             self.refresh(force=True)
@@ -115,7 +120,8 @@ class KioskApp(App):
         self.status_bar.show(self.runtime.health(), self.catalogue, self.runtime.status_text())
         for name, button in self.nav_buttons.items():
             button.text = t("nav." + name)
-            button.set_colour(theme.BUTTON_COLOURS["nav_active" if self.manager.current == name else "nav"])
+            current = self.manager.current.split("-")[0]
+            button.set_colour(theme.BUTTON_COLOURS["nav_active" if current == name else "nav"])
         self.language_button.text = t("nav.language")
         screen = self.manager.current_screen
         refresh = getattr(screen, "refresh", None)

@@ -28,7 +28,7 @@ class RoundController(Protocol):
 
 class BaiBuuScreen(Screen):
     def __init__(self, controller: RoundController, catalogue: Catalogue, scale: theme.Scale, **kwargs: Any) -> None:
-        super().__init__(name="table", **kwargs)
+        super().__init__(name="table-baibuu", **kwargs)
         self.controller = controller
         self.catalogue = catalogue
         self.scale = scale

@@ -33,8 +33,8 @@ class SetupScreen(Screen):
         self.rows: dict[str, tuple[TextLabel, BoxLayout]] = {}
         self.seat_buttons: dict[int, BigButton] = {}
         self.value_buttons: dict[str, BigButton] = {}
-        for key in ("seats", "min_bet", "max_bet", "default_bet", "commission", "copy_rule", "direction"):
-            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(56))
+        for key in ("game", "seats", "min_bet", "max_bet", "default_bet", "commission", "copy_rule", "direction"):
+            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(50))
             label = TextLabel(font_size=scale.font(22), size_hint_x=0.3)
             row.add_widget(label)
             controls = BoxLayout(orientation="horizontal", spacing=px(6))
@@ -44,7 +44,7 @@ class SetupScreen(Screen):
                     button.bind(on_release=lambda _w, s=seat: self.toggle_seat(s))
                     self.seat_buttons[seat] = button
                     controls.add_widget(button)
-            elif key in ("copy_rule", "direction"):
+            elif key in ("game", "copy_rule", "direction"):
                 button = BigButton("nav", scale, font_size=scale.font(24))
                 button.bind(on_release=lambda _w, k=key: self.flip(k))
                 self.value_buttons[key] = button
@@ -78,7 +78,7 @@ class SetupScreen(Screen):
 
     def reset_draft(self) -> None:
         settings = self.runtime.controller.table_settings.to_json()
-        self.draft = {**settings, "default_bet": self.runtime.controller.default_bet}
+        self.draft = {**settings, "default_bet": self.runtime.controller.default_bet, "game": self.runtime.game}
 
     # ---- input -------------------------------------------------------------------------------------------
     def ask_pin(self) -> None:
@@ -103,8 +103,12 @@ class SetupScreen(Screen):
         self.refresh(force=True)
 
     def flip(self, key: str) -> None:
-        options = {"copy_rule": ("house", "highest_card"), "direction": ("counter_clockwise", "clockwise")}[key]
-        self.draft[key] = options[(options.index(self.draft[key]) + 1) % 2]
+        options = {
+            "game": tuple(self.runtime.controllers),
+            "copy_rule": ("house", "highest_card"),
+            "direction": ("counter_clockwise", "clockwise"),
+        }[key]
+        self.draft[key] = options[(options.index(self.draft[key]) + 1) % len(options)]
         self.refresh(force=True)
 
     def step(self, key: str, direction: int) -> None:
@@ -122,8 +126,10 @@ class SetupScreen(Screen):
         t = self.runtime.catalogue.text
         draft = dict(self.draft)
         default_bet = draft.pop("default_bet")
+        game = draft.pop("game")
         try:
             self.runtime.apply_settings(draft, default_bet, by="supervisor")
+            self.runtime.switch_game(game, by="supervisor")
         except InputError as error:
             self.message = str(error)
             self.message_label.color = theme.ALERT
@@ -139,6 +145,7 @@ class SetupScreen(Screen):
             t("setup.title") + " · " + t("game.baibuu") + " · " + t("status.table", table=self.runtime.config.table_id)
         )
         labels = {
+            "game": "setup.game",
             "seats": "setup.seats",
             "min_bet": "setup.min_bet",
             "max_bet": "setup.max_bet",
@@ -158,6 +165,8 @@ class SetupScreen(Screen):
                 button.text = f"{round(value * 100)} %"
             elif key == "copy_rule":
                 button.text = t("setup.copy." + value)
+            elif key == "game":
+                button.text = t("game." + value)
             elif key == "direction":
                 button.text = t("setup.direction." + value)
             else:
