@@ -107,6 +107,8 @@ class DeviceEngine:
         self._shake_done_at: float | None = None
         self._next_heartbeat = now
         self._releases: list[tuple[float, Button]] = []
+        self.host_seen = False
+        """True once a host has said ID since power-up (before that, a new session would drop its events)."""
 
     # --- controls (the simulator's fault injection and the panel's buttons) ------------------------------
 
@@ -190,6 +192,7 @@ class DeviceEngine:
     def _command(self, seq: int, message: Message, now: float) -> None:
         match message:
             case Identify(new_session=new):
+                self.host_seen = True
                 if new:
                     self._last_shake_seq, self._last_shake_reply = 0, None
                     self._events = deque(e for e in self._events if isinstance(e[1], StateReport))

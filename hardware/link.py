@@ -334,6 +334,8 @@ class HostLink:
         if isinstance(message, Heartbeat):
             return self._state_seen(message.state, now)
         if isinstance(message, DiceReport | ButtonReport | StateReport):
+            if not self.up:
+                return []  # not from a device we have identified yet; it sends it again after its IDENT
             return self._event_received(frame.seq, message, now)
         if isinstance(message, Ack | Nak | Ident | Stat):
             return self._reply_received(frame.seq, message, now)

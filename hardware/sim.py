@@ -88,6 +88,7 @@ class SimulatedDevice:
         self._corrupt_in = 0
         self._corrupt_out = 0
         self._fault_only: str | None = None
+        self._deferred_presses: list[tuple[Button, float]] = []
         self._replug_at: float | None = None
         self._next_disconnect = (
             time.monotonic() + faults.disconnect_every if faults.disconnect_every is not None else None
@@ -102,10 +103,17 @@ class SimulatedDevice:
     # --- controls -----------------------------------------------------------------------------------------
 
     def press(self, button: Button | str, hold: float = 0.05) -> None:
-        """Press and release a button (``"CONFIRM"``, ``Button.VOID``, …)."""
+        """Press and release a button (``"CONFIRM"``, ``Button.VOID``, …).
+
+        Before any host has connected, the press waits for it (a real dealer presses once the kiosk is up; a
+        press made earlier would be dropped by the host's new session), so tests need not wait for ``LinkUp``.
+        """
         pressed = button if isinstance(button, Button) else parse_button(button)
         with self._sim.lock:
-            self.engine.press(pressed, time.monotonic(), hold)
+            if self.engine.host_seen:
+                self.engine.press(pressed, time.monotonic(), hold)
+            else:
+                self._deferred_presses.append((pressed, hold))
         self._sim.wake()
 
     def set_state(self, state: DeviceState) -> None:
@@ -210,6 +218,10 @@ class SimulatedDevice:
         while self._rx and self._rx[0][0] <= now:
             _, data = self._rx.popleft()
             self.engine.data_received(self._wire_in(data), now)
+        if self._deferred_presses and self.engine.host_seen:
+            for button, hold in self._deferred_presses:
+                self.engine.press(button, now, hold)
+            self._deferred_presses.clear()
         self.engine.poll(now)
         for frame in self.engine.frames_to_send():
             self._queue_out(frame, now)

@@ -26,6 +26,7 @@ from hardware.events import (
     LinkUp,
 )
 from hardware.link import HostLink, LinkTiming
+from hardware.protocol import ButtonReport, encode
 
 SHAKER = DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-1")
 TIMING = LinkTiming(ack_timeout=0.3, max_retries=3, shake_timeout=5.0, silence_timeout=3.5)
@@ -366,3 +367,11 @@ def test_after_a_power_cycle_the_devices_first_events_are_not_taken_for_repeats(
     wire.device.press(Button.VOID, wire.now, hold=0.05)  # event 01 again, but a new one
     wire.run(0.5)
     assert [e.button for e in wire.of(ButtonPressed)] == [Button.VOID]  # type: ignore[union-attr]
+
+
+def test_nothing_is_taken_from_a_device_before_it_has_said_who_it_is() -> None:
+    host = HostLink("panel", "mem", TIMING, expect_kind=DeviceKind.PANEL)
+    host.connection_made(0.0)
+    host.data_to_send()  # the ID NEW
+    assert host.data_received(encode(1, ButtonReport(Button.VOID, True)), 0.01) == []
+    assert host.data_to_send() == b""  # not even acknowledged: the device will send it again if it still counts
