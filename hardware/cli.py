@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
     )
     devices.add_argument("--port", action="append", default=[], help="also try this path or pyserial URL")
     devices.add_argument("--no-scan", action="store_true", help="try only the ports given with --port")
-    devices.add_argument("--baud", type=int, default=115200)
+    devices.add_argument("--baud", type=int, help="ask only at this rate (default: 115200, then 9600)")
     devices.add_argument("--timeout", type=float, default=0.5, help="seconds to wait for each answer")
     devices.set_defaults(func=_devices)
 
@@ -156,10 +156,12 @@ def _sim_command(simulator: Any, words: list[str]) -> str:
 
 
 def _devices(args: argparse.Namespace) -> int:
-    from hardware.client import find_devices
+    from hardware.client import BAUD_RATES, find_devices
 
     if args.timeout <= 0:
         raise InputError("--timeout must be a positive number of seconds")
+    if args.baud is not None and args.baud not in BAUD_RATES:
+        raise InputError(f"baud rate {args.baud} is not one of {', '.join(map(str, BAUD_RATES))}")
     found = find_devices(args.port, args.baud, args.timeout, scan=not args.no_scan)
     if not found:
         print("no serial ports found (give one with --port)")
@@ -168,7 +170,10 @@ def _devices(args: argparse.Namespace) -> int:
     for item in found:
         if item.identity is not None:
             ident = item.identity
-            what = f"{ident.kind.value.lower()}  firmware {ident.firmware}  serial {ident.serial_number}"
+            what = (
+                f"{ident.kind.value.lower()}  firmware {ident.firmware}  serial {ident.serial_number}  "
+                f"{item.baudrate} baud"
+            )
         else:
             what = f"no answer ({item.problem})"
         print(f"{item.port:<{width}}  {what}")

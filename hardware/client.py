@@ -255,6 +255,8 @@ class FoundPort:
     description: str
     identity: DeviceIdentity | None
     problem: str | None
+    baudrate: int | None = None
+    """The rate at which it answered."""
 
 
 def identify(port_name: str, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5, tries: int = 2) -> DeviceIdentity:
@@ -273,15 +275,22 @@ def identify(port_name: str, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5,
                             message = from_frame(item)
                             if isinstance(message, Ident):
                                 return message.identity
-        raise TimeoutError(f"no device answered on {port_name} at {baudrate} baud")
+        raise TimeoutError(f"no device answered on {port_name}")
     finally:
         port.close()
 
 
 def find_devices(
-    extra_ports: Iterable[str] = (), baudrate: int = DEFAULT_BAUD, timeout: float = 0.5, scan: bool = True
+    extra_ports: Iterable[str] = (),
+    baudrate: int | None = None,
+    timeout: float = 0.5,
+    scan: bool = True,
 ) -> list[FoundPort]:
-    """Every serial port the system lists (unless ``scan`` is false), plus ``extra_ports``, with who answers."""
+    """Every serial port the system lists (unless ``scan`` is false), plus ``extra_ports``, with who answers.
+
+    Without ``baudrate``, each port is asked at 115200 and then at 9600 baud.
+    """
+    rates = (baudrate,) if baudrate is not None else (DEFAULT_BAUD, 9600)
     candidates: dict[str, str] = {}
     listed = serial.tools.list_ports.comports() if scan else []
     for info in sorted(listed, key=lambda i: i.device):
@@ -290,15 +299,23 @@ def find_devices(
         candidates.setdefault(extra, "given on the command line")
     found: list[FoundPort] = []
     for name, description in candidates.items():
-        try:
-            found.append(FoundPort(name, description, identify(name, baudrate, timeout), None))
-        except (serial.SerialException, OSError, ValueError) as error:
-            found.append(FoundPort(name, description, None, _why(error)))
+        problem = "no answer"
+        for rate in rates:
+            try:
+                found.append(FoundPort(name, description, identify(name, rate, timeout), None, rate))
+                break
+            except TimeoutError as error:
+                problem = _why(error)
+            except (serial.SerialException, OSError, ValueError) as error:
+                problem = _why(error)
+                break  # the port itself cannot be used: another rate will not help
+        else:
+            found.append(FoundPort(name, description, None, problem))
     return found
 
 
 def find_port(
-    kind: DeviceKind, serial_number: str | None = None, extra_ports: Iterable[str] = (), baudrate: int = DEFAULT_BAUD
+    kind: DeviceKind, serial_number: str | None = None, extra_ports: Iterable[str] = (), baudrate: int | None = None
 ) -> str:
     """The port where a device of this kind (and serial number, if given) answers; ``InputError`` if none does."""
     for found in find_devices(extra_ports, baudrate):
