@@ -299,19 +299,20 @@ def find_devices(
         candidates.setdefault(extra, "given on the command line")
     found: list[FoundPort] = []
     for name, description in candidates.items():
-        problem = "no answer"
-        for rate in rates:
-            try:
-                found.append(FoundPort(name, description, identify(name, rate, timeout), None, rate))
-                break
-            except TimeoutError as error:
-                problem = _why(error)
-            except (serial.SerialException, OSError, ValueError) as error:
-                problem = _why(error)
-                break  # the port itself cannot be used: another rate will not help
-        else:
-            found.append(FoundPort(name, description, None, problem))
+        found.append(_ask(name, description, rates, timeout))
     return found
+
+
+def _ask(name: str, description: str, rates: tuple[int, ...], timeout: float) -> FoundPort:
+    problem = "no answer"
+    for rate in rates:
+        try:
+            return FoundPort(name, description, identify(name, rate, timeout), None, rate)
+        except TimeoutError as error:
+            problem = _why(error)  # silent at this rate: try the next one
+        except (serial.SerialException, OSError, ValueError) as error:
+            return FoundPort(name, description, None, _why(error))  # the port itself cannot be used
+    return FoundPort(name, description, None, problem)
 
 
 def find_port(
