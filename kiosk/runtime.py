@@ -64,11 +64,15 @@ class KioskRuntime:
             shake_timeout_s=config.shake_timeout_s,
         )
         from kiosk.controller.samloc import SamLocController
+        from kiosk.controller.schmier import SchmierController
 
         self.controllers: dict[str, Any] = {
             "baibuu": self.controller,
             "samloc": SamLocController(
                 config.games.get("samloc", {"bet": 10}), self.journal, self.clock, seed=config.devices.seed
+            ),
+            "schmier": SchmierController(
+                config.games.get("schmier", {}), self.journal, self.clock, seed=config.devices.seed
             ),
         }
         open_round = self.recovery.open_round
@@ -192,12 +196,14 @@ class KioskRuntime:
         from kiosk.ui.screen_baibuu import BaiBuuScreen
         from kiosk.ui.screen_camera import CameraScreen
         from kiosk.ui.screen_samloc import SamLocScreen
+        from kiosk.ui.screen_schmier import SchmierScreen
         from kiosk.ui.screen_setup import SetupScreen
         from kiosk.ui.screen_supervisor import SupervisorScreen
 
         return [
             BaiBuuScreen(self.table, self.catalogue, scale),
             SamLocScreen(self.controllers["samloc"], self.catalogue, scale),
+            SchmierScreen(self.controllers["schmier"], self.catalogue, scale),
             CameraScreen(self, scale),
             SetupScreen(self, scale),
             SupervisorScreen(self, scale),

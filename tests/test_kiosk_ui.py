@@ -409,6 +409,82 @@ def drive_samloc(app: Any) -> Iterator[float]:
     p.finish()
 
 
+def drive_schmier(app: Any) -> Iterator[float]:
+    """Set-up switches to Schmier; a whole hand through the screen: DEAL, bids, trump, discards picked by touch,
+    tricks with cards laid in the centre and read by the camera (or picked), the six points; CONFIRM."""
+    p = Probe(app)
+    yield from p.until(
+        "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
+    )
+    p.tap(app.nav_buttons["setup"])
+    setup = app.screens["setup"]
+    p.tap(setup.unlock_button)
+    yield 0.3
+    for key in "2468":
+        p.tap(setup.dialog.keys[key])
+    p.tap(setup.dialog.keys["OK"])
+    yield 0.3
+    p.tap(setup.value_buttons["game"])
+    p.tap(setup.value_buttons["game"])
+    p.tap(setup.save_button)
+    yield 0.3
+    p.tap(app.nav_buttons["table"])
+    yield 0.3
+    screen = app.screens["table-schmier"]
+    controller = app.runtime.active
+    p.result["screen"] = app.manager.current
+    p.tap(screen.buttons["deal"])
+    yield from p.until("the hand dealt", lambda: controller.step.value == "playing")
+    yield 0.3
+    p.result["bidding"] = {"prompt": screen.prompt.text, "buttons": [b.text for b in screen.buttons.values()]}
+    p.shot("19-schmier-bidding")
+    source = app.runtime.camera.source
+    steps = 0
+    while controller.step.value == "playing" and steps < 120:
+        hand = controller.hand
+        phase = hand.phase.value
+        if phase == "bidding":
+            p.tap(screen.buttons["bid:4" if hand.high_bid is None else "pass"])
+        elif phase == "trump":
+            p.tap(screen.buttons["trump:H"])
+            yield 0.3
+            p.result["trump"] = screen.trump.text
+        elif phase in ("discard", "dealer discard"):
+            options = hand.discard_options()
+            chosen = next(options.combinations(hand.trump))
+            cards = list(hand.hands[hand.turn]) if phase == "discard" else list(controller.view().hand_of_turn)
+            for card in chosen:
+                p.tap(screen.hand_cards[cards.index(card)])
+            yield 0.1
+            if phase == "dealer discard":
+                p.shot("20-schmier-dealer-discard")
+            p.tap(screen.buttons["discard"])
+        else:
+            card = hand.legal_plays()[0]
+            if len(hand.tricks) == 0:  # the first trick: each card laid in the centre and read by the camera
+                source.place("centre", [c for _, c in hand.current] + [card])
+                yield from p.until(
+                    "the card read",
+                    lambda c=card: any(v.read is not None and v.read.card == c for v in screen.centre.cards),
+                )
+                if len(hand.current) == 3:
+                    p.shot("21-schmier-trick")
+            else:
+                cards = list(hand.hands[hand.turn])
+                p.tap(screen.hand_cards[cards.index(card)])
+            p.tap(screen.buttons["play"])
+            if not hand.current:
+                source.clear("centre")
+        steps += 1
+        yield 0.1
+    yield from p.until("the six points", lambda: controller.step.value == "results")
+    p.result["results"] = {"prompt": screen.prompt.text, "log": screen.log.text, "scores": screen.scores.text}
+    p.shot("22-schmier-results")
+    p.tap(screen.buttons["confirm"])
+    yield from p.until("closed", lambda: controller.step.value == "closed")
+    p.finish()
+
+
 # ---- the tests ----------------------------------------------------------------------------------------------------
 def _journal_kinds(data: Path) -> list[tuple[int | None, str, dict[str, Any]]]:
     from journal import JournalReader
@@ -507,7 +583,7 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
     result = run_kiosk(display, tmp_path, "drive_samloc")
     assert result["setup_message"] == "Saved and journaled"
     assert result["screen"] == "table-samloc"
-    assert result["start"]["prompt"].startswith("Turn: player ") and "· 20 s" in result["start"]["prompt"]
+    assert result["start"]["prompt"].startswith("Turn: player ") and "·  20 s" in result["start"]["prompt"]
     assert len(result["start"]["players"]) == 4 and "10 cards" in result["start"]["players"][0]
     assert "is not a combination" in result["illegal"]
     assert "plays" in result["after_centre_play"]["log"]
@@ -519,3 +595,19 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
     assert kinds.index("results_shown") < kinds.index("round_settled")
     begun = next(p for _, k, p in events if k == "round_begun")
     assert begun["game"] == "samloc"
+
+
+def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: str, tmp_path: Path) -> None:
+    result = run_kiosk(display, tmp_path, "drive_schmier")
+    assert result["screen"] == "table-schmier"
+    assert result["bidding"]["prompt"].endswith(": bid or pass")
+    assert "BID 3" in result["bidding"]["buttons"] and "PASS" in result["bidding"]["buttons"]
+    assert result["trump"].startswith("Trump: ♥") and "Bid 4" in result["trump"]
+    assert result["results"]["prompt"] == "The six points are in: CONFIRM"
+    assert "Team 0:" in result["results"]["scores"] and "to 21" in result["results"]["scores"]
+    assert result["results"]["log"]
+    events = _journal_kinds(tmp_path / "data")
+    kinds = [kind for _, kind, _ in events]
+    assert kinds.index("results_shown") < kinds.index("round_settled")
+    assert next(p for _, k, p in events if k == "round_begun")["game"] == "schmier"
+    assert kinds.count("action_recorded") >= 6 * 6 + 6

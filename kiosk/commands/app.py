@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.errors import InputError
 
-KIOSK_GAMES = ("baibuu", "samloc")
+KIOSK_GAMES = ("baibuu", "samloc", "schmier")
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080)}
 
 

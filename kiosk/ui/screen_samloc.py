@@ -97,7 +97,7 @@ class SamLocScreen(Screen):
         self.last_view = view
         t = self.catalogue.text
         self.prompt.text = t(view.prompt) + (
-            f"   ⏱ {t('sl.timer', seconds=view.seconds_left)}" if view.seconds_left is not None else ""
+            f"  ·  {t('sl.timer', seconds=view.seconds_left)}" if view.seconds_left is not None else ""
         )
         self.alert.text = t(view.alert) if view.alert else ""
         self.alert._bg_colour.rgba = theme.ALERT_BG if view.alert else theme.BACKGROUND
