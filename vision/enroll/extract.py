@@ -72,19 +72,27 @@ class Extraction:
     cards: list[FoundCard]
     unresolved: list[tuple[float, float, float, float]] = field(default_factory=list)  # boxes, frame pixels
     card_width: float = 0.0
+    at_edge: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards cut by the frame's edge
 
     @property
     def problems(self) -> list[str]:
-        return [f"cards around ({round(x1)}, {round(y1)})-({round(x2)}, {round(y2)}) overlap or touch too closely "
-                "to be told apart: spread them a finger apart and capture again"
-                for x1, y1, x2, y2 in self.unresolved]
+        def where(box: tuple[float, float, float, float]) -> str:
+            x1, y1, x2, y2 = (round(v) for v in box)
+            return f"({x1}, {y1})-({x2}, {y2})"
+
+        return ([f"a card at {where(b)} is cut by the edge of the picture: move it in and capture again"
+                 for b in self.at_edge]
+                + [f"cards around {where(b)} overlap or touch too closely to be told apart: spread them a finger "
+                   "apart and capture again" for b in self.unresolved])
 
 
 def card_mask(frame: Image) -> Image:
     """255 where the frame shows a card's face: its white paper, and the print on it (holes filled)."""
     blurred = cv2.GaussianBlur(frame, (5, 5), 0)
     whiteness = blurred.min(axis=2)  # white: every channel high; green felt or brown wood: one channel low
-    _, white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level, white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if level < 60:  # no bright paper at all (an empty table): Otsu would split the felt's own noise
+        white[whiteness < 110] = 0
     white = cv2.morphologyEx(white, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # The print (an index, court art) can reach almost to a card's edge and break its white margin. Print is far in
     # colour from the felt and lies next to white paper: add such pixels, then fill what they enclose.
@@ -208,6 +216,42 @@ def _side_support(mask: Image, gx: npt.NDArray[np.float32], gy: npt.NDArray[np.f
     return supported / len(samples)
 
 
+def _snap_sides(quad: Quad, gx: npt.NDArray[np.float32], gy: npt.NDArray[np.float32], reach: int) -> Quad:
+    """Move each side of a fitted card along its normal (up to ``reach`` px) to where the step in brightness
+    across it is strongest: the seam between two cards, or the card's edge."""
+    h, w = gx.shape
+    pts = quad.astype(np.float64)
+    centre = pts.mean(axis=0)
+    lines = []
+    for k in range(4):
+        a, b = pts[k], pts[(k + 1) % 4]
+        u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        n = np.array([-u[1], u[0]])
+        if float((centre - a) @ n) < 0:
+            n = -n  # inward
+        samples = a + np.outer(np.linspace(0.15, 0.85, 24), b - a)
+        best, best_d = -1.0, 0
+        for d in range(-reach, reach + 1):
+            q = np.round(samples + n * d).astype(int)
+            ok = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
+            if not ok.all():
+                continue
+            across = np.abs(gx[q[:, 1], q[:, 0]] * n[0] + gy[q[:, 1], q[:, 0]] * n[1])
+            score = float(np.median(across))
+            if score > best:
+                best, best_d = score, d
+        lines.append((a + n * best_d, u))
+    out = []
+    for k in range(4):
+        (p1, d1), (p2, d2) = lines[k - 1], lines[k]
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]])
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + d1 * t[0])
+    return np.asarray(out, np.float32)
+
+
 def _fit_at_corners(contour: npt.NDArray[np.int32], remaining: Image, gx: npt.NDArray[np.float32],
                     gy: npt.NDArray[np.float32], width: float, settings: ExtractSettings) -> Quad | None:
     """The best card-sized rectangle anchored at one of the blob's right-angled corners, or None."""
@@ -286,6 +330,7 @@ def find_cards(frame: Image, settings: ExtractSettings | None = None) -> Extract
         singles = keep
 
     unresolved: list[tuple[float, float, float, float]] = []
+    edge: list[tuple[float, float, float, float]] = []
     if groups and not width:
         raise InputError("every card of this spread touches another, so the card size is unknown: lay one card "
                          "apart from the others, or give the card width in pixels (--card-width)")
@@ -305,6 +350,8 @@ def find_cards(frame: Image, settings: ExtractSettings | None = None) -> Extract
                 quad = _single_card_quad(part, settings) if cv2.contourArea(part) < 1.4 * card_area else None
                 if quad is None:
                     quad = _fit_at_corners(part, remaining, gx, gy, width, settings)
+                    if quad is not None:  # each side onto its seam or edge
+                        quad = order_corners(_snap_sides(quad, gx, gy, max(3, round(0.08 * width))))
                 if quad is None:
                     x, y, w, h = cv2.boundingRect(part)
                     unresolved.append((float(x), float(y), float(x + w), float(y + h)))
@@ -318,9 +365,15 @@ def find_cards(frame: Image, settings: ExtractSettings | None = None) -> Extract
                 remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 
     found = []
+    h, w = frame.shape[:2]
     for quad, split in singles:
+        if (quad < 2).any() or (quad[:, 0] > w - 3).any() or (quad[:, 1] > h - 3).any():
+            x1, y1 = quad.min(axis=0)
+            x2, y2 = quad.max(axis=0)
+            edge.append((float(x1), float(y1), float(x2), float(y2)))
+            continue
         face = warp_face(frame, quad)
         found.append(FoundCard(quad, face, cv2.rotate(face, cv2.ROTATE_180), split))
     row = max(width, 1.0) * CARD_ASPECT
     found.sort(key=lambda c: (round(c.centre[1] / row), c.centre[0]))
-    return Extraction(found, unresolved, width)
+    return Extraction(found, unresolved, width, edge)

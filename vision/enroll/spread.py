@@ -40,6 +40,8 @@ def render_spread(faces: Mapping[Card, Image], cards: Sequence[Card], seed: int,
     image = textures.felt(rng, size)
     height = card_width * ASPECT
     gap = 0.0 if touching else card_width * 0.35
+    if not touching and tilt_degrees > 20:  # cards turned far need room for their diagonal
+        gap = height * 1.2 - card_width
     per_row = max(1, int((w - 2 * card_width) // (card_width + gap)))
     # Touching: runs of 1, 2, 3 cards edge to edge (one angle per run), a gap between runs.
     slots: list[tuple[int, float, int]] = []  # (row, x offset in card widths, run number)
