@@ -452,8 +452,9 @@ def drive_schmier(app: Any) -> Iterator[float]:
         elif phase in ("discard", "dealer discard"):
             options = hand.discard_options()
             chosen = next(options.combinations(hand.trump))
-            cards = list(hand.hands[hand.turn]) if phase == "discard" else list(controller.view().hand_of_turn)
-            for card in chosen:
+            cards = list(controller.view().hand_of_turn)
+            to_tap = chosen if phase == "discard" else [c for c in cards if c not in chosen]  # the dealer keeps 6
+            for card in to_tap:
                 p.tap(screen.hand_cards[cards.index(card)])
             yield 0.1
             if phase == "dealer discard":

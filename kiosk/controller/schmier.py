@@ -157,9 +157,13 @@ class SchmierController:
             self.selected.append(card)
 
     def _cmd_discard(self) -> None:
+        """Players pick what they discard; the dealer, holding many cards, picks the six he keeps."""
         hand = self._playing()
-        hand.verify_discard(hand.turn, list(self.selected))
-        self._record(hand.discard(hand.turn, list(self.selected)))
+        cards = list(self.selected)
+        if hand.phase is Phase.DEALER_DISCARD:
+            cards = [card for card in self._holding(hand) if card not in self.selected]
+        hand.verify_discard(hand.turn, cards)
+        self._record(hand.discard(hand.turn, cards))
         self.selected = []
 
     def _cmd_play(self, card: Card | None = None) -> None:
@@ -320,8 +324,10 @@ class SchmierController:
             commands.append(Command("pass", Msg("sm.pass")))
         elif phase is Phase.TRUMP:
             commands += [Command(f"trump:{suit.value}", Msg("sm.suit", {"suit": suit.symbol})) for suit in Suit]
-        elif phase in (Phase.DISCARD, Phase.DEALER_DISCARD):
+        elif phase is Phase.DISCARD:
             commands.append(Command("discard", Msg("sm.discard", {"count": len(self.selected)})))
+        elif phase is Phase.DEALER_DISCARD:
+            commands.append(Command("discard", Msg("sm.keep", {"count": len(self.selected)}), len(self.selected) == 6))
         else:
             commands.append(Command("play", Msg("sm.play"), phase is Phase.PLAY))
         commands += [

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -17,6 +18,7 @@ from kiosk.ui.dialogs import ChoiceDialog
 from kiosk.ui.screen_baibuu import VOID_REASONS
 from kiosk.ui.widgets import CARD_FONT, BigButton, CardView, PlaceWidget, TextLabel, paint_background
 
+HAND_COLUMNS = 12
 COLOURS = {
     "deal": "shake",
     "pass": "neutral",
@@ -77,7 +79,7 @@ class SchmierScreen(Screen):
         root.add_widget(middle)
         self.hand_title = TextLabel(font_size=scale.font(17), color=theme.TEXT_DIM, size_hint_y=None, height=px(24))
         root.add_widget(self.hand_title)
-        self.hand_row = BoxLayout(orientation="horizontal", spacing=px(5), size_hint_y=None, height=px(74))
+        self.hand_row = GridLayout(cols=HAND_COLUMNS, spacing=px(5), size_hint_y=None, height=px(74))
         self.hand_cards: list[CardView] = []
         root.add_widget(self.hand_row)
         self.button_row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
@@ -137,7 +139,7 @@ class SchmierScreen(Screen):
 
     def _seats(self, view: SchmierView, t: Any) -> None:
         while len(self.seat_rows) < len(view.seats):
-            row = TextLabel(font_size=self.scale.font(20), bold=True, font_name=CARD_FONT)
+            row = TextLabel(font_size=self.scale.font(18), bold=True, font_name=CARD_FONT)
             paint_background(row, theme.PANEL, radius=self.scale.px(8))
             self.seat_rows.append(row)
             self.seats_box.add_widget(row)
@@ -153,9 +155,12 @@ class SchmierScreen(Screen):
 
     def _hand(self, view: SchmierView, t: Any) -> None:
         cards = view.hand_of_turn if view.step is Step.PLAYING else ()
-        self.hand_title.text = t("sl.hand_of", player=view.turn) if cards else ""
+        key = {"discard": "sm.hand.discard", "dealer discard": "sm.hand.keep"}.get(view.phase, "sm.hand.play")
+        self.hand_title.text = t(key, seat=view.turn) if cards else ""
+        rows = max(1, -(-len(cards) // HAND_COLUMNS))
+        self.hand_row.height = self.scale.px(74 if rows == 1 else 40 * rows)
         while len(self.hand_cards) < len(cards):
-            card_view = CardView(self.scale, size_hint_x=None, width=self.scale.px(58))
+            card_view = CardView(self.scale)
             index = len(self.hand_cards)
             card_view.bind(on_release=lambda _w, i=index: self._pick(i))
             self.hand_cards.append(card_view)
@@ -164,7 +169,7 @@ class SchmierScreen(Screen):
             self.hand_row.remove_widget(self.hand_cards.pop())
         for card_view, card in zip(self.hand_cards, cards, strict=False):
             card_view.show(CardRead(card, corrected=card in view.selected))
-            card_view.font_size = self.scale.font(22)
+            card_view.font_size = self.scale.font(22 if len(cards) <= HAND_COLUMNS else 17)
 
     def _pick(self, index: int) -> None:
         view = self.last_view
