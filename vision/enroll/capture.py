@@ -6,9 +6,10 @@ card's box), so a proposal is what the table would read today. Without a model e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -16,9 +17,14 @@ import numpy.typing as npt
 from engine.cards import Card
 from engine.errors import InputError
 from vision.enroll.extract import Extraction, ExtractSettings, FoundCard, find_cards
+from vision.enroll.matching import FaceMatcher
 from vision.enroll.profile import Draft, DraftFace
 
 Image = npt.NDArray[np.uint8]
+
+
+class Proposes(Protocol):
+    def propose(self, frame: Image, cards: Sequence[FoundCard]) -> list[tuple[Card | None, float]]: ...
 
 
 class Proposer:
@@ -42,6 +48,20 @@ class Proposer:
         return out
 
 
+class FaceProposer:
+    """Proposes identities by comparing faces with a known deck's faces (an earlier profile of the same design)."""
+
+    def __init__(self, faces: Mapping[Card, Image]) -> None:
+        self.matcher = FaceMatcher(faces)
+
+    def propose(self, frame: Image, cards: Sequence[FoundCard]) -> list[tuple[Card | None, float]]:
+        out: list[tuple[Card | None, float]] = []
+        for card in cards:
+            match = self.matcher.match(card.face)
+            out.append((match.card, max(0.0, min(1.0, match.score))))
+        return out
+
+
 def open_proposer(model_dir: Path | None = None) -> tuple[Proposer | None, str]:
     """The proposer of the model in ``model_dir`` (default: the active one), or None and why not."""
     try:
@@ -57,7 +77,7 @@ class CaptureResult:
     problems: list[str]
 
 
-def capture_frame(draft: Draft, frame: Image, proposer: Proposer | None,
+def capture_frame(draft: Draft, frame: Image, proposer: Proposes | None,
                   settings: ExtractSettings | None = None) -> CaptureResult:
     """Find the cards of one frame, add their faces (with proposals) to the draft and save it."""
     extraction: Extraction = find_cards(frame, settings)
