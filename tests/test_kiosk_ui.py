@@ -580,8 +580,9 @@ def test_killed_in_the_middle_of_a_round_it_resumes_from_the_journal(display: st
     assert "round_resumed" in kinds and kinds[-1] != "round_voided"
 
 
-def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path: Path) -> None:
-    result = run_kiosk(display, tmp_path, "drive_samloc")
+@pytest.mark.parametrize("size", ["1280x800", "1920x1080"])
+def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path: Path, size: str) -> None:
+    result = run_kiosk(display, tmp_path, "drive_samloc", size)
     assert result["setup_message"] == "Saved and journaled"
     assert result["screen"] == "table-samloc"
     assert result["start"]["prompt"].startswith("Turn: player ") and "·  20 s" in result["start"]["prompt"]
@@ -598,8 +599,9 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
     assert begun["game"] == "samloc"
 
 
-def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: str, tmp_path: Path) -> None:
-    result = run_kiosk(display, tmp_path, "drive_schmier")
+@pytest.mark.parametrize("size", ["1280x800", "1920x1080"])
+def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: str, tmp_path: Path, size: str) -> None:
+    result = run_kiosk(display, tmp_path, "drive_schmier", size)
     assert result["screen"] == "table-schmier"
     assert result["bidding"]["prompt"].endswith(": bid or pass")
     assert "BID 3" in result["bidding"]["buttons"] and "PASS" in result["bidding"]["buttons"]
