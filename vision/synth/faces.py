@@ -11,6 +11,7 @@ import functools
 import importlib.resources
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -53,9 +54,24 @@ def load_deck(name: str) -> dict[Card, Image]:
     return dict(_load_deck_cached(name))
 
 
+_REGISTERED: dict[str, dict[Card, Image]] = {}
+
+
+def register_deck(name: str, faces: Mapping[Card, Image]) -> None:
+    """Make a deck of one's own drawable by ``name`` in this process (``load_deck``, ``render_scene(decks=[name])``),
+    e.g. the faces of a deck enrolled at the table. It is not among ``available_decks()``: only asked-for scenes
+    use it."""
+    if name == FIVE_CARD_DRAW or name in DEBIAN_DECKS:
+        raise InputError(f"{name!r} is the name of an installed deck; give yours another name")
+    _REGISTERED[name] = {card: _normalise(face) for card, face in faces.items()}
+    _load_deck_cached.cache_clear()
+
+
 @functools.cache
 def _load_deck_cached(name: str) -> tuple[tuple[Card, Image], ...]:
-    if name == FIVE_CARD_DRAW:
+    if name in _REGISTERED:
+        faces = dict(_REGISTERED[name])
+    elif name == FIVE_CARD_DRAW:
         faces = _five_card_draw_faces()
     elif name in DEBIAN_DECKS:
         faces = _debian_faces(name)
