@@ -148,6 +148,16 @@ class Camera:
         self.synthetic = isinstance(self.source, SyntheticTableSource)
         self.read_error: str | None = None
         self._lock = threading.Lock()
+        self.fallback: str | None = None
+        if read is None and self.synthetic:
+            problem = _model_problem()
+            if problem is not None:
+                # The demo table without a shipped model: read the rendered felt by where cards were placed,
+                # and say so on the status bar, rather than show a table nobody can play.
+                from kiosk.testing import PlacedReader
+
+                read = PlacedReader(self.source)
+                self.fallback = f"{problem}: the demo felt is read by where the cards were placed"
         reader_read = read if read is not None else self._read_with_model
         from vision.table_reader import ReadView
 
@@ -180,6 +190,8 @@ class Camera:
             health, detail = Health.DOWN, status.message
         elif self.read_error:
             health, detail = Health.DOWN, self.read_error
+        elif self.fallback:
+            health, detail = Health.WARN, self.fallback
         elif snapshot.problem:
             health, detail = Health.WARN, snapshot.problem
         else:
@@ -199,6 +211,17 @@ class Camera:
     def close(self) -> None:
         self.reader.stop()
         self.source.close()
+
+
+def _model_problem() -> str | None:
+    """Why the shipped card reader cannot be used, or None when it loads."""
+    try:
+        from vision.reader import default_reader
+
+        default_reader()
+    except Exception as error:  # a missing or broken model: the caller decides what to do
+        return str(error).split(";")[0]
+    return None
 
 
 def _flags(card_flags: frozenset[str], zone_flags: frozenset[str]) -> frozenset[str]:
