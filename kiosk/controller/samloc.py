@@ -43,6 +43,8 @@ class PlayerView:
     passed: bool
     declared_sam: bool
     bao1: bool
+    net: int | None = None
+    """This hand's win or loss once settled."""
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,7 @@ class SamLocController:
     def view(self) -> SamLocView:
         hand = self.hand
         players = []
+        nets = hand.settle().nets if hand is not None and self.phase in (Phase.RESULTS, Phase.CLOSED) else {}
         for seat in range(self.players):
             players.append(
                 PlayerView(
@@ -256,6 +259,7 @@ class SamLocController:
                     passed=bool(hand and seat in hand.passed),
                     declared_sam=bool(hand and hand.declarer == seat),
                     bao1=bool(hand and len(hand.hands[seat]) == 1),
+                    net=nets.get(seat),
                 )
             )
         seconds_left = None
@@ -266,7 +270,9 @@ class SamLocController:
         centre = PlaceView(CENTRE, Msg("common.centre"), new_in_centre, max(1, len(new_in_centre)), problem)
         payments: tuple[str, ...] = ()
         if hand is not None and self.phase in (Phase.RESULTS, Phase.CLOSED):
-            payments = tuple(f"{p.payer} → {p.payee}: {p.amount} · {p.reason}" for p in hand.settle().payments)
+            payments = tuple(
+                f"seat {p.payer} → seat {p.payee}: {p.amount} · {p.reason}" for p in hand.settle().payments
+            )
         return SamLocView(
             prompt=self._prompt(),
             alert=self.alert,

@@ -139,6 +139,9 @@ class SamLocScreen(Screen):
                 marks.append("[color=ff9f1a]BÁO 1[/color]")
             if player.passed:
                 marks.append(t("sl.passed"))
+            if player.net is not None:
+                colour = "3ddc84" if player.net > 0 else "ff5252" if player.net < 0 else "ffffff"
+                marks.append(f"[color={colour}]{player.net:+d}[/color]")
             row.text = (
                 f"  {t('sl.player', player=player.seat)} · {t('sl.cards_left', count=player.cards_left)} · "
                 f"{player.balance}  {' '.join(marks)}"
