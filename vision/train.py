@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,9 @@ def set_cpu_threads(threads: int) -> None:
 
 def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz: int, batch: int,
                threads: int = 2, time_hours: float | None = None, weights: Path | None = None,
-               **overrides: Any) -> Path:
-    """Train (or resume) one Ultralytics model; returns the run folder. ``weights`` starts from a checkpoint."""
+               callbacks: Mapping[str, Callable[[Any], None]] | None = None, **overrides: Any) -> Path:
+    """Train (or resume) one Ultralytics model; returns the run folder. ``weights`` starts from a checkpoint;
+    ``callbacks`` (Ultralytics event name → function of the trainer) report progress."""
     prepare_offline_ultralytics()
     from ultralytics import YOLO
 
@@ -43,7 +45,10 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
     last = run_dir / "weights" / "last.pt"
     if last.exists() and not (run_dir / "done").exists():
         try:
-            YOLO(str(last)).train(resume=True, workers=0)
+            resumed = YOLO(str(last))
+            for event, function in (callbacks or {}).items():
+                resumed.add_callback(event, function)
+            resumed.train(resume=True, workers=0)
             (run_dir / "done").write_text("finished\n")
             return run_dir
         except AssertionError:  # Ultralytics: "training to N epochs is finished, nothing to resume"
@@ -52,6 +57,8 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
     model = YOLO(model_yaml)
     if weights is not None:
         model = model.load(str(weights))
+    for event, function in (callbacks or {}).items():
+        model.add_callback(event, function)
     args: dict[str, Any] = dict(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
                                 project=str(run_dir.parent), name=run_dir.name, exist_ok=True, plots=True,
                                 amp=False, verbose=True)
@@ -122,12 +129,14 @@ def train_detector(det_yaml: Path, run_dir: Path = RUNS / "detector", epochs: in
 
 
 def train_classifier(cls_dir: Path, run_dir: Path = RUNS / "classifier", epochs: int = 12,
-                     hours: float | None = None, start_from: Path | None = None, threads: int = 2) -> Path:
+                     hours: float | None = None, start_from: Path | None = None, threads: int = 2,
+                     callbacks: Mapping[str, Callable[[Any], None]] | None = None, **overrides: Any) -> Path:
     r = CLASSIFIER_RECIPE
     # No left-right or up-down flips: a mirrored card index is not a card. Mild crops only: the index must stay.
-    return train_yolo(str(r["model"]), cls_dir, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
-                      threads=threads, time_hours=hours, weights=start_from, fliplr=0.0, flipud=0.0, scale=0.25,
-                      erasing=0.3, patience=100)
+    batch = int(overrides.pop("batch", r["batch"]))
+    return train_yolo(str(r["model"]), cls_dir, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=batch,
+                      threads=threads, time_hours=hours, weights=start_from, callbacks=callbacks,
+                      **{"fliplr": 0.0, "flipud": 0.0, "scale": 0.25, "erasing": 0.3, "patience": 100, **overrides})
 
 
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models") -> Path:
