@@ -31,7 +31,7 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--detector-epochs", type=int, default=30)
     tr.add_argument("--classifier-epochs", type=int, default=12)
     tr.add_argument("--hours", type=float, default=None, help="time box per model (Ultralytics stops in time)")
-    tr.add_argument("--train-scenes", type=int, default=600)
+    tr.add_argument("--train-scenes", type=int, default=330)
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
     tr.add_argument("--real", type=Path, default=None, help="the real-cards-train folder")
     tr.add_argument("--models", type=Path, default=None, help="where export puts the models (default: models/)")
