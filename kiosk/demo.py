@@ -107,6 +107,8 @@ class DemoCroupier:
             self._house_at = now
         elif "house-wrong" in self._done and now - self._house_at > 4.0:
             split = house_way(self._stacks[state.assignment.house_stack - 1])
+            self.table.clear(zone(1, "high"))  # the croupier picks the cards up and sets them again
+            self.table.clear(zone(1, "low"))
             self.table.place(zone(1, "high"), list(split.high.cards))
             self.table.place(zone(1, "low"), list(split.low.cards))
             self._done.discard("house-wrong")

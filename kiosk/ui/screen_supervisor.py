@@ -138,8 +138,8 @@ class SupervisorScreen(Screen):
 
     def ask_void(self) -> None:
         catalogue = self.runtime.catalogue
-        controller = self.runtime.controller
-        if controller.round_id is None or controller.phase.value in ("closed", "voided"):
+        controller = self.runtime.active
+        if controller.round_id is None or controller.phase.value in ("closed", "voided", "ready"):
             self.message = catalogue.text("sup.no_open")
             self.refresh(force=True)
             return
@@ -150,7 +150,7 @@ class SupervisorScreen(Screen):
         self.dialog.open()
 
     def void(self, reason: str) -> None:
-        controller = self.runtime.controller
+        controller = self.runtime.active
         text = self.runtime.catalogue.text("void." + reason)
         controller.dealer = "supervisor"
         try:

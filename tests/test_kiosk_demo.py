@@ -1,0 +1,48 @@
+"""The demo croupier on the real synthetic table: a wrong house set is put right, seats are dealt from the deal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.baibuu import Settings, house_way
+from journal import Journal
+from kiosk.clock import ManualClock
+from kiosk.controller.baibuu import BaiBuuController
+from kiosk.controller.view import CardRead
+from kiosk.demo import DemoCroupier
+from vision.sources import SyntheticTableSource
+
+
+def test_the_croupier_sets_the_house_wrong_then_right_and_deals_every_seat(tmp_path: Path) -> None:
+    clock = ManualClock()
+    journal = Journal.open(tmp_path / "j", tmp_path / "k", kiosk_id="K", table_id="T", clock=clock)
+    journal.recover()
+    controller = BaiBuuController(Settings(min_bet=10), journal, clock, lambda: None, default_bet=10)
+    table = SyntheticTableSource()
+    croupier = DemoCroupier(controller, table, clock.monotonic, seed=1, wrong_set_rate=1.0)
+
+    def felt() -> dict[str, tuple[CardRead, ...]]:
+        return {zone: tuple(CardRead(card) for card in cards) for zone, cards in table.placed.items()}
+
+    croupier.tick()
+    controller.command("manual_dice", dice=(2, 2, 2))
+    croupier.tick()
+    clock.advance(1.5)
+    croupier.tick()
+    controller.on_table(felt())
+    assert controller.view().house_set_ok is False  # set wrong on purpose, so the check shows
+    clock.advance(5)
+    croupier.tick()
+    controller.on_table(felt())
+    view = controller.view()
+    assert view.house_set_ok is True
+    cards = [*table.placed["house.high"], *table.placed["house.low"]]
+    assert set(house_way(cards).high.cards) == set(table.placed["house.high"])
+    controller.command("confirm")
+    clock.advance(1.5)
+    croupier.tick()
+    placed = table.placed
+    for seat in range(2, 8):
+        assert len(placed[f"seat{seat}.high"]) == 2 and len(placed[f"seat{seat}.low"]) == 2
+    all_cards = [card for cards in placed.values() for card in cards]
+    assert len(all_cards) == len(set(all_cards)) == 28
