@@ -1,0 +1,81 @@
+"""Learn: the fine-tune job for a few batches (scenes from the profile's faces, captured crops, the reader's trainer),
+with progress, a time estimate, and a restart that resumes instead of starting over."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cards import standard_deck
+from vision.enroll.capture import FaceProposer, capture_frame
+from vision.enroll.confirm import ConfirmController
+from vision.enroll.learn import LearnJob, LearnSettings, format_status
+from vision.enroll.profile import Draft, ProfileError
+from vision.enroll.spread import render_spread
+from vision.reader_classes import CLASS_NAMES
+from vision.synth.faces import available_decks, load_deck
+
+DECK = "nicu-white" if "nicu-white" in available_decks() else "five-card-draw"
+
+
+@pytest.fixture(scope="module")
+def profile(tmp_path_factory):
+    root = tmp_path_factory.mktemp("data")
+    faces = load_deck(DECK)
+    cards = list(standard_deck())
+    draft = Draft.open("Nicu white", root)
+    for seed, half in ((21, cards[:26]), (22, cards[26:])):
+        capture_frame(draft, render_spread(faces, half, seed=seed).image, FaceProposer(faces))
+    return ConfirmController(draft).save(), root
+
+
+def test_the_job_builds_its_data_from_the_profile(profile):
+    deck_profile, root = profile
+    job = LearnJob(deck_profile, LearnSettings.quick(), root)
+    job.folder.mkdir(parents=True, exist_ok=True)
+    scenes = job._scenes()
+    records = [json.loads(line) for line in (scenes / "scenes.jsonl").read_text().splitlines()]
+    assert len(records) == 4 and all(r["deck"] == "enrolled:nicu-white@v1" for r in records)
+    assert {c["card"] for r in records for c in r["cards"]} <= {str(c) for c in deck_profile.cards}
+    cls = job._crops(scenes)
+    assert sorted(p.name for p in (cls / "train").iterdir()) == sorted(CLASS_NAMES)
+    captured = list((cls / "val").glob("*/captured_*.jpg"))
+    assert len(captured) == 52  # one clean crop of every captured card
+    assert all(any((cls / split / name).iterdir()) for split in ("train", "val") for name in CLASS_NAMES)
+    assert job.status()["stage"] == "crops" and 0.25 <= job.status()["progress"] <= 0.3
+
+
+@pytest.mark.timeout(240)
+def test_a_few_batches_of_fine_tuning_with_progress_and_resume(profile):
+    deck_profile, root = profile
+    bare = root / "bare-model"  # a base model without a detector: the job must say it cannot pair
+    bare.mkdir(exist_ok=True)
+    job = LearnJob(deck_profile, LearnSettings.quick(), root, base_model=bare)
+    seen: list[dict] = []
+    original = job._report
+
+    def spy(stage, within, state="running", **extra):
+        original(stage, within, state, **extra)
+        seen.append(job.status())
+
+    job._report = spy  # type: ignore[method-assign]
+    with pytest.raises(ProfileError, match=r"no card-detector\.pt"):  # no shipped reader here to pair with
+        job.run()
+    assert (job.folder / "run" / "weights" / "last.pt").exists()
+    progress = [s["progress"] for s in seen]
+    assert progress == sorted(progress) and progress[-1] >= 0.9
+    assert any(s["stage"] == "train" and s.get("epoch") == 1 for s in seen)
+    assert any(isinstance(s.get("seconds_left"), int) for s in seen)
+    status = job.status()
+    assert status["state"] == "failed" and "card-detector.pt" in status["error"]
+    assert "failed" in format_status(status)
+
+    # A restart: the finished stages are not redone (the scenes and crops are kept, training is finished).
+    scenes_before = (job.folder / "scenes" / "scenes.jsonl").stat().st_mtime_ns
+    again = LearnJob(deck_profile, None, root, base_model=bare)
+    assert again.settings == LearnSettings.quick()  # the job's own settings come back from its folder
+    with pytest.raises(ProfileError, match=r"no card-detector\.pt"):
+        again.run()
+    assert (job.folder / "scenes" / "scenes.jsonl").stat().st_mtime_ns == scenes_before
+    assert (job.folder / "run" / "done").exists()
