@@ -228,6 +228,26 @@ class CardsCorrected(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ReaderModelChanged(Event):
+    """The card reader reads with this model from now on: every round after it was read by it. Written when a model
+    learnt for an enrolled deck is activated (with the verification figures that justified it), or set back."""
+
+    KIND: ClassVar[str] = "reader_model_changed"
+    model: str
+    """The model's hash (``vision.enroll.registry.model_hash``)."""
+    name: str
+    """Its folder's name; ``shipped`` for the repository's ``models/``."""
+    profile: str = ""
+    """The deck profile it was learnt for, ``slug@vN``."""
+    previous: str = ""
+    cards_checked: int = 0
+    right_before: int = 0
+    right_after: int = 0
+    by: str = ""
+    reason: str = ""
+
+
 # ---- the round -------------------------------------------------------------------------------------------------
 
 
