@@ -39,6 +39,7 @@ def test_the_croupier_sets_the_house_wrong_then_right_and_deals_every_seat(tmp_p
     cards = [*table.placed["house.high"], *table.placed["house.low"]]
     assert set(house_way(cards).high.cards) == set(table.placed["house.high"])
     controller.command("confirm")
+    croupier.tick()
     clock.advance(1.5)
     croupier.tick()
     placed = table.placed
