@@ -90,7 +90,7 @@ class DemoCroupier:
         if state is None or state.assignment is None:
             return
         if "house" not in self._done:
-            deck = shuffled(standard_deck(), self.rng.random())
+            deck = shuffled(standard_deck(), self.rng.randrange(2**31))
             self._stacks = [tuple(deck[4 * i : 4 * i + 4]) for i in range(7)]
             cards = self._stacks[state.assignment.house_stack - 1]
             split = house_way(cards)
@@ -119,7 +119,7 @@ class DemoCroupier:
             return
         if not self._stacks:  # taken up after a restart: the house is known, deal the rest from a fresh deck
             house = set(state.house_cards or ())
-            rest = [card for card in shuffled(standard_deck(), self.rng.random()) if card not in house]
+            rest = [card for card in shuffled(standard_deck(), self.rng.randrange(2**31)) if card not in house]
             self._stacks = [tuple(rest[4 * i : 4 * i + 4]) for i in range(7)]
             self._stacks[state.assignment.house_stack - 1] = tuple(state.house_cards or ())
         for seat in state.settings.seats:

@@ -108,8 +108,6 @@ def _prepare_kivy() -> None:
 def _load_driver(spec: str) -> Any:
     module_name, _, function = spec.partition(":")
     if module_name.endswith(".py"):
-        import importlib.util
-
         loaded = importlib.util.spec_from_file_location("kiosk_driver", module_name)
         if loaded is None or loaded.loader is None:
             raise InputError(f"--driver {spec}: cannot load {module_name}")

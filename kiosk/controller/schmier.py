@@ -281,7 +281,7 @@ class SchmierController:
             trick=tuple(hand.current) if hand else (),
             trick_number=len(hand.tricks) + 1 if hand else 0,
             last_trick=last,
-            scores=tuple(scores),  # type: ignore[arg-type]
+            scores=tuple(scores),
             centre=centre,
             hand_of_turn=self._holding(hand),
             selected=tuple(self.selected),

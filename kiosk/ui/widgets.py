@@ -31,7 +31,7 @@ def paint_background(widget: Widget, colour: theme.RGBA, radius: float = 0) -> N
     with widget.canvas.before:
         colour_instruction = Color(*colour)
         shape = RoundedRectangle(radius=[radius]) if radius else Rectangle()
-    widget._bg_colour = colour_instruction  # type: ignore[attr-defined]
+    widget._bg_colour = colour_instruction
 
     def follow(*_: Any) -> None:
         shape.pos = widget.pos
@@ -81,7 +81,8 @@ class BigButton(Button):
         if self.disabled:
             self.background_color = theme.BUTTON_COLOURS["disabled"]
         elif self.state == "down":
-            self.background_color = (*(min(1.0, c * 1.35) for c in self._colour[:3]), 1.0)
+            red, green, blue = (min(1.0, c * 1.35) for c in self._colour[:3])
+            self.background_color = (red, green, blue, 1.0)
         else:
             self.background_color = self._colour
 
