@@ -35,10 +35,7 @@ def test_the_shipped_model_reads_the_house_hand_the_croupier_lays(tmp_path: Path
             time.sleep(0.05)
         assert len(read) == 4, f"the house zones read {read}; placed {sorted(placed)}"
         right = [card for card in read if card in placed]
-        wrong = [r for r in (*view.house_high.cards, *view.house_low.cards) if str(r.card) not in placed]
-        assert len(right) >= 3, f"read {read}, placed {sorted(placed)}"
-        # a misread the model was sure of is the dealer's to catch on the picker; most carry a flag
+        assert len(right) >= 3, f"read {read}, placed {sorted(placed)}"  # a misread is the dealer's to fix
         assert runtime.health().camera.value == "ok"
-        assert all(r.confidence <= 1.0 for r in wrong)
     finally:
         runtime.close()
