@@ -193,6 +193,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.void_open": ("VOID OPEN ROUND", "HỦY VÁN ĐANG MỞ"),
     "sup.no_open": ("No round is open", "Không có ván đang mở"),
     "sup.devices": ("Devices", "Thiết bị"),
+    "sup.house_net": ("house {net}", "nhà cái {net}"),
+    "sup.replay_ok": ("replay agrees", "phát lại khớp"),
+    "sup.replay_bad": ("REPLAY DISAGREES: {error}", "PHÁT LẠI KHÔNG KHỚP: {error}"),
     "sup.lock": ("LOCK", "KHÓA"),
     "sup.round_line": ("#{round} {time} {game} {status}: {summary}", "#{round} {time} {game} {status}: {summary}"),
     # camera

@@ -109,9 +109,10 @@ class SupervisorScreen(Screen):
         for detail in recall(self.runtime.journal, RECALL_COUNT):
             summary = detail.summary
             when = summary.begun_at[11:16]
-            money = f"house {summary.house_net:+d}" if summary.house_net is not None else ""
+            money = t("sup.house_net", net=f"{summary.house_net:+d}") if summary.house_net is not None else ""
             status = summary.outcome.upper()
-            check = "replay agrees" if detail.replayed.agrees else f"REPLAY DISAGREES: {detail.replayed.error or ''}"
+            replayed = detail.replayed
+            check = t("sup.replay_ok") if replayed.agrees else t("sup.replay_bad", error=replayed.error or "")
             why = f" ({summary.void_reason})" if summary.void_reason else ""
             lines.append(
                 "RECALL "
