@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -17,7 +18,8 @@ from engine.errors import InputError
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MODEL_DIR = REPO_ROOT / "models"
+# The shipped models; DEALER_ASSIST_VISION_MODELS points the reader at another folder (a deck of the casino's own).
+DEFAULT_MODEL_DIR = Path(os.environ.get("DEALER_ASSIST_VISION_MODELS") or REPO_ROOT / "models")
 MANIFEST = "reader.json"
 DETECTOR = "card-detector"
 CLASSIFIER = "card-classifier"
