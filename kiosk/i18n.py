@@ -163,6 +163,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "void.crash": ("Kiosk restarted", "Máy khởi động lại"),
     # picker
     "picker.title": ("Which card is it?", "Lá nào?"),
+    "picker.read": ("The camera read {card}: which card is it?", "Camera đọc {card}: lá nào?"),
     "picker.place": ("{place}, card {n}", "{place}, lá {n}"),
     # set-up
     "setup.title": ("Table set-up", "Cài đặt bàn"),

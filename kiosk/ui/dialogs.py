@@ -46,6 +46,7 @@ class CardPicker(Dialog):
         on_pick: Callable[[Card | None], None],
         allow_joker: bool = False,
         allow_remove: bool = True,
+        current: Card | None = None,
     ) -> None:
         super().__init__(scale, title)
         self.on_pick = on_pick
@@ -57,6 +58,8 @@ class CardPicker(Dialog):
                 card = Card(rank, suit)
                 grid.add_widget(self._key(card))
         self.box.add_widget(grid)
+        if current is not None and str(current) in self.keys:
+            self.keys[str(current)].background_color = (1.0, 0.85, 0.55, 1)  # what the camera read, to compare
         bottom = BoxLayout(orientation="horizontal", spacing=scale.px(10), size_hint_y=None, height=scale.px(90))
         if allow_joker:
             bottom.add_widget(self._key(JOKER))

@@ -143,14 +143,30 @@ class BaiBuuScreen(Screen):
             self.controller.command(name)
 
     def pick_card(self, zone: str, index: int) -> None:
-        title = self.catalogue.text("picker.title")
+        current = self._read_at(zone, index)
+        title = (
+            self.catalogue.text("picker.read", card=current.pretty)
+            if current is not None
+            else self.catalogue.text("picker.title")
+        )
         self.dialog = CardPicker(
             self.scale,
             self.catalogue,
             title,
             lambda card: self.controller.command("correct", zone=zone, index=index, card=card),
+            current=current,
         )
         self.dialog.open()
+
+    def _read_at(self, zone: str, index: int) -> Card | None:
+        view = self.last_view
+        if view is None:
+            return None
+        places = [view.house_high, view.house_low, *(p for s in view.seats for p in (s.high, s.low))]
+        for place in places:
+            if place is not None and place.zone == zone and index < len(place.cards):
+                return place.cards[index].card
+        return None
 
     def pick_bet(self, seat: int) -> None:
         view = self.last_view
