@@ -100,7 +100,7 @@ class SamLocScreen(Screen):
             f"  ·  {t('sl.timer', seconds=view.seconds_left)}" if view.seconds_left is not None else ""
         )
         self.alert.text = t(view.alert) if view.alert else ""
-        self.alert._bg_colour.rgba = theme.ALERT_BG if view.alert else theme.BACKGROUND
+        self.alert._bg_colour.rgba = theme.alert_background(view.alert.key if view.alert else None)
         self._players(view, t)
         self.table_info.text = (
             t("game.samloc") + " · " + t("sl.table", bet=view.bet, timer=view.timer_s, mode=view.mode)

@@ -108,7 +108,7 @@ class SchmierScreen(Screen):
         t = self.catalogue.text
         self.prompt.text = t(view.prompt)
         self.alert.text = t(view.alert) if view.alert else ""
-        self.alert._bg_colour.rgba = theme.ALERT_BG if view.alert else theme.BACKGROUND
+        self.alert._bg_colour.rgba = theme.alert_background(view.alert.key if view.alert else None)
         self._seats(view, t)
         self.scores.text = (
             "  ·  ".join(t("sm.score", team=team, score=score) for team, score in enumerate(view.scores))

@@ -54,6 +54,17 @@ OUTCOME_COLOURS: dict[str, RGBA] = {
 
 HEALTH_COLOURS: dict[str, RGBA] = {"ok": GOOD, "warn": WARN, "down": ALERT, "off": TEXT_DIM}
 
+INFO_BG = _hex("1d4f7a")
+INFO_KEYS = frozenset({"alert.resumed"})
+
+
+def alert_background(key: str | None) -> RGBA:
+    """Red behind a problem, blue behind news (a resumed round), nothing when there is no message."""
+    if key is None:
+        return BACKGROUND
+    return INFO_BG if key in INFO_KEYS else ALERT_BG
+
+
 REFERENCE_HEIGHT = 800.0
 MIN_TOUCH_PX = 72  # at 800 px high: about 12 mm on a 15" screen, comfortable with a wet finger
 
