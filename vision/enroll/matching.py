@@ -21,8 +21,14 @@ MARGIN = 6  # pixels at SIZE: how far a warp may be off; also drops the outline 
 
 
 def _small(face: Image) -> npt.NDArray[np.float32]:
+    """Brightness and redness: the pattern of the print, and whether it is red (♥♦) or black (♠♣), which a
+    correlation of raw colours weighs too lightly once each channel's mean is taken out."""
     small = cv2.resize(face, SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    return cv2.GaussianBlur(small, (0, 0), 0.8)
+    small = cv2.GaussianBlur(small, (0, 0), 0.8)
+    b, g, r = cv2.split(small)
+    gray = 0.114 * b + 0.587 * g + 0.299 * r
+    redness = np.clip(r - (g + b) / 2, 0, None) * 1.5
+    return cv2.merge([gray, redness])
 
 
 @dataclass(frozen=True)

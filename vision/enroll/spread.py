@@ -67,7 +67,7 @@ def render_spread(faces: Mapping[Card, Image], cards: Sequence[Card], seed: int,
         else:
             angle = np.deg2rad(rng.uniform(-tilt_degrees, tilt_degrees))
             centre = np.array([card_width * 1.2 + offset * (card_width + gap), height * 0.9 + row * height * 1.5])
-            centre = centre + rng.uniform(-gap / 4, gap / 4, 2)
+            centre = centre + rng.uniform(-gap / 8, gap / 8, 2)
         if rng.random() < 0.5:
             angle += np.pi
         local = np.array([[-card_width / 2, -height / 2], [card_width / 2, -height / 2],

@@ -1,0 +1,175 @@
+"""Verify and activate: a second spread of the deck, checked against its profile, decides which model reads the table.
+
+The truth comes from the profile, not from a model: every card of the spread is found by its outline, warped flat and
+compared with the profile's faces (``FaceMatcher``). Then each model reads the same frames the way it reads the table
+(detector, crop, classifier) and a card counts as read right when a detection on it names it. A new model is
+activated only if it reads strictly more cards right than the active one; the switch goes to the journal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import Card
+from vision.detection import Detection
+from vision.enroll.clock import Clock
+from vision.enroll.extract import ExtractSettings, find_cards
+from vision.enroll.matching import FaceMatcher
+from vision.enroll.profile import DeckProfile, ProfileError
+from vision.enroll.registry import ActiveModel, active_model, model_hash, set_active
+
+Image = npt.NDArray[np.uint8]
+Box = tuple[float, float, float, float]
+ReadFunction = Callable[[Image], Sequence[Detection]]
+MATCH_IOU = 0.5
+
+
+@dataclass(frozen=True)
+class TruthCard:
+    frame: int
+    card: Card
+    box: Box
+
+
+@dataclass
+class SpreadTruth:
+    """The cards of the verification frames as the profile says they are."""
+
+    cards: list[TruthCard]
+    unknown: list[tuple[int, Box]] = field(default_factory=list)  # faces like no card of the profile
+    problems: list[str] = field(default_factory=list)
+
+
+def spread_truth(frames: Sequence[Image], profile: DeckProfile, settings: ExtractSettings | None = None) -> SpreadTruth:
+    matcher = FaceMatcher(profile.faces())
+    truth = SpreadTruth([])
+    for i, frame in enumerate(frames):
+        extraction = find_cards(frame, settings)
+        truth.problems += [f"frame {i + 1}: {p}" for p in extraction.problems]
+        for found in extraction.cards:
+            match = matcher.match(found.face)
+            if match.card is None:
+                truth.unknown.append((i, found.box))
+            else:
+                truth.cards.append(TruthCard(i, match.card, found.box))
+    if not truth.cards:
+        raise ProfileError("no card of the profile was found in the verification frames: spread the deck face up, "
+                           "apart, under the camera")
+    return truth
+
+
+@dataclass(frozen=True)
+class CardCheck:
+    card: Card
+    read: Card | None  # None: no detection on the card
+    confidence: float
+    flagged: bool
+
+    @property
+    def right(self) -> bool:
+        return self.read == self.card
+
+
+@dataclass
+class VerifyReport:
+    model: str  # name (hash)
+    checks: list[CardCheck]
+
+    @property
+    def right(self) -> int:
+        return sum(c.right for c in self.checks)
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / len(self.checks) if self.checks else 0.0
+
+    def per_card(self) -> dict[str, float]:
+        totals: dict[Card, list[int]] = {}
+        for c in self.checks:
+            entry = totals.setdefault(c.card, [0, 0])
+            entry[0] += c.right
+            entry[1] += 1
+        return {str(card): right / total for card, (right, total) in sorted(totals.items(),
+                                                                           key=lambda kv: kv[0].sort_key())}
+
+    def wrong(self) -> list[CardCheck]:
+        return [c for c in self.checks if not c.right]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "cards": len(self.checks), "right": self.right,
+                "accuracy": round(self.accuracy, 4), "per_card": self.per_card(),
+                "wrong": [{"card": str(c.card), "read": None if c.read is None else str(c.read),
+                           "confidence": round(c.confidence, 3)} for c in self.wrong()]}
+
+
+def _iou(a: Box, b: Box) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(iw, 0.0) * max(ih, 0.0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def verify_reader(read: ReadFunction, frames: Sequence[Image], truth: SpreadTruth, model: str) -> VerifyReport:
+    """How many of the truth's cards ``read`` names right, reading each frame whole as at the table."""
+    checks = []
+    for i, frame in enumerate(frames):
+        detections = list(read(frame))
+        for truth_card in (t for t in truth.cards if t.frame == i):
+            best = max(detections, key=lambda d: _iou(d.box, truth_card.box), default=None)
+            if best is None or _iou(best.box, truth_card.box) < MATCH_IOU:
+                checks.append(CardCheck(truth_card.card, None, 0.0, False))
+            else:
+                checks.append(CardCheck(truth_card.card, best.card, best.confidence, not best.is_certain))
+    return VerifyReport(model, checks)
+
+
+def model_reader(folder: Path) -> ReadFunction:
+    """The reader of a model folder on ONNX Runtime, as the kiosk runs it."""
+    from vision.reader import CardReader
+
+    return CardReader(folder).read
+
+
+class ActivationRefused(ProfileError):
+    """The new model does not read the deck better than the active one."""
+
+
+@dataclass(frozen=True)
+class Switch:
+    """What the journal records when the reader's model changes."""
+
+    model: str
+    name: str
+    profile: str
+    previous: str
+    cards_checked: int
+    right_before: int
+    right_after: int
+    by: str
+    reason: str
+
+
+def decide_and_activate(candidate: Path, profile: DeckProfile, old: VerifyReport, new: VerifyReport, *, by: str,
+                        record: Callable[[Switch], None] | None, clock: Clock | None = None,
+                        root: Path | None = None) -> tuple[ActiveModel, Switch]:
+    """Activate ``candidate`` if it read more cards of the check right than the active model did; ``record``
+    (the journal) is called first, so a switch that cannot be recorded does not happen."""
+    if len(old.checks) != len(new.checks) or not new.checks:
+        raise ProfileError("both models must be checked on the same verification cards")
+    if new.right <= old.right:
+        raise ActivationRefused(f"the new model read {new.right} of {len(new.checks)} cards right, the active one "
+                                f"{old.right}: it is not better, so the active model stays. Capture more of the deck "
+                                "or learn longer, then verify again")
+    previous = active_model(root)
+    switch = Switch(model_hash(candidate), candidate.name, profile.ref, previous.hash, len(new.checks), old.right,
+                    new.right, by, f"verified on {len(new.checks)} cards: {old.accuracy:.1%} → {new.accuracy:.1%}")
+    if record is not None:
+        record(switch)
+    return set_active(candidate, profile.ref, clock, root), switch
