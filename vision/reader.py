@@ -201,9 +201,17 @@ def card_outline(frame: Image, box: tuple[float, float, float, float]) -> tuple[
 
 @functools.cache
 def _default_reader() -> CardReader:
-    return CardReader()
+    from vision.enroll.registry import active_model_dir
+
+    return CardReader(active_model_dir())
 
 
 def default_reader() -> CardReader:
-    """The shipped model on ONNX Runtime, loaded once per process."""
+    """The active model on ONNX Runtime, loaded once per process: the shipped one, unless a model learnt for the
+    casino's own deck was activated (``dealer-assist vision enroll activate``; ``vision.enroll.registry``)."""
     return _default_reader()
+
+
+def reload_default_reader() -> None:
+    """Forget the loaded model, so that the next read loads the active one (after an activation)."""
+    _default_reader.cache_clear()
