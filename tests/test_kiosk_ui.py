@@ -218,6 +218,12 @@ def drive_round(app: Any) -> Iterator[float]:
     yield from play_house_and_seats(p)
     p.texts("results")
     p.shot("4-results")
+    tile = next(iter(p.table.seat_tiles.values()))
+    tile.outcome.trigger_action(0)  # why: the seat's hands against the house's
+    yield 0.3
+    p.result["reasons"] = tile.dialog.body.text
+    p.shot("4-results-why")
+    p.tap(tile.dialog.ok)
     p.tap(app.language_button)
     yield 0.3
     p.texts("results_vi")
@@ -520,6 +526,7 @@ def test_a_whole_round_through_the_panel_and_the_screen(display: str, tmp_path: 
         "BÀI TỰ NHIÊN",
     }
     assert texts["results_vi"]["buttons"]["confirm"][0] == "XÁC NHẬN"
+    assert "against the house's" in result["reasons"] or "mis-set" in result["reasons"]
     assert texts["closed"]["buttons"]["next"] == ["NEXT ROUND", True]
     assert texts["next"]["prompt"] == "Press SHAKE to start the round"
     assert result["supervisor"]["message"].startswith("Journal sound")

@@ -215,3 +215,24 @@ class PinPad(Dialog):
         elif len(self.digits) < 12:
             self.digits += key
         self.shown.text = "●" * len(self.digits)
+
+
+class InfoDialog(Dialog):
+    """Lines to read (why a seat won or lost), and OK."""
+
+    def __init__(self, scale: theme.Scale, catalogue: Catalogue, title: str, lines: Sequence[str]) -> None:
+        super().__init__(scale, title)
+        self.body = Label(
+            text="\n\n".join(lines),
+            font_size=scale.font(24),
+            font_name=CARD_FONT,
+            halign="left",
+            valign="top",
+            color=theme.TEXT,
+        )
+        self.body.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+        self.box.add_widget(self.body)
+        ok = BigButton("confirm", scale, text=catalogue.text("button.ok"), size_hint_y=None, height=scale.px(90))
+        ok.bind(on_release=lambda *_: self.dismiss())
+        self.ok = ok
+        self.box.add_widget(ok)

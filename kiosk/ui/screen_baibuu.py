@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -12,7 +13,7 @@ from engine.cards import Card
 from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView
 from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
-from kiosk.ui.dialogs import CardPicker, ChoiceDialog, DicePad
+from kiosk.ui.dialogs import CardPicker, ChoiceDialog, DicePad, InfoDialog
 from kiosk.ui.table_picture import TablePicture
 from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, button_row, paint_background
 
@@ -269,13 +270,28 @@ class SeatTile(BoxLayout):
         self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62)
         self.add_widget(self.high)
         self.add_widget(self.low)
-        self.outcome = Label(font_size=scale.font(24), bold=True, size_hint_y=None, height=scale.px(28))
+        self.outcome = OutcomeLabel(font_size=scale.font(24), bold=True, size_hint_y=None, height=scale.px(28))
+        self.outcome.bind(on_release=lambda *_: self.explain())
         self.money = Label(font_size=scale.font(16), bold=True, size_hint_y=None, height=scale.px(22))
+        self.reasons: tuple[str, ...] = ()
+        self.catalogue: Catalogue | None = None
+        self.dialog: Any = None
         self.add_widget(self.outcome)
         self.add_widget(self.money)
 
+    def explain(self) -> None:
+        """Tap a result: why, hand by hand against the house (what the dealer tells the player)."""
+        if not self.reasons or self.catalogue is None:
+            return
+        self.dialog = InfoDialog(
+            self.scale, self.catalogue, self.catalogue.text("bb.seat", seat=self.seat), self.reasons
+        )
+        self.dialog.open()
+
     def show(self, view: SeatView, catalogue: Catalogue) -> None:
         t = catalogue.text
+        self.catalogue = catalogue
+        self.reasons = view.reasons
         self.header.text = (
             t("bb.seat", seat=view.seat) + " · " + (t("bb.bet", bet=view.bet) if view.in_play else t("bb.sitting_out"))
         )
@@ -299,6 +315,10 @@ class SeatTile(BoxLayout):
             money = t("bb.back")
         self.money.text = money
         self.money.color = self.outcome.color
+
+
+class OutcomeLabel(ButtonBehavior, Label):
+    """The result word; tapping it shows the reasons."""
 
 
 def _cards_markup(cards: tuple[Card, ...]) -> str:
