@@ -86,6 +86,7 @@ def test_a_round_from_the_shake_to_the_close_writes_the_journal_before_showing(t
     assert view.house_set_ok is False and "confirm" not in enabled(c)
     c.command("confirm")
     assert c.view().phase is Phase.HOUSE and c.view().alert is not None
+    assert kinds(tmp_path).count("note") == 1  # the wrong set is on record for the supervisor
     c.on_table({"house.high": reads("AD 8S"), "house.low": reads("QH 4C")})
     assert c.view().house_set_ok is True
     c.command("confirm")

@@ -16,7 +16,7 @@ from engine.cards import Card
 from engine.common import IllegalAction
 from engine.errors import InputError
 from journal import Journal, OpenRound
-from journal.events import CardsCorrected, CardsRead, DiceReshaken, DiceRolled, HouseSplitShown
+from journal.events import CardsCorrected, CardsRead, DiceReshaken, DiceRolled, HouseSplitShown, Note
 from kiosk.clock import Clock
 from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Phase, SeatView
 from kiosk.controller.places import PlaceReads, cards_seen_twice, place_problem
@@ -66,6 +66,7 @@ class BaiBuuController:
         self.shakes = 0
         self.void_reason: str | None = None
         self.shown_split: tuple[Card, ...] | None = None
+        self.flagged_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self.places.clear()
 
     # ---- settings ------------------------------------------------------------------------------------------
@@ -263,6 +264,19 @@ class BaiBuuController:
                 HouseSplitShown(high=tuple(split.high.to_json()), low=tuple(split.low.to_json()), rule=split.rule)
             )
             self.shown_split = key
+        high, low = self._house_cards()
+        felt = (tuple(str(r.card) for r in high), tuple(str(r.card) for r in low))
+        wrong = len(high) == 2 and len(low) == 2 and not _same_set(split, [r.card for r in high], [r.card for r in low])
+        if wrong and felt != self.flagged_set:
+            # the supervisor's evidence: the house hand lay on the felt not set the house way
+            self._journal_event(
+                Note(
+                    text=f"house hand set {' '.join(felt[0])} high, {' '.join(felt[1])} low: not the house way "
+                    f"(high {split.high.cards_text}, low {split.low.cards_text}); flagged to the dealer",
+                    by="kiosk",
+                )
+            )
+            self.flagged_set = felt
 
     def _house_split(self) -> Any:
         high, low = self._house_cards()
