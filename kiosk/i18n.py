@@ -35,6 +35,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "health.down": ("OFFLINE", "MẤT KẾT NỐI"),
     "health.off": ("not used", "không dùng"),
     "status.table": ("Table {table}", "Bàn {table}"),
+    "status.called": ("SUPERVISOR CALLED", "ĐÃ GỌI GIÁM SÁT"),
     "status.round": ("Round {round}", "Ván {round}"),
     # navigation
     "nav.table": ("TABLE", "BÀN"),

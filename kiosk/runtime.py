@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from journal import Journal, JournalError
-from journal.events import SettingsChanged
+from journal.events import Note, SettingsChanged
 from kiosk.adapters import Camera, Devices
 from kiosk.clock import Clock, SystemClock
 from kiosk.config import KioskConfig, write_config
@@ -86,6 +86,7 @@ class KioskRuntime:
             press = self.devices.press if autoplay and self.devices.sim is not None else None
             self.demo = DemoCroupier(self.controller, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
         self._camera_frame = -1
+        self.supervisor_called = False
         self.camera.start()
         self.table = TableFacade(self)
 
@@ -101,7 +102,10 @@ class KioskRuntime:
             elif isinstance(event, DiceFault) and event.source == "shaker":
                 self.controller.on_dice_fault(event.shake_id, event.reason.value, event.message)
             elif isinstance(event, ButtonPressed) and event.source == "panel":
-                self.active.on_button(event.button.value)
+                if event.button.value == "CALL":
+                    self.call_supervisor()
+                else:
+                    self.active.on_button(event.button.value)
         camera = self.camera.state()
         if camera.frame_number != self._camera_frame:
             self._camera_frame = camera.frame_number
@@ -151,9 +155,20 @@ class KioskRuntime:
             ),
         )
 
+    def call_supervisor(self) -> None:
+        """The panel's CALL button: on record, and on the status bar until a supervisor signs in."""
+        if not self.supervisor_called:
+            self.journal.append(Note(text="the dealer called the supervisor", by="dealer"))
+        self.supervisor_called = True
+
+    def supervisor_arrived(self) -> None:
+        self.supervisor_called = False
+
     def status_text(self) -> str:
         t = self.catalogue.text
         parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
+        if self.supervisor_called:
+            parts.insert(0, t("status.called"))
         if self.active.round_id is not None:
             parts.append(t("status.round", round=self.active.round_id))
         parts.append(self.clock.now().astimezone().strftime("%H:%M"))

@@ -42,6 +42,9 @@ def test_panel_buttons_over_the_pty_drive_the_round_and_the_croupier_deals(tmp_p
     try:
         links = runtime.devices.links
         assert pump(runtime, lambda: links["shaker"].health.value == "ok" and links["panel"].health.value == "ok")
+        runtime.devices.press("CALL")
+        assert pump(runtime, lambda: runtime.supervisor_called)
+        assert runtime.status_text().startswith("SUPERVISOR CALLED")
         runtime.devices.press("SHAKE")
         assert pump(runtime, lambda: runtime.controller.phase.value == "house")
         assert pump(runtime, lambda: runtime.controller.view().house_set_ok is not None)
@@ -52,7 +55,7 @@ def test_panel_buttons_over_the_pty_drive_the_round_and_the_croupier_deals(tmp_p
         runtime.close()
     with JournalReader.open(tmp_path / "data" / "journal.sqlite3", tmp_path / "data" / "kiosk.key") as reader:
         kinds = [entry.kind for entry in reader.entries()]
-    assert "dice_rolled" in kinds and "house_split_shown" in kinds
+    assert "dice_rolled" in kinds and "house_split_shown" in kinds and "note" in kinds
 
 
 @pytest.mark.slow

@@ -28,6 +28,7 @@ class Locked:
         if self.runtime.config.check_pin(pin):
             self.unlocked = True
             self.runtime.journal.append(SupervisorSignedIn(supervisor="supervisor"))
+            self.runtime.supervisor_arrived()
             return True
         return False
 
