@@ -132,7 +132,9 @@ class Probe:
         assert not widget.disabled, f"{widget.text!r} is disabled"
         widget.trigger_action(0)
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str) -> Iterator[float]:
+        """Save a screenshot once the window has drawn what the last taps changed (use with ``yield from``)."""
+        yield 0.15
         self.result["shots"].append(self.app.screenshot(os.environ["KIOSK_SHOTS"], name))
 
     def texts(self, name: str) -> dict[str, Any]:
@@ -194,12 +196,12 @@ def play_house_and_seats(p: Probe) -> Iterator[float]:
     p.texts("house_read")
     yield from p.until("the house set right", lambda: _enabled(p, "confirm"), timeout=20)
     p.texts("house_ok")
-    p.shot("2-house")
+    yield from p.shot("2-house")
     p.tap(p.table.buttons["confirm"])
     yield from p.until("the seats phase", lambda: p.controller.phase.value == "seats")
     yield from p.until("every seat read", lambda: _enabled(p, "confirm"), timeout=20)
     p.texts("seats_read")
-    p.shot("3-seats")
+    yield from p.shot("3-seats")
     p.app.runtime.devices.press("CONFIRM")  # the panel's CONFIRM, over the pty
     yield from p.until("the results", lambda: p.controller.phase.value == "results")
 
@@ -211,23 +213,23 @@ def drive_round(app: Any) -> Iterator[float]:
         "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
     )
     p.texts("ready")
-    p.shot("1-ready")
+    yield from p.shot("1-ready")
     app.runtime.devices.press("SHAKE")
     yield from p.until("the dice", lambda: p.controller.phase.value == "house")
     p.texts("dice")
     yield from play_house_and_seats(p)
     p.texts("results")
-    p.shot("4-results")
+    yield from p.shot("4-results")
     tile = next(iter(p.table.seat_tiles.values()))
     tile.outcome.trigger_action(0)  # why: the seat's hands against the house's
     yield 0.3
     p.result["reasons"] = tile.dialog.body.text
-    p.shot("4-results-why")
+    yield from p.shot("4-results-why")
     p.tap(tile.dialog.ok)
     p.tap(app.language_button)
     yield 0.3
     p.texts("results_vi")
-    p.shot("4-results-vi")
+    yield from p.shot("4-results-vi")
     p.tap(app.language_button)
     p.tap(p.table.buttons["confirm"])
     yield from p.until("closed", lambda: p.controller.phase.value == "closed")
@@ -238,23 +240,23 @@ def drive_round(app: Any) -> Iterator[float]:
     # the other screens, one tap away
     p.tap(app.nav_buttons["camera"])
     yield 1.0
-    p.shot("5-camera")
+    yield from p.shot("5-camera")
     p.tap(app.nav_buttons["supervisor"])
     sup = app.screens["supervisor"]
     p.tap(sup.unlock_button)
     yield 0.3
     for key in "2468":
         p.tap(sup.dialog.keys[key])
-    p.shot("6-pin")
+    yield from p.shot("6-pin")
     p.tap(sup.dialog.keys["OK"])
     yield 0.3
     p.tap(sup.verify_button)
     yield 0.3
     p.result["supervisor"] = {"message": sup.message_label.text, "recall": sup.recall_text.text}
-    p.shot("7-supervisor")
+    yield from p.shot("7-supervisor")
     p.tap(app.nav_buttons["setup"])
     yield 0.3
-    p.shot("8-setup")
+    yield from p.shot("8-setup")
     p.finish()
 
 
@@ -269,13 +271,13 @@ def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
     p.tap(p.table.buttons["shake"])
     yield 0.5
     p.texts("shaker_offline")
-    p.shot("9-shaker-offline")
+    yield from p.shot("9-shaker-offline")
     p.tap(p.table.buttons["manual_dice"])
     yield 0.3
     pad = p.table.dialog
     for die, value in enumerate((2, 3, 4)):
         p.tap(pad.keys[die][value - 1])
-    p.shot("10-dice-pad")
+    yield from p.shot("10-dice-pad")
     p.tap(pad.ok)
     yield from p.until("manual dice taken", lambda: p.controller.phase.value == "house")
     p.texts("manual_dice")
@@ -287,11 +289,11 @@ def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
     reader.doubt[doubtful] = frozenset({"low_confidence"})
     yield from p.until("the doubt shown", lambda: p.table.house_high.place.cards[0].doubtful)
     p.texts("doubt")
-    p.shot("11-doubt")
+    yield from p.shot("11-doubt")
     p.tap(p.table.house_high.place.cards[0])
     yield 0.3
     picker = p.table.dialog
-    p.shot("12-picker")
+    yield from p.shot("12-picker")
     p.tap(picker.keys[str(doubtful)])
     yield from p.until("the correction shown", lambda: not p.table.house_high.place.cards[0].doubtful)
     p.texts("corrected")
@@ -326,7 +328,7 @@ def drive_resumed(app: Any) -> Iterator[float]:
     p.texts("resumed")
     p.result["round"] = p.controller.round_id
     p.result["dice"] = list(p.controller.state.assignment.dice.values) if p.controller.state else None
-    p.shot("13-resumed")
+    yield from p.shot("13-resumed")
     # the felt still holds the seats' cards after a crash: the croupier deals them again on the new process
     yield from p.until("every seat read", lambda: _enabled(p, "confirm"), timeout=25)
     p.tap(p.table.buttons["confirm"])
@@ -353,7 +355,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
     p.tap(setup.dialog.keys["OK"])
     yield 0.3
     p.tap(setup.value_buttons["game"])
-    p.shot("14-setup-samloc")
+    yield from p.shot("14-setup-samloc")
     p.tap(setup.save_button)
     yield 0.3
     p.result["setup_message"] = setup.message_label.text
@@ -365,7 +367,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
     yield from p.until("the hand dealt", lambda: app.runtime.active.phase.value == "playing")
     controller = app.runtime.active
     p.result["start"] = {"prompt": screen.prompt.text, "players": [r.text for r in screen.player_rows]}
-    p.shot("15-samloc-start")
+    yield from p.shot("15-samloc-start")
     # an illegal play: the leader's lowest and highest card are no combination
     hand_cards = list(controller.hand.hands[controller.hand.turn])
     for card in (hand_cards[0], hand_cards[-1]):
@@ -374,7 +376,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
     p.tap(screen.buttons["play"])
     yield 0.3
     p.result["illegal"] = screen.alert.text
-    p.shot("16-samloc-illegal")
+    yield from p.shot("16-samloc-illegal")
     for card in (hand_cards[0], hand_cards[-1]):  # un-pick them
         p.tap(screen.hand_cards[hand_cards.index(card)])
     # a play laid in the centre and read by the camera
@@ -400,7 +402,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
             p.tap(screen.buttons["pass"])
         played += 1
         if played == 4:
-            p.shot("17-samloc-playing")
+            yield from p.shot("17-samloc-playing")
         yield 0.05
     yield from p.until("the settlement", lambda: app.runtime.active.phase.value == "results")
     p.result["results"] = {
@@ -408,7 +410,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
         "log": screen.log.text,
         "players": [r.text for r in screen.player_rows],
     }
-    p.shot("18-samloc-results")
+    yield from p.shot("18-samloc-results")
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: app.runtime.active.phase.value == "closed")
     p.result["balances"] = list(controller.balances)
@@ -443,7 +445,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
     yield from p.until("the hand dealt", lambda: controller.step.value == "playing")
     yield 0.3
     p.result["bidding"] = {"prompt": screen.prompt.text, "buttons": [b.text for b in screen.buttons.values()]}
-    p.shot("19-schmier-bidding")
+    yield from p.shot("19-schmier-bidding")
     source = app.runtime.camera.source
     steps = 0
     while controller.step.value == "playing" and steps < 120:
@@ -464,7 +466,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
                 p.tap(screen.hand_cards[cards.index(card)])
             yield 0.1
             if phase == "dealer discard":
-                p.shot("20-schmier-dealer-discard")
+                yield from p.shot("20-schmier-dealer-discard")
             p.tap(screen.buttons["discard"])
         else:
             card = hand.legal_plays()[0]
@@ -475,7 +477,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
                     lambda c=card: any(v.read is not None and v.read.card == c for v in screen.centre.cards),
                 )
                 if len(hand.current) == 3:
-                    p.shot("21-schmier-trick")
+                    yield from p.shot("21-schmier-trick")
             else:
                 cards = list(hand.hands[hand.turn])
                 p.tap(screen.hand_cards[cards.index(card)])
@@ -486,7 +488,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
         yield 0.1
     yield from p.until("the six points", lambda: controller.step.value == "results")
     p.result["results"] = {"prompt": screen.prompt.text, "log": screen.log.text, "scores": screen.scores.text}
-    p.shot("22-schmier-results")
+    yield from p.shot("22-schmier-results")
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: controller.step.value == "closed")
     p.finish()

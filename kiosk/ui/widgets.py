@@ -76,6 +76,7 @@ class BigButton(Button):
         self._colour = colour
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 12, None)))
         self.bind(disabled=self._shade, state=self._shade)
+        self._shade()
 
     def _shade(self, *_: Any) -> None:
         if self.disabled:
