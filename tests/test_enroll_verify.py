@@ -13,7 +13,7 @@ from vision.detection import Detection
 from vision.enroll.capture import FaceProposer, capture_frame
 from vision.enroll.confirm import ConfirmController
 from vision.enroll.extract import find_cards
-from vision.enroll.journaling import model_of_round, record_switch
+from vision.enroll.journaling import model_of_round, record_model_in_use, record_switch
 from vision.enroll.matching import FaceMatcher
 from vision.enroll.profile import Draft
 from vision.enroll.registry import active_model, model_hash
@@ -127,6 +127,15 @@ def test_activation_only_on_a_better_score_and_the_switch_is_journaled(setup, tm
     assert model_of_round(reader, first_round) is None  # read by the model the kiosk started with
     assert model_of_round(reader, second_round)["model"] == model_hash(strong)
     assert reader.verify().ok
+    reader.close()
+
+    # A restarted kiosk records its model only when the journal does not already name it.
+    journal = Journal.open(tmp_path / "j.sqlite3", tmp_path / "k.key", kiosk_id="K1", table_id="T1", clock=clock)
+    journal.recover()
+    assert not record_model_in_use(journal, root)
+    (root / "models" / "active.json").unlink()  # someone set the shipped model back by hand
+    assert record_model_in_use(journal, root)
+    journal.close()
 
 
 def test_a_switch_the_journal_refuses_does_not_happen(setup):

@@ -33,3 +33,22 @@ def model_of_round(reader: Any, round_id: int) -> dict[str, Any] | None:
     for entry in reader.entries(kinds=[KIND], until_seq=begun.seq):
         last = entry
     return None if last is None else dict(last.payload)
+
+
+def record_model_in_use(journal: Any, root: Any = None) -> bool:
+    """At the kiosk's start: record the active model when it is not the one the journal last recorded (a model
+    copied in by hand, the shipped model updated), so that every round's model is known. True when recorded."""
+    from journal.events import ReaderModelChanged
+    from vision.enroll.registry import active_model
+
+    active = active_model(root)
+    last = None
+    for entry in journal.entries(kinds=[KIND]):
+        last = entry
+    if last is not None and last.payload.get("model") == active.hash:
+        return False
+    journal.append(ReaderModelChanged(
+        model=active.hash, name=active.name, profile=active.profile,
+        previous="" if last is None else str(last.payload.get("model", "")), by="kiosk",
+        reason="the kiosk started with this model"))
+    return True
