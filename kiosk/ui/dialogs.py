@@ -34,6 +34,10 @@ class Dialog(ModalView):
         self.box.add_widget(self.title_label)
         self.add_widget(self.box)
 
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("animation", False)  # a dealer's tap answers at once
+        super().open(*args, **kwargs)
+
 
 class CardPicker(Dialog):
     """Pick a card by touch: one row per suit, one big key per rank; 'no card here' and cancel below."""
@@ -68,7 +72,7 @@ class CardPicker(Dialog):
             remove.bind(on_release=lambda *_: self._answer(None))
             bottom.add_widget(remove)
         cancel = BigButton("void", scale, text=catalogue.text("button.cancel"))
-        cancel.bind(on_release=lambda *_: self.dismiss())
+        cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
         bottom.add_widget(cancel)
         self.cancel_button = cancel
         self.box.add_widget(bottom)
@@ -89,7 +93,7 @@ class CardPicker(Dialog):
         return key
 
     def _answer(self, card: Card | None) -> None:
-        self.dismiss()
+        self.dismiss(animation=False)
         self.on_pick(card)
 
 
@@ -122,7 +126,7 @@ class DicePad(Dialog):
         self.ok = BigButton("confirm", scale, text=catalogue.text("button.ok"), disabled=True)
         self.ok.bind(on_release=lambda *_: self._done())
         cancel = BigButton("void", scale, text=catalogue.text("button.cancel"))
-        cancel.bind(on_release=lambda *_: self.dismiss())
+        cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
         bottom.add_widget(self.ok)
         bottom.add_widget(cancel)
         self.box.add_widget(bottom)
@@ -139,7 +143,7 @@ class DicePad(Dialog):
         a, b, c = self.values
         if a is None or b is None or c is None:
             return
-        self.dismiss()
+        self.dismiss(animation=False)
         self.on_dice((a, b, c))
 
 
@@ -168,11 +172,11 @@ class ChoiceDialog(Dialog):
         cancel = BigButton(
             "neutral", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(90)
         )
-        cancel.bind(on_release=lambda *_: self.dismiss())
+        cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
         self.box.add_widget(cancel)
 
     def _answer(self, value: str) -> None:
-        self.dismiss()
+        self.dismiss(animation=False)
         self.on_choice(value)
 
 
@@ -202,12 +206,12 @@ class PinPad(Dialog):
             grid.add_widget(key)
         self.box.add_widget(grid)
         cancel = BigButton("void", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(80))
-        cancel.bind(on_release=lambda *_: self.dismiss())
+        cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
         self.box.add_widget(cancel)
 
     def press(self, key: str) -> None:
         if key == "OK":
-            self.dismiss()
+            self.dismiss(animation=False)
             self.on_pin(self.digits)
             return
         if key == "⌫":
@@ -233,6 +237,6 @@ class InfoDialog(Dialog):
         self.body.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.box.add_widget(self.body)
         ok = BigButton("confirm", scale, text=catalogue.text("button.ok"), size_hint_y=None, height=scale.px(90))
-        ok.bind(on_release=lambda *_: self.dismiss())
+        ok.bind(on_release=lambda *_: self.dismiss(animation=False))
         self.ok = ok
         self.box.add_widget(ok)
