@@ -53,6 +53,8 @@ class KioskRuntime:
         self.blocked: Msg | None = None
         if not self.recovery.sound:
             self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})
+        if self.blocked is None and _model_shipped():
+            self._record_model_in_use()
         self.devices = Devices(config)
         self.camera = Camera(config, self.clock, read)
         self.controller = BaiBuuController(
@@ -113,6 +115,15 @@ class KioskRuntime:
         self.active.tick()
         if self.demo is not None:
             self.demo.tick()
+
+    def _record_model_in_use(self) -> None:
+        """Which card-reader model reads this table, on record (when it changed since the journal last said)."""
+        from engine.errors import InputError
+
+        with contextlib.suppress(ImportError, InputError, OSError):  # no model to name: the camera's health says so
+            from vision.enroll.journaling import record_model_in_use
+
+            record_model_in_use(self.journal)
 
     @property
     def active(self) -> Any:
@@ -241,3 +252,7 @@ class TableFacade:
     def command(self, name: str, **params: Any) -> None:
         if self.runtime.blocked is None:
             self.runtime.controller.command(name, **params)
+
+
+def _model_shipped() -> bool:
+    return (Path(__file__).resolve().parent.parent / "models" / "reader.json").exists()
