@@ -149,6 +149,24 @@ class KioskRuntime:
             if self.config_path is not None:
                 write_config(self.config, self.config_path)
 
+    def set_table_id(self, table_id: str, by: str) -> None:
+        """Table set-up: this kiosk now stands at another table (between rounds); journaled and saved."""
+        from engine.errors import InputError
+
+        table_id = table_id.strip()
+        if not table_id:
+            raise InputError("a table needs a name such as T1")
+        if table_id == self.config.table_id:
+            return
+        current = self.active
+        if current.round_id is not None and current.phase.value not in ("closed", "voided", "ready"):
+            raise InputError("finish or void the open round before moving the kiosk to another table")
+        self.journal.append(SettingsChanged(setting="table_id", before=self.config.table_id, after=table_id, by=by))
+        self.journal.table_id = table_id
+        self.config = replace(self.config, table_id=table_id)
+        if self.config_path is not None:
+            write_config(self.config, self.config_path)
+
     def health(self) -> DeviceHealth:
         camera = self.camera.state()
         shaker, panel = self.devices.links["shaker"], self.devices.links["panel"]

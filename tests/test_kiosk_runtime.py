@@ -66,16 +66,18 @@ def test_set_up_changes_are_journaled_and_saved(tmp_path: Path) -> None:
         settings = runtime.controller.table_settings.to_json()
         runtime.apply_settings({**settings, "seats": [2, 5], "commission": 0.04}, 20, by="supervisor")
         runtime.switch_game("samloc", by="supervisor")
+        runtime.set_table_id("T7", by="supervisor")
         assert runtime.controller.table_settings.seats == (2, 5) and runtime.game == "samloc"
     finally:
         runtime.close()
     saved = load_config(tmp_path / "kiosk.yaml")
-    assert saved.game == "samloc" and saved.default_bet == 20
+    assert saved.game == "samloc" and saved.default_bet == 20 and saved.table_id == "T7"
     assert saved.game_settings("baibuu").seats == (2, 5)
     with JournalReader.open(tmp_path / "data" / "journal.sqlite3", tmp_path / "data" / "kiosk.key") as reader:
         changed = {e.payload["setting"]: e.payload for e in reader.entries() if e.kind == "settings_changed"}
     assert changed["baibuu.seats"]["after"] == [2, 5] and changed["baibuu.seats"]["by"] == "supervisor"
     assert changed["game"]["after"] == "samloc" and changed["default_bet"]["after"] == 20
+    assert changed["table_id"]["after"] == "T7"
 
 
 @pytest.mark.slow

@@ -33,8 +33,18 @@ class SetupScreen(Screen):
         self.rows: dict[str, tuple[TextLabel, BoxLayout]] = {}
         self.seat_buttons: dict[int, BigButton] = {}
         self.value_buttons: dict[str, BigButton] = {}
-        for key in ("game", "seats", "min_bet", "max_bet", "default_bet", "commission", "copy_rule", "direction"):
-            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(50))
+        for key in (
+            "game",
+            "table_id",
+            "seats",
+            "min_bet",
+            "max_bet",
+            "default_bet",
+            "commission",
+            "copy_rule",
+            "direction",
+        ):
+            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(46))
             label = TextLabel(font_size=scale.font(22), size_hint_x=0.3)
             row.add_widget(label)
             controls = BoxLayout(orientation="horizontal", spacing=px(6))
@@ -78,7 +88,12 @@ class SetupScreen(Screen):
 
     def reset_draft(self) -> None:
         settings = self.runtime.controller.table_settings.to_json()
-        self.draft = {**settings, "default_bet": self.runtime.controller.default_bet, "game": self.runtime.game}
+        self.draft = {
+            **settings,
+            "default_bet": self.runtime.controller.default_bet,
+            "game": self.runtime.game,
+            "table_id": self.runtime.config.table_id,
+        }
 
     # ---- input -------------------------------------------------------------------------------------------
     def ask_pin(self) -> None:
@@ -112,6 +127,12 @@ class SetupScreen(Screen):
         self.refresh(force=True)
 
     def step(self, key: str, direction: int) -> None:
+        if key == "table_id":
+            tables = table_names(self.draft["table_id"])
+            index = tables.index(self.draft["table_id"])
+            self.draft["table_id"] = tables[max(0, min(len(tables) - 1, index + direction))]
+            self.refresh(force=True)
+            return
         if key == "commission":
             percent = round(self.draft["commission"] * 100) + direction
             self.draft["commission"] = max(0, min(10, percent)) / 100
@@ -127,9 +148,11 @@ class SetupScreen(Screen):
         draft = dict(self.draft)
         default_bet = draft.pop("default_bet")
         game = draft.pop("game")
+        table_id = draft.pop("table_id")
         try:
             self.runtime.apply_settings(draft, default_bet, by="supervisor")
             self.runtime.switch_game(game, by="supervisor")
+            self.runtime.set_table_id(table_id, by="supervisor")
         except InputError as error:
             self.message = str(error)
             self.message_label.color = theme.ALERT
@@ -146,6 +169,7 @@ class SetupScreen(Screen):
         )
         labels = {
             "game": "setup.game",
+            "table_id": "setup.table_id",
             "seats": "setup.seats",
             "min_bet": "setup.min_bet",
             "max_bet": "setup.max_bet",
@@ -163,6 +187,8 @@ class SetupScreen(Screen):
             value = self.draft.get(key)
             if key == "commission":
                 button.text = f"{round(value * 100)} %"
+            elif key == "table_id":
+                button.text = str(value)
             elif key == "copy_rule":
                 button.text = t("setup.copy." + value)
             elif key == "game":
@@ -180,3 +206,9 @@ class SetupScreen(Screen):
         self.save_button.disabled = not unlocked
         self.lock_button.text = t("sup.lock")
         self.lock_button.disabled = not unlocked
+
+
+def table_names(current: str, count: int = 30) -> list[str]:
+    """The table names the set-up offers (T1 … T30), with the current one kept if it is named otherwise."""
+    names = [f"T{n}" for n in range(1, count + 1)]
+    return names if current in names else [current, *names]

@@ -61,7 +61,9 @@ class SupervisorScreen(Screen):
         self.void_button.bind(on_release=lambda *_: self.ask_void())
         self.lock_button = BigButton("neutral", scale, font_size=scale.font(24))
         self.lock_button.bind(on_release=lambda *_: self.lock())
-        for button in (self.unlock_button, self.verify_button, self.void_button, self.lock_button):
+        self.enroll_button = BigButton("neutral", scale, font_size=scale.font(24))
+        self.enroll_button.bind(on_release=lambda *_: self.open_enrollment())
+        for button in (self.unlock_button, self.verify_button, self.void_button, self.enroll_button, self.lock_button):
             row.add_widget(button)
         box.add_widget(row)
         self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
@@ -95,6 +97,12 @@ class SupervisorScreen(Screen):
         else:
             self.message = self.runtime.catalogue.text("setup.pin_wrong")
         self.refresh(force=True)
+
+    def open_enrollment(self) -> None:
+        from kiosk.ui.screen_enroll import EnrollDialog
+
+        self.dialog = EnrollDialog(self.runtime, self.scale)
+        self.dialog.open()
 
     def lock(self) -> None:
         self.gate.lock()
@@ -173,7 +181,10 @@ class SupervisorScreen(Screen):
         self.verify_button.text = t("sup.verify")
         self.void_button.text = t("sup.void_open")
         self.lock_button.text = t("sup.lock")
-        for button in (self.verify_button, self.void_button, self.lock_button):
+        from kiosk.ui.screen_enroll import TEXTS as ENROLL_TEXTS
+
+        self.enroll_button.text = ENROLL_TEXTS["title"][self.runtime.catalogue.language == "vi"]
+        for button in (self.verify_button, self.void_button, self.enroll_button, self.lock_button):
             button.disabled = not unlocked
         self.message_label.text = self.message
         self.message_label.color = theme.ALERT if "!" in self.message or "ALTERED" in self.message else theme.GOOD

@@ -1,0 +1,184 @@
+"""Deck enrollment on the kiosk (supervisor, behind the PIN): capture the spread deck from the camera, check the faces
+in a grid, fix one by touch on the card picker, save the deck profile, start learning in the background.
+
+A thin view over ``vision.enroll.confirm.ConfirmController``: every touch becomes a controller call, and the grid is
+redrawn from the controller's tiles. Texts are English and Vietnamese like the rest of the kiosk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock as KivyClock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+
+from engine.cards import Card
+from engine.errors import InputError
+from kiosk.ui import theme
+from kiosk.ui.dialogs import CardPicker, Dialog
+from kiosk.ui.widgets import BigButton, TextLabel
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "title": ("Deck enrollment", "Học bộ bài mới"),
+    "capture": ("Capture spread", "Chụp bài"),
+    "save": ("Save deck", "Lưu bộ bài"),
+    "learn": ("Learn", "Học"),
+    "close": ("Close", "Đóng"),
+    "hint": ("Spread the cards face up, apart, under the camera; then capture.",
+             "Trải bài ngửa, rời nhau, dưới camera; rồi chụp."),
+    "found": ("{n} cards found", "Tìm thấy {n} lá"),
+    "saved": ("Saved {ref}: learn it next", "Đã lưu {ref}: tiếp theo là học"),
+    "learning": ("Learning in the background; the table keeps playing", "Đang học; bàn vẫn chơi bình thường"),
+    "no_frame": ("No camera picture yet", "Chưa có hình từ camera"),
+    "pick": ("Face #{n}: which card?", "Lá #{n}: lá nào?"),
+}
+STATE_COLOURS = {"ok": theme.GOOD, "look": theme.WARN, "duplicate": theme.ALERT, "unnamed": theme.ALERT}
+TILE_WIDTH = 96
+
+
+class EnrollDialog(Dialog):
+    def __init__(self, runtime: Any, scale: theme.Scale, frame_source: Callable[[], Any] | None = None,
+                 deck_name: str = "House deck") -> None:
+        self.runtime = runtime
+        self.catalogue = runtime.catalogue
+        super().__init__(scale, self.text("title"))
+        self.root_dir: Path = Path(runtime.data_dir)
+        self.frame_source = frame_source or self._camera_frame
+        self.controller: Any = None
+        self.profile: Any = None
+        self.job: Any = None
+        self.message = self.text("hint")
+        self.tiles: dict[int, Button] = {}
+        self.picker: CardPicker | None = None
+        px = scale.px
+        top = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
+        self.name_input = TextInput(text=deck_name, multiline=False, font_size=scale.font(26), size_hint_x=0.32)
+        self.capture_button = BigButton("confirm", scale, font_size=scale.font(24))
+        self.capture_button.bind(on_release=lambda *_: self.capture())
+        self.save_button = BigButton("next", scale, font_size=scale.font(24))
+        self.save_button.bind(on_release=lambda *_: self.save())
+        self.learn_button = BigButton("next", scale, font_size=scale.font(24))
+        self.learn_button.bind(on_release=lambda *_: self.learn())
+        self.close_button = BigButton("void", scale, font_size=scale.font(24))
+        self.close_button.bind(on_release=lambda *_: self.dismiss())
+        top.add_widget(self.name_input)
+        for button in (self.capture_button, self.save_button, self.learn_button, self.close_button):
+            top.add_widget(button)
+        self.box.add_widget(top)
+        self.message_label = TextLabel(font_size=scale.font(20), bold=True, size_hint_y=None, height=px(64))
+        self.message_label.bind(width=lambda w, _: setattr(w, "text_size", (w.width, None)))
+        self.box.add_widget(self.message_label)
+        scroll = ScrollView()
+        self.grid = GridLayout(cols=10, spacing=px(6), size_hint_y=None)
+        self.grid.bind(minimum_height=self.grid.setter("height"))
+        scroll.add_widget(self.grid)
+        self.box.add_widget(scroll)
+        self._poll = KivyClock.schedule_interval(lambda _dt: self.refresh_job(), 1.0)
+        self.bind(on_dismiss=lambda *_: self._poll.cancel())
+        self.redraw()
+
+    def text(self, key: str, **values: Any) -> str:
+        en, vi = TEXTS[key]
+        return (vi if self.catalogue.language == "vi" else en).format(**values)
+
+    def _camera_frame(self) -> Any:
+        return self.runtime.camera.reader.last_frame
+
+    def _draft(self) -> Any:
+        from vision.enroll.confirm import ConfirmController
+        from vision.enroll.profile import Draft
+
+        name = self.name_input.text.strip() or "House deck"
+        if self.controller is None or self.controller.draft.name != name:
+            self.controller = ConfirmController(Draft.open(name, self.root_dir))
+            self.controller.subscribe(self.redraw)
+        return self.controller
+
+    # ---- touches ---------------------------------------------------------------------------------------------
+    def capture(self) -> None:
+        from vision.enroll.capture import capture_frame, open_proposer
+        from vision.enroll.registry import active_model_dir
+
+        frame = self.frame_source()
+        if frame is None:
+            self.message = self.text("no_frame")
+            self.redraw()
+            return
+        controller = self._draft()
+        proposer, _why = open_proposer(active_model_dir(self.root_dir))
+        try:
+            result = capture_frame(controller.draft, frame, proposer)
+        except InputError as error:
+            self.message = str(error)
+        else:
+            self.message = "  ".join([self.text("found", n=len(result.added)), *result.problems])
+        self.redraw()
+
+    def open_picker(self, index: int) -> None:
+        self.picker = CardPicker(self.scale, self.catalogue, self.text("pick", n=index),
+                                 lambda card: self.fix(index, card), allow_joker=True, allow_remove=True)
+        self.picker.open()
+
+    def fix(self, index: int, card: Card | None) -> None:
+        self._draft().fix(index, card)
+
+    def save(self) -> None:
+        try:
+            self.profile = self._draft().save(self.runtime.clock if hasattr(self.runtime.clock, "now") else None)
+        except InputError as error:
+            self.message = str(error)
+        else:
+            self.message = self.text("saved", ref=self.profile.ref)
+        self.redraw()
+
+    def learn(self) -> None:
+        from vision.enroll.learn import start_in_background
+
+        if self.profile is None:
+            return
+        try:
+            self.job = start_in_background(self.profile.ref, root=self.root_dir)
+        except InputError as error:
+            self.message = str(error)
+        else:
+            self.message = self.text("learning")
+        self.redraw()
+
+    # ---- output ----------------------------------------------------------------------------------------------
+    def refresh_job(self) -> None:
+        if self.job is not None:
+            from vision.enroll.learn import format_status
+
+            self.message_label.text = self.text("learning") + "\n" + format_status(self.job.status()).splitlines()[0]
+
+    def redraw(self) -> None:
+        controller = self.controller
+        self.capture_button.text = self.text("capture")
+        self.save_button.text = self.text("save")
+        self.learn_button.text = self.text("learn")
+        self.close_button.text = self.text("close")
+        self.save_button.disabled = controller is None or not controller.can_save
+        self.learn_button.disabled = self.profile is None
+        problems = controller.problems() if controller is not None else []
+        self.message_label.text = "\n".join([self.message, *problems[:2]])
+        self.message_label.color = theme.ALERT if problems else theme.GOOD
+        self.grid.clear_widgets()
+        self.tiles = {}
+        if controller is None:
+            return
+        px = self.scale.px
+        for tile in controller.tiles():
+            button = Button(text=f"#{tile.index} {tile.label}", font_size=self.scale.font(18), bold=True,
+                            background_normal=str(tile.face), background_down=str(tile.face),
+                            color=STATE_COLOURS.get(tile.state, theme.TEXT), size_hint_y=None, height=px(140),
+                            valign="bottom", halign="center")
+            button.bind(size=lambda w, _: setattr(w, "text_size", (w.width, w.height - 6)))
+            button.bind(on_release=lambda _w, i=tile.index: self.open_picker(i))
+            self.tiles[tile.index] = button
+            self.grid.add_widget(button)
