@@ -22,7 +22,7 @@ from engine.cards import Card
 from engine.errors import InputError
 from kiosk.ui import theme
 from kiosk.ui.dialogs import CardPicker, Dialog
-from kiosk.ui.widgets import BigButton, TextLabel
+from kiosk.ui.widgets import CARD_FONT, BigButton, TextLabel
 
 TEXTS: dict[str, tuple[str, str]] = {
     "title": ("Deck enrollment", "Học bộ bài mới"),
@@ -58,7 +58,7 @@ class EnrollDialog(Dialog):
         self.picker: CardPicker | None = None
         px = scale.px
         top = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
-        self.name_input = TextInput(text=deck_name, multiline=False, font_size=scale.font(26), size_hint_x=0.32)
+        self.name_input = TextInput(text=deck_name, multiline=False, font_size=scale.font(26), size_hint_x=1.6)
         self.capture_button = BigButton("confirm", scale, font_size=scale.font(24))
         self.capture_button.bind(on_release=lambda *_: self.capture())
         self.save_button = BigButton("next", scale, font_size=scale.font(24))
@@ -71,7 +71,8 @@ class EnrollDialog(Dialog):
         for button in (self.capture_button, self.save_button, self.learn_button, self.close_button):
             top.add_widget(button)
         self.box.add_widget(top)
-        self.message_label = TextLabel(font_size=scale.font(20), bold=True, size_hint_y=None, height=px(64))
+        self.message_label = TextLabel(font_size=scale.font(18), bold=True, size_hint_y=None, height=px(96),
+                                       valign="top")
         self.message_label.bind(width=lambda w, _: setattr(w, "text_size", (w.width, None)))
         self.box.add_widget(self.message_label)
         scroll = ScrollView()
@@ -166,7 +167,7 @@ class EnrollDialog(Dialog):
         self.save_button.disabled = controller is None or not controller.can_save
         self.learn_button.disabled = self.profile is None
         problems = controller.problems() if controller is not None else []
-        self.message_label.text = "\n".join([self.message, *problems[:2]])
+        self.message_label.text = "\n".join([self.message, *(p[:150] for p in problems[:2])])
         self.message_label.color = theme.ALERT if problems else theme.GOOD
         self.grid.clear_widgets()
         self.tiles = {}
@@ -174,7 +175,8 @@ class EnrollDialog(Dialog):
             return
         px = self.scale.px
         for tile in controller.tiles():
-            button = Button(text=f"#{tile.index} {tile.label}", font_size=self.scale.font(18), bold=True,
+            button = Button(text=f"#{tile.index} {tile.label}", font_size=self.scale.font(20), bold=True,
+                            font_name=CARD_FONT,
                             background_normal=str(tile.face), background_down=str(tile.face),
                             color=STATE_COLOURS.get(tile.state, theme.TEXT), size_hint_y=None, height=px(140),
                             valign="bottom", halign="center")
