@@ -46,6 +46,7 @@ def test_the_job_builds_its_data_from_the_profile(profile):
     assert job.status()["stage"] == "crops" and 0.25 <= job.status()["progress"] <= 0.3
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_a_few_batches_of_fine_tuning_with_progress_and_resume(profile):
     deck_profile, root = profile
