@@ -82,6 +82,7 @@ def drive_enrollment(app: Any) -> Iterator[float]:
         yield 0.3
         result["saved_message"] = dialog.message_label.text
         result["learn_enabled"] = not dialog.learn_button.disabled
+        result["activate_enabled"] = not dialog.activate_button.disabled  # nothing learnt yet
         result["first_card"] = str(truth[first]) == str(parse_card(str(truth[first])))
     except Exception as error:  # report, so the test shows why
         import traceback
@@ -110,4 +111,5 @@ def test_enrollment_on_the_kiosk_behind_the_pin(display: str, tmp_path: Path) ->
     assert result["first_after_fix"].endswith("Q♥")
     assert "missing 51" in result["message_after_fix"]
     assert result["save_enabled"] and "house-deck@v1" in result["saved_message"] and result["learn_enabled"]
+    assert not result["activate_enabled"]
     assert (tmp_path / "data" / "decks" / "house-deck" / "v001" / "profile.json").exists()

@@ -29,6 +29,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "capture": ("Capture spread", "Chụp bài"),
     "save": ("Save deck", "Lưu bộ bài"),
     "learn": ("Learn", "Học"),
+    "activate": ("Check & use", "Kiểm tra & dùng"),
+    "activated": ("Now reading with {name}: {before} → {after} of {cards} cards right",
+                  "Đang đọc bằng {name}: {before} → {after} trên {cards} lá đúng"),
     "close": ("Close", "Đóng"),
     "hint": ("Spread the cards face up, apart, under the camera; then capture.",
              "Trải bài ngửa, rời nhau, dưới camera; rồi chụp."),
@@ -65,10 +68,13 @@ class EnrollDialog(Dialog):
         self.save_button.bind(on_release=lambda *_: self.save())
         self.learn_button = BigButton("next", scale, font_size=scale.font(24))
         self.learn_button.bind(on_release=lambda *_: self.learn())
+        self.activate_button = BigButton("confirm", scale, font_size=scale.font(24))
+        self.activate_button.bind(on_release=lambda *_: self.activate())
         self.close_button = BigButton("void", scale, font_size=scale.font(24))
         self.close_button.bind(on_release=lambda *_: self.dismiss())
         top.add_widget(self.name_input)
-        for button in (self.capture_button, self.save_button, self.learn_button, self.close_button):
+        for button in (self.capture_button, self.save_button, self.learn_button, self.activate_button,
+                       self.close_button):
             top.add_widget(button)
         self.box.add_widget(top)
         self.message_label = TextLabel(font_size=scale.font(18), bold=True, size_hint_y=None, height=px(96),
@@ -151,6 +157,45 @@ class EnrollDialog(Dialog):
             self.message = self.text("learning")
         self.redraw()
 
+    def learnt_model(self) -> Path | None:
+        """The newest model learnt for the saved profile, once its job is done."""
+        from vision.enroll.registry import list_models
+
+        if self.profile is None:
+            return None
+        learnt = [folder for _n, folder, info in list_models(self.root_dir) if info.get("profile") == self.profile.ref]
+        return learnt[-1] if learnt else None
+
+    def activate(self) -> None:
+        """Check the new model and the active one on the spread now under the camera (a second spread, not the one
+        captured); switch only if the new one reads more cards right; the journal records it first."""
+        from vision.enroll.journaling import record_switch
+        from vision.enroll.registry import active_model
+        from vision.enroll.verify import decide_and_activate, model_reader, spread_truth, verify_reader
+        from vision.reader import reload_default_reader
+
+        candidate = self.learnt_model()
+        frame = self.frame_source()
+        if candidate is None or frame is None:
+            self.message = self.text("no_frame") if frame is None else ""
+            self.redraw()
+            return
+        try:
+            truth = spread_truth([frame], self.profile)
+            current = active_model(self.root_dir)
+            old = verify_reader(model_reader(current.folder), [frame], truth, current.name)
+            new = verify_reader(model_reader(candidate), [frame], truth, candidate.name)
+            active, switch = decide_and_activate(
+                candidate, self.profile, old, new, by="supervisor", root=self.root_dir,
+                record=lambda s: record_switch(self.runtime.journal, s))
+        except InputError as error:
+            self.message = str(error)
+        else:
+            reload_default_reader()
+            self.message = self.text("activated", name=active.name, before=switch.right_before,
+                                     after=switch.right_after, cards=switch.cards_checked)
+        self.redraw()
+
     # ---- output ----------------------------------------------------------------------------------------------
     def refresh_job(self) -> None:
         if self.job is not None:
@@ -166,6 +211,8 @@ class EnrollDialog(Dialog):
         self.close_button.text = self.text("close")
         self.save_button.disabled = controller is None or not controller.can_save
         self.learn_button.disabled = self.profile is None
+        self.activate_button.text = self.text("activate")
+        self.activate_button.disabled = self.learnt_model() is None
         problems = controller.problems() if controller is not None else []
         self.message_label.text = "\n".join([self.message, *(p[:150] for p in problems[:2])])
         self.message_label.color = theme.ALERT if problems else theme.GOOD
