@@ -222,7 +222,7 @@ def _progress(args: argparse.Namespace) -> int:
         if not args.wait or status.get("state") not in ("running",):
             print(text)
             return 0 if status.get("state") in ("done", "running") else 1
-        sys.stdout.write("\r" + text.splitlines()[0])
+        sys.stdout.write("\r" + text.splitlines()[0].ljust(90))
         sys.stdout.flush()
         time.sleep(2.0)
 

@@ -84,6 +84,8 @@ class LearnJob:
         self.settings = settings or LearnSettings()
         self._t0 = 0
         self._p0 = 0.0
+        self._stage = ""
+        self._stage_t0 = 0
 
     # ---- status -------------------------------------------------------------------------------------------------
 
@@ -97,10 +99,19 @@ class LearnJob:
         done = sum(WEIGHTS[s] for s in STAGES[: STAGES.index(stage)] if s in WEIGHTS)
         progress = min(1.0, done + WEIGHTS.get(stage, 0.0) * max(0.0, min(1.0, within)))
         now = self.clock.monotonic_ns()
+        if stage != self._stage:
+            self._stage, self._stage_t0 = stage, now
         gained = progress - self._p0
         left = None
         if state == "running" and gained > 0.002:
-            left = round((now - self._t0) / 1e9 / gained * (1.0 - progress))
+            # The stages run at different paces: the current one by its own rate, the rest by the job's so far.
+            per_unit = (now - self._t0) / 1e9 / gained
+            rest = sum(WEIGHTS.get(s, 0.0) for s in STAGES[STAGES.index(stage) + 1 :])
+            if 0.02 < within < 1.0:
+                current = (now - self._stage_t0) / 1e9 / within * (1.0 - within)
+            else:
+                current = per_unit * WEIGHTS.get(stage, 0.0) * (1.0 - max(0.0, within))
+            left = round(current + per_unit * rest)
         previous = self.status()
         data = {**{k: v for k, v in previous.items() if k in ("model", "started", "base_model")},
                 "profile": self.profile.ref, "stage": stage, "state": state, "progress": round(progress, 4),
