@@ -53,6 +53,7 @@ class EnrollDialog(Dialog):
         super().__init__(scale, self.text("title"))
         self.root_dir: Path = Path(runtime.data_dir)
         self.frame_source = frame_source or self._camera_frame
+        self.model_dir: Path | None = None  # the model that proposes identities (default: the active one)
         self.controller: Any = None
         self.profile: Any = None
         self.job: Any = None
@@ -118,7 +119,7 @@ class EnrollDialog(Dialog):
             self.redraw()
             return
         controller = self._draft()
-        proposer, _why = open_proposer(active_model_dir(self.root_dir))
+        proposer, _why = open_proposer(self.model_dir or active_model_dir(self.root_dir))
         try:
             result = capture_frame(controller.draft, frame, proposer)
         except InputError as error:
