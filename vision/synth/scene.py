@@ -135,6 +135,8 @@ def render_scene(seed: int, size: tuple[int, int] = FRAME_SIZE, decks: list[str]
         points = np.concatenate([g for g, _ in group])
         centre_local = points.mean(axis=0)
         radius = float(np.linalg.norm(points - centre_local, axis=1).max())
+        if 1.6 * radius + 4 >= min(w, h):  # the group does not fit in the picture
+            continue
         for _attempt in range(30):
             centre = rng.uniform([radius * 0.8, radius * 0.8], [w - radius * 0.8, h - radius * 0.8])
             moved = points - centre_local + centre
