@@ -54,9 +54,9 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
         except AssertionError:  # Ultralytics: "training to N epochs is finished, nothing to resume"
             (run_dir / "done").write_text("finished\n")
             return run_dir
-    model = YOLO(model_yaml)
-    if weights is not None:
-        model = model.load(str(weights))
+    # From a checkpoint, start from the checkpoint itself: building from the YAML and loading it would leave the
+    # classification head behind (the YAML's 1000 classes do not match), so a fine-tune would start from a random head.
+    model = YOLO(str(weights)) if weights is not None else YOLO(model_yaml)
     for event, function in (callbacks or {}).items():
         model.add_callback(event, function)
     args: dict[str, Any] = dict(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
