@@ -41,7 +41,7 @@ class ReaderSettings:
 
     detect_min: float = 0.30  # a box under this detector score is not a card at all
     confident: float = 0.60  # a reading under this confidence is flagged low_confidence
-    nms_iou: float = 0.6  # raw detector outputs only: boxes overlapping more are one card
+    nms_iou: float = 0.7  # boxes overlapping more are one card (Ultralytics' default)
     covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
 
     def __post_init__(self) -> None:
@@ -73,7 +73,7 @@ class CardReader:
     def detect(self, frame: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Card boxes (xyxy in frame pixels) and detector scores."""
         frame = check_frame(frame)
-        size = self.manifest.detector_imgsz
+        size = self.manifest.detector_input_size(*frame.shape[:2])
         square, scale, (pad_x, pad_y) = letterbox(frame, size)
         raw = self.backend.detect_raw(to_tensor([square]))
         boxes, scores = decode_detections(raw, self.settings.detect_min, self.settings.nms_iou)

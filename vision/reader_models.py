@@ -32,6 +32,14 @@ class ModelManifest:
     detector_imgsz: int
     classifier_imgsz: int
     class_names: tuple[str, ...]
+    detector_max_imgsz: int = 640
+
+    def detector_input_size(self, height: int, width: int) -> int:
+        """The detector's square input for a frame: cards should reach it at about the size they were trained at
+        (real photos of 640 px read at 320), so a big frame is shrunk at most by half, up to ``detector_max_imgsz``.
+        """
+        wanted = -(-max(height, width) // 2 // 32) * 32
+        return int(min(self.detector_max_imgsz, max(self.detector_imgsz, wanted)))
 
     @classmethod
     def load(cls, folder: Path) -> ModelManifest:
@@ -39,7 +47,8 @@ class ModelManifest:
         try:
             data = json.loads(path.read_text())
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
-                       tuple(str(n) for n in data["classifier"]["names"]))
+                       tuple(str(n) for n in data["classifier"]["names"]),
+                       int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error
@@ -149,9 +158,9 @@ class TorchBackend:
         if not path.exists():
             raise InputError(f"missing model file {path}; train the reader or copy the shipped models")
         model = yolo(str(path)).model.float().eval()
-        for module in model.modules():  # the NMS-free head, as exported to ONNX (export with nms=False); set
-            if getattr(module, "one2one_cv2", None) is not None:  # before fusing, which drops the unused head
-                module.end2end = True
+        for module in model.modules():  # the one-to-many head + NMS, as exported to ONNX and as Ultralytics
+            if getattr(module, "one2one_cv2", None) is not None:  # predicts; set before fusing, which drops the
+                module.end2end = False  # head not chosen
         return model.fuse() if hasattr(model, "fuse") else model
 
     def _forward(self, model: Any, batch: Floats) -> Floats:

@@ -72,6 +72,7 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
 
 RUNS = REPO_ROOT / "runs" / "vision"
 DETECTOR_RECIPE = {"model": "yolo26n.yaml", "imgsz": 320, "batch": 16}
+DETECTOR_MAX_IMGSZ = 640  # the reader shrinks big frames at most by half, up to this input size
 CLASSIFIER_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 160, "batch": 64}
 
 
@@ -154,7 +155,7 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
 
     models_dir.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, Any] = {}
-    for role, run, imgsz, dynamic in ((DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], False),
+    for role, run, imgsz, dynamic in ((DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], True),
                                       (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True)):
         best = run / "weights" / "best.pt"
         if not best.exists():
@@ -165,12 +166,15 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
 
         strip_optimizer(str(target))  # weights only (half precision): what inference needs
         model = YOLO(str(target))
-        onnx = Path(model.export(format="onnx", imgsz=int(imgsz), nms=False, dynamic=dynamic, simplify=True,
-                                 batch=1))
+        # Raw outputs of the one-to-many head; the reader applies NMS as Ultralytics' predict does (on these
+        # weights its boxes are tighter and fewer doubled than the NMS-free head's).
+        onnx = Path(model.export(format="onnx", imgsz=int(imgsz), dynamic=dynamic, simplify=True, batch=1))
         if onnx.resolve() != (models_dir / f"{role}.onnx").resolve():
             shutil.move(str(onnx), models_dir / f"{role}.onnx")
         names = model.names
         manifest[role] = {"imgsz": int(imgsz), "names": [names[i] for i in sorted(names)]}
+        if role == DETECTOR:
+            manifest[role]["max_imgsz"] = DETECTOR_MAX_IMGSZ
     data = {"detector": manifest[DETECTOR], "classifier": manifest[CLASSIFIER]}
     path = models_dir / MANIFEST
     path.write_text(json.dumps(data, indent=1) + "\n")
