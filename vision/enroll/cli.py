@@ -54,7 +54,7 @@ def register(vision_subparsers: Any) -> None:
     le = sub.add_parser("learn", help="fine-tune the classifier on a profile (in the background)")
     le.add_argument("profile", help="profile name or slug, optionally @vN")
     le.add_argument("--foreground", action="store_true", help="run here, with a progress bar")
-    le.add_argument("--scenes", type=int, default=None, help="synthetic scenes to render (default 300)")
+    le.add_argument("--scenes", type=int, default=None, help="synthetic scenes to render (default 150)")
     le.add_argument("--epochs", type=int, default=None, help="training epochs (default 4)")
     le.add_argument("--threads", type=int, default=None, help="CPU threads (default 2)")
     le.set_defaults(func=_learn)

@@ -43,9 +43,10 @@ DECK_PREFIX = "enrolled:"
 
 @dataclass(frozen=True)
 class LearnSettings:
-    """How much to learn. The defaults take about ten minutes on two CPU cores; ``quick()`` is a smoke run."""
+    """How much to learn. The defaults took 3.7 minutes on this machine's two shared CPU cores (bench/vision_enroll.py);
+    ``quick()`` is a smoke run."""
 
-    scenes: int = 300
+    scenes: int = 150
     scene_size: tuple[int, int] = (960, 540)
     captured_copies: int = 12  # jittered crops of each captured card
     epochs: int = 4
