@@ -149,6 +149,11 @@ class Camera:
         self.read_error: str | None = None
         self._lock = threading.Lock()
         self.fallback: str | None = None
+        if read is None and self.synthetic and config.camera.reader == "placement":
+            from kiosk.testing import PlacedReader
+
+            read = PlacedReader(self.source)
+            self.fallback = "demo: the felt is read by where the cards were placed (camera.reader: placement)"
         if read is None and self.synthetic:
             problem = _model_problem()
             if problem is not None:

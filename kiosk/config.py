@@ -55,6 +55,9 @@ class CameraConfig:
     """A layout name from ``vision/layouts`` or a path to a layout YAML file (the zones)."""
     calibration: str | None = None
     """A saved calibration file; None: calibrate from the markers in the first frame."""
+    reader: str = "model"
+    """``model`` (the card reader) or, with the synthetic camera only, ``placement``: the demo felt is read by
+    where the cards were put, to show the kiosk without the reader's mistakes."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ class KioskConfig:
                 "seed": self.devices.seed,
             },
             "camera": {
+                "reader": self.camera.reader,
                 "source": self.camera.source,
                 "layout": self.camera.layout,
                 "calibration": self.camera.calibration,
@@ -131,7 +135,7 @@ _TOP = {
     "games",
 }
 _DEVICES = {"shaker", "panel", "baud", "seed"}
-_CAMERA = {"source", "layout", "calibration"}
+_CAMERA = {"source", "layout", "calibration", "reader"}
 _BAUDS = (9600, 19200, 38400, 57600, 115200)
 
 
@@ -273,7 +277,16 @@ def _camera(data: Any, where: str) -> CameraConfig:
         if calibration is not None and not isinstance(calibration, str):
             raise ConfigError(f"{where}: camera.calibration: a calibration file path, or null")
         values["calibration"] = calibration
-    return replace(CameraConfig(), **values)
+    if "reader" in data:
+        if data["reader"] not in ("model", "placement"):
+            raise ConfigError(f"{where}: camera.reader {data['reader']!r}: 'model' or 'placement'")
+        values["reader"] = data["reader"]
+    camera = replace(CameraConfig(), **values)
+    if camera.reader == "placement" and camera.source != SYNTHETIC:
+        raise ConfigError(
+            f"{where}: camera.reader placement reads only the synthetic table; a real camera needs reader: model"
+        )
+    return camera
 
 
 def _known(data: Mapping[str, Any], known: set[str], where: str, prefix: str) -> None:

@@ -38,6 +38,7 @@ def test_a_written_config_reads_back_the_same(tmp_path: Path) -> None:
         ({"games": {"baibuu": {"commission": 0.5}}}, "games.baibuu: commission 0.5"),
         ({"default_bet": 5}, "default_bet: bet 5 is under the table minimum of 10"),
         ({"camera": {"zoom": 2}}, "unknown key camera.zoom"),
+        ({"camera": {"source": "0", "reader": "placement"}}, "reads only the synthetic table"),
     ],
 )
 def test_a_wrong_config_is_refused_naming_the_key_and_what_is_allowed(data: dict, words: str) -> None:
