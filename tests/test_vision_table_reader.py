@@ -284,3 +284,23 @@ def test_a_bumped_camera_is_noticed_and_calibrated_again() -> None:
     truth = cv2.perspectiveTransform(np.array([[[900.0, 500.0]]]), source.homography)[0]
     assert table.calibration is not None
     assert np.abs(table.calibration.to_pixels([[900.0, 500.0]]) - truth).max() < 1.0
+
+
+def test_the_markers_are_hidden_from_the_reader() -> None:
+    """A marker's white sheet is not a card: the reader is never shown one."""
+    from vision.calibration import calibrate, find_markers
+    from vision.table_reader import hide_markers
+
+    source = SyntheticTableSource(LAYOUT, size=(1280, 720))
+    frame = source.read()
+    assert frame is not None
+    calibration = calibrate(frame, LAYOUT.markers)
+    hidden = frame.copy()
+    hide_markers(hidden, LAYOUT, calibration.to_pixels)
+    assert find_markers(hidden, LAYOUT.markers) == {}
+    centre = calibration.to_pixels([LAYOUT.markers.centres_mm[0]])[0].round().astype(int)
+    felt = frame[360, 200].astype(int)
+    assert np.abs(hidden[centre[1], centre[0]].astype(int) - felt).max() < 40  # felt-coloured now
+    elsewhere = np.ones(frame.shape[:2], bool)
+    elsewhere[:150, :250] = elsewhere[:150, -250:] = elsewhere[-150:, :250] = elsewhere[-150:, -250:] = False
+    assert np.array_equal(hidden[elsewhere], frame[elsewhere])  # the rest of the table untouched

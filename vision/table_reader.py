@@ -91,6 +91,7 @@ def read_table_view(
     """
     p = view.px_per_mm
     table = _rectifier(calibration, layout, p).straighten(frame)
+    hide_markers(table, layout, lambda points_mm: np.asarray(points_mm, dtype=np.float64) * p)
     height, width = table.shape[:2]
     overlap = math.ceil(1.3 * CARD_LONG_SIDE_MM * p)
     tile_w, tile_h = min(view.tile[0], width), min(view.tile[1], height)
@@ -143,6 +144,34 @@ def _rectifier(calibration: Calibration, layout: Layout, px_per_mm: float) -> _S
             _straighteners.clear()
         _straighteners[key] = _Straightener(calibration, layout, px_per_mm)
     return _straighteners[key]
+
+
+MARKER_PAPER_MM = 14.0  # how far past the marker's black square its white paper may reach
+
+
+def hide_markers(
+    image: Frame, layout: Layout, to_image: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]
+) -> None:
+    """Paint the corner markers' sheets over with the felt next to them (in place): a marker is not a card, and a
+    reader may otherwise take its white square for one."""
+    import cv2
+
+    spec = layout.markers
+    for mx, my in spec.centres_mm.values():
+        half = spec.size_mm / 2 + MARKER_PAPER_MM
+        square = np.array(
+            [[mx - half, my - half], [mx + half, my - half], [mx + half, my + half], [mx - half, my + half]]
+        )
+        ring = np.array([[mx - half - 10, my - half - 10], [mx + half + 10, my - half - 10],
+                         [mx + half + 10, my + half + 10], [mx - half - 10, my + half + 10]])  # fmt: skip
+        inner = np.round(to_image(square)).astype(np.int32)
+        outer = np.round(to_image(ring)).astype(np.int32)
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, outer, 255)
+        cv2.fillConvexPoly(mask, inner, 0)
+        around = image[mask > 0]
+        colour = np.median(around, axis=0) if len(around) else np.array([60, 110, 50])
+        cv2.fillConvexPoly(image, inner, tuple(int(c) for c in colour))
 
 
 def _to_frame(
@@ -283,7 +312,9 @@ class TableReader:
         if self.view.mode == "table":
             detections = read_table_view(frame, self.calibration, self.layout, self._read, self.view)
         else:
-            detections = list(self._read(frame))
+            hidden = frame.copy()
+            hide_markers(hidden, self.layout, self.calibration.to_pixels)
+            detections = list(self._read(hidden))
         located = locate(detections, self.calibration, self.layout)
         self.last_detections = located
         events = self.stabilizer.update(located, seconds(self.clock))
