@@ -172,7 +172,7 @@ class EnrollDialog(Dialog):
         captured); switch only if the new one reads more cards right; the journal records it first."""
         from vision.enroll.journaling import record_switch
         from vision.enroll.registry import active_model
-        from vision.enroll.verify import decide_and_activate, model_reader, spread_truth, verify_reader
+        from vision.enroll.verify import active_reader, decide_and_activate, model_reader, spread_truth, verify_reader
         from vision.reader import reload_default_reader
 
         candidate = self.learnt_model()
@@ -184,7 +184,7 @@ class EnrollDialog(Dialog):
         try:
             truth = spread_truth([frame], self.profile)
             current = active_model(self.root_dir)
-            old = verify_reader(model_reader(current.folder), [frame], truth, current.name)
+            old = verify_reader(active_reader(current.folder), [frame], truth, current.name)
             new = verify_reader(model_reader(candidate), [frame], truth, candidate.name)
             active, switch = decide_and_activate(
                 candidate, self.profile, old, new, by="supervisor", root=self.root_dir,

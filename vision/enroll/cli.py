@@ -244,7 +244,7 @@ def _candidate(profile: Any, model: Path | None) -> Path:
 def _verify_both(args: argparse.Namespace) -> tuple[Any, Path, Any, Any]:
     from vision.enroll.profile import load_profile
     from vision.enroll.registry import active_model, describe
-    from vision.enroll.verify import model_reader, spread_truth, verify_reader
+    from vision.enroll.verify import active_reader, model_reader, spread_truth, verify_reader
 
     profile = load_profile(args.profile)
     candidate = _candidate(profile, args.model)
@@ -255,7 +255,7 @@ def _verify_both(args: argparse.Namespace) -> tuple[Any, Path, Any, Any]:
     if truth.unknown:
         print(f"  ! {len(truth.unknown)} face(s) like no card of {profile.ref}: left out of the check")
     active = active_model()
-    old = verify_reader(model_reader(active.folder), frames, truth, describe(active.folder))
+    old = verify_reader(active_reader(active.folder), frames, truth, describe(active.folder))
     new = verify_reader(model_reader(candidate), frames, truth, describe(candidate))
     for report, label in ((old, "active"), (new, "new")):
         wrong = ", ".join(f"{c.card}→{c.read or 'nothing'}" for c in report.wrong()[:10])

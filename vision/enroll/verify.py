@@ -137,6 +137,17 @@ def model_reader(folder: Path) -> ReadFunction:
     return CardReader(folder).read
 
 
+def active_reader(folder: Path) -> ReadFunction:
+    """The active model's reader; when there is none yet (nothing shipped), a reader that reads nothing, so that
+    any working model beats it."""
+    from engine.errors import InputError
+
+    try:
+        return model_reader(folder)
+    except InputError:
+        return lambda _frame: []
+
+
 class ActivationRefused(ProfileError):
     """The new model does not read the deck better than the active one."""
 
