@@ -507,9 +507,11 @@ class BaiBuuController:
             if set_ok:
                 return Msg("bb.prompt.house_ok")
             high, low = self._house_cards()
-            if len(high) + len(low) == 4:
+            if not high and not low:
+                return Msg("bb.prompt.deal", {"first": self.state.assignment.first_position})
+            if self._house_split() is not None:
                 return Msg("bb.prompt.house_set")
-            return Msg("bb.prompt.deal", {"first": self.state.assignment.first_position})
+            return Msg("bb.prompt.house")
         if phase is Phase.SEATS:
             return Msg("bb.prompt.seats")
         if phase is Phase.RESULTS:
