@@ -35,6 +35,8 @@ class EvalResult:
     set_precision_sum: float = 0.0
     set_recall_sum: float = 0.0
     flagged: int = 0
+    certain: int = 0  # reported without any flag
+    certain_right: int = 0  # of those, matched to a true card of the same name
     per_class: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # right, total
     confusion: Counter[tuple[str, str]] = field(default_factory=Counter)  # (truth, read) incl. "missed"/"extra"
 
@@ -56,6 +58,8 @@ class EvalResult:
             "cards_right": round(self.cards_right, 4), "right": self.right, "wrong": self.wrong,
             "missed": self.missed, "extra": self.extra, "flagged": self.flagged,
             "set_precision": round(self.set_precision, 4), "set_recall": round(self.set_recall, 4),
+            "certain": self.certain,
+            "certain_precision": round(self.certain_right / self.certain, 4) if self.certain else 1.0,
             "per_class_accuracy": {k: round(v[0] / v[1], 4) for k, v in sorted(self.per_class.items()) if v[1]},
         }
 
@@ -75,6 +79,7 @@ def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, 
     result.truth_cards += len(truth)
     result.reported += len(detections)
     result.flagged += sum(1 for d in detections if d.flags)
+    result.certain += sum(1 for d in detections if not d.flags)
     unmatched = set(range(len(truth)))
     for det in sorted(detections, key=lambda d: -d.confidence):
         best, best_iou = None, MATCH_IOU
@@ -94,6 +99,7 @@ def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, 
         if det.card == card:
             result.right += 1
             stats[0] += 1
+            result.certain_right += not det.flags
         else:
             result.wrong += 1
     for t in unmatched:

@@ -40,12 +40,15 @@ class ReaderSettings:
     """Thresholds of the reader (defaults chosen on the real validation photos; see models/README.md)."""
 
     detect_min: float = 0.30  # a box under this detector score is not a card at all
-    confident: float = 0.60  # a reading under this confidence is flagged low_confidence
+    # A reading under this confidence is flagged low_confidence. At 0.7, 98.5 % of the unflagged readings of the
+    # real validation photos were right (0.6: 94.7 %).
+    confident: float = 0.70
     nms_iou: float = 0.7  # boxes overlapping more are one card (Ultralytics' default)
     covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
+    turned_too: bool = True  # classify each crop also turned by 180 degrees and average (+1 % on real crops)
 
     def __post_init__(self) -> None:
-        for name in ("detect_min", "confident", "nms_iou", "covered_overlap"):
+        for name in ("detect_min", "confident", "nms_iou", "covered_overlap"):  # shares and scores: 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InputError(f"reader setting {name} must be within 0..1, got {value}")
@@ -88,7 +91,11 @@ class CardReader:
         crops = [square_crop(frame, tuple(float(v) for v in b), self.manifest.classifier_imgsz) for b in boxes]
         if not crops:
             return np.zeros((0, len(self.cards)), np.float32)
-        return self.backend.classify(to_tensor(crops))
+        if not self.settings.turned_too:
+            return self.backend.classify(to_tensor(crops))
+        # A card reads the same turned half a turn (its indices are in opposite corners): ask both ways.
+        both = self.backend.classify(to_tensor(crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]))
+        return (both[: len(crops)] + both[len(crops) :]) / 2.0
 
     def read_raw(self, frame: Image) -> list[RawReading]:
         with self._lock:

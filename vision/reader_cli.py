@@ -101,6 +101,7 @@ def _eval(args: argparse.Namespace) -> int:
     print(f"cards identified right: {s['cards_right']:.2%} (wrong {s['wrong']}, missed {s['missed']}, "
           f"extra {s['extra']})")
     print(f"per-image card set: precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")
+    print(f"readings without a flag: {s['certain']}, of which right {s['certain_precision']:.2%}")
     worst = sorted(s["per_class_accuracy"].items(), key=lambda kv: kv[1])[:5]
     print("weakest classes: " + ", ".join(f"{k} {v:.0%}" for k, v in worst))
     print(f"report: {args.out / 'report.json'}; confusion plot: {plot}")

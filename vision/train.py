@@ -122,11 +122,11 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 330, val_scenes: i
 
 
 def train_detector(det_yaml: Path, run_dir: Path = RUNS / "detector", epochs: int = 30, hours: float | None = None,
-                   start_from: Path | None = None, threads: int = 2) -> Path:
+                   start_from: Path | None = None, threads: int = 2, **overrides: Any) -> Path:
     r = DETECTOR_RECIPE
+    settings: dict[str, Any] = {"flipud": 0.5, "degrees": 15.0, "close_mosaic": 3, "patience": 100, **overrides}
     return train_yolo(str(r["model"]), det_yaml, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
-                      threads=threads, time_hours=hours, weights=start_from, flipud=0.5, degrees=15.0,
-                      close_mosaic=3, patience=100)
+                      threads=threads, time_hours=hours, weights=start_from, **settings)
 
 
 def train_classifier(cls_dir: Path, run_dir: Path = RUNS / "classifier", epochs: int = 12,
