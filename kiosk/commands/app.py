@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import logging
 import os
 import sys
 import tempfile
@@ -99,6 +100,9 @@ def _prepare_kivy() -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # Kivy probes for a multitouch library (mtdev) that kiosks without one lack, and logs the failure with a
+    # traceback a dealer could take for a crash; touch input works without it.
+    logging.getLogger("kivy").addFilter(lambda record: not str(record.msg).startswith("Input: MTDev"))
     if "KIVY_HOME" not in os.environ:
         home = Path(tempfile.gettempdir()) / "dealer-assist-kivy"
         home.mkdir(exist_ok=True)
