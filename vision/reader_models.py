@@ -118,6 +118,8 @@ class OnnxBackend:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Waiting threads sleep instead of spinning: the kiosk shares its CPU with the UI and the camera.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._det = self._open(ort, folder / f"{DETECTOR}.onnx", options)
         self._cls = self._open(ort, folder / f"{CLASSIFIER}.onnx", options)
         self._cls_batch = self._cls.get_inputs()[0].shape[0]
@@ -145,6 +147,7 @@ class TorchBackend:
     name = "pytorch"
 
     def __init__(self, folder: Path, threads: int = 2) -> None:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # (only if torch is not loaded yet) see bench/vision.py
         import torch
         from ultralytics import YOLO
 
