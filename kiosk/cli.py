@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "vision.cli",
     "kiosk.commands.app",
 )
+# Subcommands of ``vision`` that live in the kiosk because they write to the journal (vision imports only engine).
+VISION_COMMAND_MODULES = ("kiosk.commands.enroll",)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
             if error.name and (name + ".").startswith(error.name + "."):  # that part is not built yet
                 continue
             raise
-        module.register(subparsers)
+        group = module.register(subparsers)
+        if name == "vision.cli":
+            for vision_name in VISION_COMMAND_MODULES:
+                importlib.import_module(vision_name).register(group)
     return parser
 
 

@@ -121,7 +121,7 @@ class KioskRuntime:
         from engine.errors import InputError
 
         with contextlib.suppress(ImportError, InputError, OSError):  # no model to name: the camera's health says so
-            from vision.enroll.journaling import record_model_in_use
+            from kiosk.enroll_journal import record_model_in_use
 
             record_model_in_use(self.journal)
 

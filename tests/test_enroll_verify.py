@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from engine.cards import standard_deck
+from kiosk.enroll_journal import model_of_round, record_model_in_use, record_switch
 from vision.detection import Detection
 from vision.enroll.capture import FaceProposer, capture_frame
 from vision.enroll.confirm import ConfirmController
 from vision.enroll.extract import find_cards
-from vision.enroll.journaling import model_of_round, record_model_in_use, record_switch
 from vision.enroll.matching import FaceMatcher
 from vision.enroll.profile import Draft
 from vision.enroll.registry import active_model, model_hash

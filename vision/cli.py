@@ -1,6 +1,8 @@
 """``dealer-assist vision …``: the card reader's commands.
 
-Each part of ``vision/`` adds its own subcommands through a module with ``register(vision_subparsers)``.
+Each part of ``vision/`` adds its own subcommands through a module with ``register(vision_subparsers)``;
+``register`` returns those subparsers so that the kiosk can add ``vision enroll``, which writes to the journal
+(vision itself imports only the engine).
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from typing import Any
 VISION_COMMAND_MODULES = (
     "vision.reader_cli",  # read, eval, train, export
     "vision.table_cli",  # calibrate, watch, layout
-    "vision.enroll.cli",  # enroll
 )
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any) -> Any:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "vision", help="the card reader: read photos, train, evaluate, calibrate the table, watch the camera"
     )
@@ -30,3 +31,4 @@ def register(subparsers: Any) -> None:
             raise
         module.register(vision_subparsers)
     parser.set_defaults(func=lambda _args: parser.print_help() or 2)
+    return vision_subparsers

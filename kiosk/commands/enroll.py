@@ -275,7 +275,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _activate(args: argparse.Namespace) -> int:
-    from vision.enroll.journaling import record_switch
+    from kiosk.enroll_journal import record_switch
     from vision.enroll.verify import decide_and_activate
 
     profile, candidate, old, new = _verify_both(args)

@@ -1,13 +1,15 @@
 """Enrollment's entries in the journal: the reader's model switch, and which model read a given round.
 
-The only module of ``vision/`` that touches the journal, and only when a caller hands it one (the kiosk, which holds
-the journal while it runs, or the ``enroll activate`` command when the kiosk is not running).
+It lives in the kiosk, which wires the card reader to the journal (vision itself imports only the engine): the
+kiosk calls it while it holds the journal, and so does ``dealer-assist vision enroll activate`` when it does not run.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from journal.events import ReaderModelChanged
+from vision.enroll.registry import active_model
 from vision.enroll.verify import Switch
 
 KIND = "reader_model_changed"
@@ -15,8 +17,6 @@ KIND = "reader_model_changed"
 
 def record_switch(journal: Any, switch: Switch) -> None:
     """Append the switch to an open ``journal.Journal`` (raises ``JournalError`` if it cannot be recorded)."""
-    from journal.events import ReaderModelChanged
-
     journal.append(ReaderModelChanged(
         model=switch.model, name=switch.name, profile=switch.profile, previous=switch.previous,
         cards_checked=switch.cards_checked, right_before=switch.right_before, right_after=switch.right_after,
@@ -38,9 +38,6 @@ def model_of_round(reader: Any, round_id: int) -> dict[str, Any] | None:
 def record_model_in_use(journal: Any, root: Any = None) -> bool:
     """At the kiosk's start: record the active model when it is not the one the journal last recorded (a model
     copied in by hand, the shipped model updated), so that every round's model is known. True when recorded."""
-    from journal.events import ReaderModelChanged
-    from vision.enroll.registry import active_model
-
     active = active_model(root)
     last = None
     for entry in journal.entries(kinds=[KIND]):
