@@ -73,22 +73,23 @@ class CardReader:
         self.cards: tuple[Card, ...] = tuple(card_of_class_name(n) for n in self.manifest.class_names)
         self._lock = threading.Lock()
 
-    def detect(self, frame: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    def detect(self, frame: object) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Card boxes (xyxy in frame pixels) and detector scores."""
-        frame = check_frame(frame)
-        size = self.manifest.detector_input_size(*frame.shape[:2])
-        square, scale, (pad_x, pad_y) = letterbox(frame, size)
+        image = check_frame(frame)
+        size = self.manifest.detector_input_size(*image.shape[:2])
+        square, scale, (pad_x, pad_y) = letterbox(image, size)
         raw = self.backend.detect_raw(to_tensor([square]))
         boxes, scores = decode_detections(raw, self.settings.detect_min, self.settings.nms_iou)
-        boxes = (boxes - np.float32([pad_x, pad_y, pad_x, pad_y])) / scale
-        h, w = frame.shape[:2]
+        boxes = (boxes - np.array([pad_x, pad_y, pad_x, pad_y], np.float32)) / np.float32(scale)
+        h, w = image.shape[:2]
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         return boxes, scores
 
     def classify(self, frame: Image, boxes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """Class probabilities (N x classes) of the crops around ``boxes``."""
-        crops = [square_crop(frame, tuple(float(v) for v in b), self.manifest.classifier_imgsz) for b in boxes]
+        size = self.manifest.classifier_imgsz
+        crops = [square_crop(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size) for b in boxes]
         if not crops:
             return np.zeros((0, len(self.cards)), np.float32)
         if not self.settings.turned_too:
@@ -104,20 +105,19 @@ class CardReader:
         return [RawReading(tuple(float(v) for v in b), float(s), p)  # type: ignore[arg-type]
                 for b, s, p in zip(boxes, scores, probs, strict=True)]
 
-    def read(self, frame: Image) -> list[Detection]:
+    def read(self, frame: object) -> list[Detection]:
         """The cards in ``frame`` (BGR), with flags for every doubt."""
-        frame = check_frame(frame)
-        raw = self.read_raw(frame)
-        return flag_readings(frame, raw, self.cards, self.settings)
+        image = check_frame(frame)
+        return flag_readings(image, self.read_raw(image), self.cards, self.settings)
 
 
 def check_frame(frame: object) -> Image:
     if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
         raise InputError("a frame must be an 8-bit image (numpy uint8 array, as OpenCV reads it)")
     if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), np.uint8)
     if frame.ndim == 3 and frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR), np.uint8)
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[0] < 8 or frame.shape[1] < 8:
         raise InputError(f"a frame must be a BGR image of at least 8x8 pixels, got an array of shape {frame.shape}")
     return frame
