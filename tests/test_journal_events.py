@@ -27,6 +27,7 @@ from journal.events import (
     KioskStopped,
     Note,
     PaymentLine,
+    ReaderModelChanged,
     ResultsShown,
     RoundBegun,
     RoundResumed,
@@ -64,6 +65,10 @@ SAMPLES: list[Event] = [
     RoundVoided("S-12", "a card fell face up"),
     RoundResumed("playing", 3),
     Note("player disputes seat 3", by="S-12"),
+    ReaderModelChanged(
+        "4fc6fae2c6b605ac", "copag-blue-2026-v1", profile="copag-blue-2026@v1", previous="0a1b2c3d4e5f6071",
+        cards_checked=52, right_before=21, right_after=46, by="S-12", reason="reads the enrolled deck better",
+    ),
 ]
 
 
