@@ -80,3 +80,16 @@ def test_a_few_batches_of_fine_tuning_with_progress_and_resume(profile):
         again.run()
     assert (job.folder / "scenes" / "scenes.jsonl").stat().st_mtime_ns == scenes_before
     assert (job.folder / "run" / "done").exists()
+
+
+def test_learning_without_the_training_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from vision.enroll import learn
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        learn.importlib.util, "find_spec", lambda name, *a: None if name == "ultralytics" else real_find_spec(name, *a)
+    )
+    with pytest.raises(learn.TrainingStackMissing, match=r"pip install -e '\.\[train\]'"):
+        learn.start_in_background("no-such-deck")

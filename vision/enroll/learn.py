@@ -16,6 +16,7 @@ rewritten atomically, so the kiosk can poll it while the old model keeps serving
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -61,6 +62,18 @@ class LearnSettings:
     @classmethod
     def quick(cls) -> LearnSettings:
         return cls(scenes=4, scene_size=(640, 360), captured_copies=1, epochs=1, batch=32)
+
+
+class TrainingStackMissing(ProfileError):
+    """Learning a deck needs the training extra (Ultralytics and torch), which a kiosk may be installed without."""
+
+
+def require_training_stack() -> None:
+    if importlib.util.find_spec("ultralytics") is None:
+        raise TrainingStackMissing(
+            "learning a deck needs the training extra, which this kiosk lacks: install it with "
+            "\".venv/bin/pip install -e '.[train]'\" (the table keeps playing on the current model meanwhile)"
+        )
 
 
 def jobs_folder(root: Path | None = None) -> Path:
@@ -124,6 +137,7 @@ class LearnJob:
 
     def run(self) -> Path:
         """Do (or finish) every stage; returns the new model's folder. The active model is not touched."""
+        require_training_stack()
         self.folder.mkdir(parents=True, exist_ok=True)
         _write_json(self.folder / "settings.json", asdict(self.settings))
         status = self.status()
@@ -290,6 +304,7 @@ def _last_results(run_dir: Path) -> dict[str, str]:
 
 def start_in_background(profile_ref: str, settings: LearnSettings | None = None, root: Path | None = None) -> LearnJob:
     """Start (or resume) the learning job of a profile in a separate, low-priority process and return at once."""
+    require_training_stack()
     profile = load_profile(profile_ref, root)
     job = LearnJob(profile, settings, root)
     job.folder.mkdir(parents=True, exist_ok=True)
