@@ -18,7 +18,6 @@ from engine.errors import InputError
 from engine.games import GAMES
 from kiosk.i18n import LANGUAGES
 
-DATA_ENV = "DEALER_ASSIST_DATA"
 DEFAULT_PIN = "2468"
 SIMULATED = "simulated"
 SYNTHETIC = "synthetic"
@@ -26,11 +25,6 @@ SYNTHETIC = "synthetic"
 
 class ConfigError(InputError):
     """A configuration file that cannot be used."""
-
-
-def data_folder() -> Path:
-    """``./data`` unless ``DEALER_ASSIST_DATA`` names another folder."""
-    return Path(os.environ.get(DATA_ENV) or "data")
 
 
 def pin_hash(pin: str) -> str:

@@ -54,7 +54,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from kiosk.config import DeviceConfig, data_folder, load_config, write_config
+    from journal.paths import data_folder
+    from kiosk.config import DeviceConfig, load_config, write_config
 
     data_dir: Path = args.data or data_folder()
     if args.write_config:
