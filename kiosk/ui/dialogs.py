@@ -29,7 +29,8 @@ class Dialog(ModalView):
         self.box = BoxLayout(orientation="vertical", padding=scale.px(14), spacing=scale.px(10))
         paint_background(self.box, theme.PANEL, radius=scale.px(12))
         self.title_label = Label(
-            text=title, font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=scale.px(50)
+            text=title, font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=scale.px(50),
+            font_name=CARD_FONT,  # titles name cards ("the camera read K♥"): Roboto has no suit symbols
         )
         self.box.add_widget(self.title_label)
         self.add_widget(self.box)
