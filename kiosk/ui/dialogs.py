@@ -148,6 +148,18 @@ class DicePad(Dialog):
         self.on_dice((a, b, c))
 
 
+TABLE_VOID_REASONS = ("misdeal", "dice", "exposed", "dispute", "device")
+"""Why a dealer voids a round at the table; the supervisor's screen has its own list (a crash among them)."""
+
+
+def void_dialog(
+    scale: theme.Scale, catalogue: Catalogue, reasons: Sequence[str], on_reason: Callable[[str], None]
+) -> ChoiceDialog:
+    """The VOID dialog: one big button per reason, in the screen's language."""
+    choices = [(reason, catalogue.text("void." + reason)) for reason in reasons]
+    return ChoiceDialog(scale, catalogue, catalogue.text("void.title"), choices, on_reason, colour="void")
+
+
 class ChoiceDialog(Dialog):
     """A list of big choices (void reasons, games, ...)."""
 

@@ -13,11 +13,10 @@ from engine.cards import Card
 from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView
 from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
-from kiosk.ui.dialogs import CardPicker, ChoiceDialog, DicePad, InfoDialog
+from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, ChoiceDialog, DicePad, InfoDialog, void_dialog
 from kiosk.ui.table_picture import TablePicture
 from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, button_row, paint_background
 
-VOID_REASONS = ("misdeal", "dice", "exposed", "dispute", "device")
 ROUND_COMMANDS = ("shake", "manual_dice", "confirm", "void", "next")
 
 
@@ -128,14 +127,11 @@ class BaiBuuScreen(Screen):
             )
             self.dialog.open()
         elif name == "void":
-            choices = [(reason, self.catalogue.text("void." + reason)) for reason in VOID_REASONS]
-            self.dialog = ChoiceDialog(
+            self.dialog = void_dialog(
                 self.scale,
                 self.catalogue,
-                self.catalogue.text("void.title"),
-                choices,
+                TABLE_VOID_REASONS,
                 lambda reason: self.controller.command("void", reason=reason),
-                colour="void",
             )
             self.dialog.open()
         elif name == "shake" and view is not None and view.phase is Phase.SHAKING:

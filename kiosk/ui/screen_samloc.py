@@ -13,8 +13,8 @@ from kiosk.controller.samloc import Phase, SamLocView
 from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import ChoiceDialog
-from kiosk.ui.screen_baibuu import VOID_REASONS, _cards_markup
+from kiosk.ui.dialogs import TABLE_VOID_REASONS, void_dialog
+from kiosk.ui.screen_baibuu import _cards_markup
 from kiosk.ui.widgets import CARD_FONT, CardView, PlaceWidget, TextLabel, button_row, paint_background
 
 COMMANDS = ("start", "play", "pass", "declare_sam", "confirm", "void", "next")
@@ -79,14 +79,11 @@ class SamLocScreen(Screen):
 
     def press(self, name: str) -> None:
         if name == "void":
-            choices = [(reason, self.catalogue.text("void." + reason)) for reason in VOID_REASONS]
-            self.dialog = ChoiceDialog(
+            self.dialog = void_dialog(
                 self.scale,
                 self.catalogue,
-                self.catalogue.text("void.title"),
-                choices,
+                TABLE_VOID_REASONS,
                 lambda reason: self.controller.command("void", reason=reason),
-                colour="void",
             )
             self.dialog.open()
         else:

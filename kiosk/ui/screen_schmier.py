@@ -14,8 +14,7 @@ from kiosk.controller.schmier import TARGET, SchmierView, Step
 from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import ChoiceDialog
-from kiosk.ui.screen_baibuu import VOID_REASONS
+from kiosk.ui.dialogs import TABLE_VOID_REASONS, void_dialog
 from kiosk.ui.widgets import CARD_FONT, BigButton, CardView, PlaceWidget, TextLabel, paint_background
 
 HAND_COLUMNS = 12
@@ -89,14 +88,11 @@ class SchmierScreen(Screen):
 
     def press(self, name: str) -> None:
         if name == "void":
-            choices = [(reason, self.catalogue.text("void." + reason)) for reason in VOID_REASONS]
-            self.dialog = ChoiceDialog(
+            self.dialog = void_dialog(
                 self.scale,
                 self.catalogue,
-                self.catalogue.text("void.title"),
-                choices,
+                TABLE_VOID_REASONS,
                 lambda reason: self.controller.command("void", reason=reason),
-                colour="void",
             )
             self.dialog.open()
         else:

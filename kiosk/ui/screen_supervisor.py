@@ -10,7 +10,7 @@ from kivy.uix.scrollview import ScrollView
 
 from journal.events import SupervisorSignedIn, SupervisorSignedOut
 from kiosk.ui import theme
-from kiosk.ui.dialogs import ChoiceDialog, PinPad
+from kiosk.ui.dialogs import PinPad, void_dialog
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
 RECALL_COUNT = 10
@@ -153,10 +153,7 @@ class SupervisorScreen(Screen):
             self.message = catalogue.text("sup.no_open")
             self.refresh(force=True)
             return
-        choices = [(reason, catalogue.text("void." + reason)) for reason in VOID_REASONS]
-        self.dialog = ChoiceDialog(
-            self.scale, catalogue, catalogue.text("void.title"), choices, self.void, colour="void"
-        )
+        self.dialog = void_dialog(self.scale, catalogue, VOID_REASONS, self.void)
         self.dialog.open()
 
     def void(self, reason: str) -> None:
