@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.phrases import Phrase
+
 LANGUAGES = ("en", "vi")
 LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt"}
 
@@ -262,6 +264,47 @@ TEXTS: dict[str, tuple[str, str]] = {
     "common.payment": ("{payer} pays {payee} {amount}: {reason}", "{payer} trả {payee} {amount}: {reason}"),
 }
 
+# The engines' own phrases (house-way lines, settlement reasons; keys in ``engine.phrases.TEMPLATES``), in
+# Vietnamese; English is the engine's text itself. Bài Bửu words as in the glossary: tay cao/thấp, đôi, công.
+PHRASES_VI: dict[str, str] = {
+    "hand.with_cards": "{value} ({cards})",
+    "hand.pair_of": "đôi {rank}",
+    "hand.points": "{n} điểm",
+    "hand.one_point": "{n} điểm",
+    "hand.kong": "công nhỏ",
+    "hand.two_pictures": "công lớn",
+    "natural.four": "bài tự nhiên tứ quý {rank}",
+    "natural.three": "bài tự nhiên sám cô {rank}",
+    "way.natural_four": "{natural}: xếp thành hai đôi",
+    "way.natural_three": "{natural}: đôi ở tay cao, hai lá còn lại ở tay thấp",
+    "way.two_pairs": "hai đôi: đôi {high} ở tay cao, đôi {low} ở tay thấp",
+    "way.pair_never_split": "đôi {rank}: không bao giờ tách, đôi ở tay cao",
+    "way.pair_kept": "đôi {rank} với {others}: giữ đôi ở tay cao",
+    "way.pair_split": "đôi {rank} với {others}: tách đôi",
+    "way.three_pictures": "ba lá hình: hai lá cao nhất, {cards}, ở tay cao",
+    "way.pictures_and_kong": "công lớn và công nhỏ: hai lá hình {cards} ở tay cao",
+    "way.two_pictures": "công lớn {cards}: không bao giờ tách, ở tay cao",
+    "way.kong": "công nhỏ A+9: không bao giờ tách, ở tay cao",
+    "way.no_low": "không cách nào để tay thấp từ {minimum} điểm: lấy tay cao lớn nhất, {high}",
+    "way.highest_high": "tay cao lớn nhất mà tay thấp còn từ {minimum} điểm: tay cao {high}, tay thấp {low}",
+    "way.low_too_small": "tay thấp sẽ chỉ còn {would_be} < {minimum}: lấy tay cao {high}",
+    "place.high": "tay cao",
+    "place.low": "tay thấp",
+    "reason.versus": "{place}: {seat} so với {house} của nhà cái",
+    "reason.seat_wins": "{versus}: tụ thắng",
+    "reason.house_wins": "{versus}: nhà cái thắng",
+    "reason.copy_seat_card_higher": "{versus}: bằng nhau, lá cao nhất của tụ lớn hơn: tụ thắng",
+    "reason.copy_house_card_higher": "{versus}: bằng nhau, lá cao nhất của nhà cái lớn hơn: nhà cái thắng",
+    "reason.copy_cards_equal": "{versus}: bằng nhau, lá cao nhất cũng bằng: nhà cái ăn",
+    "reason.copy_house_wins": "{versus}: bằng nhau, nhà cái ăn",
+    "reason.natural_beaten": "{seat} thua {house} lớn hơn của nhà cái: nhà cái thắng",
+    "reason.natural_beats_house": "{seat} thắng {house} của nhà cái: tụ thắng",
+    "reason.natural_beats_any": "{seat} thắng mọi bài không phải bài tự nhiên: tụ thắng",
+    "reason.mis_set": "xếp sai: tay thấp {low} lớn hơn tay cao {high}: nhà cái thắng",
+    "reason.house_natural": "{house} của nhà cái thắng mọi bài không phải bài tự nhiên lớn hơn",
+}
+PHRASES: dict[str, dict[str, str]] = {"vi": PHRASES_VI}
+
 
 class Catalogue:
     """The texts in the language the dealer picked."""
@@ -290,10 +333,22 @@ class Catalogue:
         translated = {name: self._param(value) for name, value in params.items()}
         return template.format(**translated)
 
+    def phrase(self, text: str) -> str:
+        """An engine's text in the dealer's language: a ``Phrase`` with a translation is worded anew (its values
+        too); English, or a plain string, is shown as the engine wrote it."""
+        if not isinstance(text, Phrase):
+            return text
+        template = PHRASES.get(self.language, {}).get(text.key)
+        if template is None:
+            return str(text)
+        return template.format(**{name: self._param(value) for name, value in text.params.items()})
+
     def _param(self, value: Any) -> Any:
-        # A message may carry another message (a problem inside an alert): translate it too.
+        # A message may carry another message (a problem inside an alert) or an engine's phrase: translate it too.
         if isinstance(value, Msg):
             return self.text(value)
+        if isinstance(value, Phrase):
+            return self.phrase(value)
         return value
 
 

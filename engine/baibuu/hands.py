@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from engine.cards import Card, CardError, Rank
+from engine.phrases import Phrase, PhraseTemplate
 
 PICTURES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
 ZERO_RANKS = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
@@ -46,6 +47,14 @@ _CLASS_LABELS = {
     HandClass.TWO_PICTURES: "two pictures",
     HandClass.PAIR: "pair",
 }
+
+
+HAND_WITH_CARDS = PhraseTemplate("hand.with_cards", "{value} ({cards})")
+PAIR_OF = PhraseTemplate("hand.pair_of", "pair of {rank}s")
+POINTS = PhraseTemplate("hand.points", "{n} points")
+ONE_POINT = PhraseTemplate("hand.one_point", "{n} point")
+KONG = PhraseTemplate("hand.kong", "Kong")
+TWO_PICTURES = PhraseTemplate("hand.two_pictures", "two pictures")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,18 +106,18 @@ class Hand:
         """The higher of the two cards by rank, ace high (the copy rule ``highest_card`` uses it)."""
         return max(rank_order(card.rank) for card in self.cards)
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """The class and value in a dealer's words, with the cards: ``8 points (Q+8)``, ``pair of 2s (2+2)``."""
-        return f"{self.value_text} ({self.cards_text})"
+        return HAND_WITH_CARDS(value=self.value_text, cards=self.cards_text)
 
     @property
-    def value_text(self) -> str:
+    def value_text(self) -> Phrase:
         hand_class = self.hand_class
         if hand_class is HandClass.PAIR:
-            return f"pair of {self.cards[0].rank.text}s"
+            return PAIR_OF(rank=self.cards[0].rank.text)
         if hand_class is HandClass.POINTS:
-            return f"{self.points} point" + ("" if self.points == 1 else "s")
-        return hand_class.label
+            return (ONE_POINT if self.points == 1 else POINTS)(n=self.points)
+        return KONG() if hand_class is HandClass.KONG else TWO_PICTURES()
 
     @property
     def cards_text(self) -> str:

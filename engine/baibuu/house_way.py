@@ -15,6 +15,7 @@ from itertools import pairwise
 from engine.baibuu.hands import PICTURES, ZERO_RANKS, Hand, HandClass, is_mis_set, rank_order
 from engine.baibuu.naturals import NaturalKind, natural_of
 from engine.cards import Card, CardError, Rank
+from engine.phrases import PhraseTemplate
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,21 @@ def ordered_hand(first: Card, second: Card) -> Hand:
 
 # A pattern names the other two cards beside a pair: "5+6", "A+Z" (Z = any 0-value card: 10, J, Q or K).
 PairPattern = str
+
+# The one line that says why the house way set a hand so (phrases: a screen can word them in its language).
+WAY_NATURAL_FOUR = PhraseTemplate("way.natural_four", "{natural}: set as two pairs")
+WAY_NATURAL_THREE = PhraseTemplate("way.natural_three", "{natural}: pair high, the other two low")
+WAY_TWO_PAIRS = PhraseTemplate("way.two_pairs", "two pairs: {high}s high, {low}s low")
+WAY_PAIR_NEVER_SPLIT = PhraseTemplate("way.pair_never_split", "pair of {rank}s: never split, pair high")
+WAY_PAIR_KEPT = PhraseTemplate("way.pair_kept", "pair of {rank}s with {others}: keep the pair high")
+WAY_PAIR_SPLIT = PhraseTemplate("way.pair_split", "pair of {rank}s with {others}: split")
+WAY_THREE_PICTURES = PhraseTemplate("way.three_pictures", "three pictures: the two highest, {cards}, high")
+WAY_PICTURES_AND_KONG = PhraseTemplate("way.pictures_and_kong", "two pictures and a Kong: the pictures {cards} high")
+WAY_TWO_PICTURES = PhraseTemplate("way.two_pictures", "two pictures {cards}: never broken, high")
+WAY_KONG = PhraseTemplate("way.kong", "Kong A+9: never broken, high")
+WAY_NO_LOW = PhraseTemplate("way.no_low", "no split leaves {minimum}+ low: take the highest high, {high}")
+WAY_HIGHEST_HIGH = PhraseTemplate("way.highest_high", "highest high leaving {minimum}+ low: {high} high, {low} low")
+WAY_LOW_TOO_SMALL = PhraseTemplate("way.low_too_small", "low would be {would_be} < {minimum}: take the {high} high")
 
 STANDARD_PAIR_SPLITS: Mapping[Rank, tuple[PairPattern, ...]] = {
     Rank.TWO: ("3+7", "4+7", "5+7", "6+7", "5+6"),
@@ -178,11 +194,11 @@ def _decide_natural(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
     ranked = sorted(cards, key=card_order, reverse=True)
     if natural.kind is NaturalKind.FOUR_OF_A_KIND:
         high, low = ordered_hand(ranked[0], ranked[1]), ordered_hand(ranked[2], ranked[3])
-        return Split(high, low, f"{natural.describe()}: set as two pairs", "natural")
+        return Split(high, low, WAY_NATURAL_FOUR(natural=natural.describe()), "natural")
     trips = [card for card in ranked if card.rank is natural.rank]
     (kicker,) = _rest(cards, trips)
     high, low = ordered_hand(trips[0], trips[1]), ordered_hand(trips[2], kicker)
-    return Split(high, low, f"{natural.describe()}: pair high, the other two low", "natural")
+    return Split(high, low, WAY_NATURAL_THREE(natural=natural.describe()), "natural")
 
 
 def _decide_two_pairs(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
@@ -191,7 +207,7 @@ def _decide_two_pairs(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
         return None
     upper, lower = sorted(groups.values(), key=lambda group: rank_order(group[0].rank), reverse=True)
     high, low = ordered_hand(*upper), ordered_hand(*lower)
-    return Split(high, low, f"two pairs: {upper[0].rank.text}s high, {lower[0].rank.text}s low", "two pairs")
+    return Split(high, low, WAY_TWO_PAIRS(high=upper[0].rank.text, low=lower[0].rank.text), "two pairs")
 
 
 def _decide_one_pair(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
@@ -209,14 +225,14 @@ def _decide_one_pair(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
         return Split(
             ordered_hand(*pair),
             ordered_hand(first, second),
-            f"pair of {rank.text}s: never split, pair high",
+            WAY_PAIR_NEVER_SPLIT(rank=rank.text),
             "one pair",
         )
     if not any(pattern_matches(pattern, first.rank, second.rank) for pattern in patterns):
         return Split(
             ordered_hand(*pair),
             ordered_hand(first, second),
-            f"pair of {rank.text}s with {others}: keep the pair high",
+            WAY_PAIR_KEPT(rank=rank.text, others=others),
             "one pair",
         )
     with_first, with_second = ordered_hand(pair[0], first), ordered_hand(pair[1], second)
@@ -225,7 +241,7 @@ def _decide_one_pair(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
         high, low = with_second, with_first
     else:
         high, low = with_first, with_second
-    return Split(high, low, f"pair of {rank.text}s with {others}: split", "one pair")
+    return Split(high, low, WAY_PAIR_SPLIT(rank=rank.text, others=others), "one pair")
 
 
 def _decide_kong_or_pictures(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
@@ -235,11 +251,11 @@ def _decide_kong_or_pictures(cards: tuple[Card, ...], way: HouseWay) -> Split | 
         rest = _rest(cards, kept)
         names = f"{kept[0].rank.text}+{kept[1].rank.text}"
         if len(pictures) >= 3:
-            rule = f"three pictures: the two highest, {names}, high"
+            rule = WAY_THREE_PICTURES(cards=names)
         elif {card.rank for card in rest} == {Rank.ACE, Rank.NINE}:
-            rule = f"two pictures and a Kong: the pictures {names} high"
+            rule = WAY_PICTURES_AND_KONG(cards=names)
         else:
-            rule = f"two pictures {names}: never broken, high"
+            rule = WAY_TWO_PICTURES(cards=names)
         return Split(ordered_hand(*kept), ordered_hand(*rest), rule, "Kong or two pictures")
     aces = [card for card in cards if card.rank is Rank.ACE]
     nines = [card for card in cards if card.rank is Rank.NINE]
@@ -248,7 +264,7 @@ def _decide_kong_or_pictures(cards: tuple[Card, ...], way: HouseWay) -> Split | 
         return Split(
             ordered_hand(*kept),
             ordered_hand(*_rest(cards, kept)),
-            "Kong A+9: never broken, high",
+            WAY_KONG(),
             "Kong or two pictures",
         )
     return None
@@ -269,13 +285,13 @@ def _decide_otherwise(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
     if not enough:
         _, high, low = best_high
         return Split(
-            high, low, f"no split leaves {minimum}+ low: take the highest high, {high.value_text}", "otherwise"
+            high, low, WAY_NO_LOW(minimum=minimum, high=high.value_text), "otherwise"
         )
     _, high, low = enough[0]
     if enough[0] is best_high:
-        rule = f"highest high leaving {minimum}+ low: {_short(high)} high, {_short(low)} low"
+        rule = WAY_HIGHEST_HIGH(minimum=minimum, high=_short(high), low=_short(low))
     else:
-        rule = f"low would be {_short(best_high[2])} < {minimum}: take the {_short(high)} high"
+        rule = WAY_LOW_TOO_SMALL(would_be=_short(best_high[2]), minimum=minimum, high=_short(high))
     return Split(high, low, rule, "otherwise")
 
 

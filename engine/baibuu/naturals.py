@@ -9,6 +9,10 @@ from enum import IntEnum
 
 from engine.baibuu.hands import rank_order
 from engine.cards import Card, Rank
+from engine.phrases import Phrase, PhraseTemplate
+
+NATURAL_FOUR = PhraseTemplate("natural.four", "natural four {rank}s")
+NATURAL_THREE = PhraseTemplate("natural.three", "natural three {rank}s")
 
 
 class NaturalKind(IntEnum):
@@ -26,9 +30,9 @@ class Natural:
         """Four of a kind above three of a kind, then by rank with the ace high."""
         return (int(self.kind), rank_order(self.rank))
 
-    def describe(self) -> str:
-        what = "four" if self.kind is NaturalKind.FOUR_OF_A_KIND else "three"
-        return f"natural {what} {self.rank.text}s"
+    def describe(self) -> Phrase:
+        template = NATURAL_FOUR if self.kind is NaturalKind.FOUR_OF_A_KIND else NATURAL_THREE
+        return template(rank=self.rank.text)
 
 
 def natural_of(cards: Sequence[Card]) -> Natural | None:

@@ -12,6 +12,7 @@ from engine.baibuu.naturals import Natural, compare_naturals, natural_of
 from engine.baibuu.settings import CopyRule, Settings
 from engine.cards import Card, CardError, check_no_duplicates
 from engine.common import HOUSE, JSON, Party, Payment, nets_from_payments
+from engine.phrases import PhraseTemplate
 
 
 class Outcome(Enum):
@@ -113,22 +114,46 @@ def commission_on(win: int, settings: Settings) -> int:
     return int(chips) * chip
 
 
+# Why a seat won or lost, as phrases (a screen can word them in its language).
+PLACES = {"high": PhraseTemplate("place.high", "high"), "low": PhraseTemplate("place.low", "low")}
+VERSUS = PhraseTemplate("reason.versus", "{place}: {seat} against the house's {house}")
+DUEL_SEAT_WINS = PhraseTemplate("reason.seat_wins", "{versus}: seat wins")
+DUEL_HOUSE_WINS = PhraseTemplate("reason.house_wins", "{versus}: house wins")
+COPY_SEAT_CARD_HIGHER = PhraseTemplate(
+    "reason.copy_seat_card_higher", "{versus}: copy, the seat's highest card is higher: seat wins"
+)
+COPY_HOUSE_CARD_HIGHER = PhraseTemplate(
+    "reason.copy_house_card_higher", "{versus}: copy, the house's highest card is higher: house wins"
+)
+COPY_CARDS_EQUAL = PhraseTemplate(
+    "reason.copy_cards_equal", "{versus}: copy, highest cards equal too: house wins the copy"
+)
+COPY_HOUSE_WINS = PhraseTemplate("reason.copy_house_wins", "{versus}: copy, house wins the copy")
+NATURAL_BEATEN = PhraseTemplate("reason.natural_beaten", "{seat} against the house's higher {house}: house wins")
+NATURAL_BEATS_HOUSE = PhraseTemplate("reason.natural_beats_house", "{seat} beats the house's {house}: seat wins")
+NATURAL_BEATS_ANY = PhraseTemplate("reason.natural_beats_any", "{seat} beats any hand that is not a natural: seat wins")
+MIS_SET = PhraseTemplate("reason.mis_set", "mis-set: low {low} ranks above high {high}: house wins")
+HOUSE_NATURAL = PhraseTemplate(
+    "reason.house_natural", "the house's {house} beats any hand that is not a higher natural"
+)
+
+
 def _duel(place: str, seat: Hand, house: Hand, copy_rule: CopyRule) -> tuple[int, str]:
     """+1 if the seat wins this place, -1 if the house does; the reason in words."""
-    versus = f"{place}: {seat.describe()} against the house's {house.describe()}"
+    versus = VERSUS(place=PLACES[place](), seat=seat.describe(), house=house.describe())
     result = compare(seat, house)
     if result > 0:
-        return 1, f"{versus}: seat wins"
+        return 1, DUEL_SEAT_WINS(versus=versus)
     if result < 0:
-        return -1, f"{versus}: house wins"
+        return -1, DUEL_HOUSE_WINS(versus=versus)
     if copy_rule is CopyRule.HIGHEST_CARD:
         seat_top, house_top = seat.highest_rank, house.highest_rank
         if seat_top > house_top:
-            return 1, f"{versus}: copy, the seat's highest card is higher: seat wins"
+            return 1, COPY_SEAT_CARD_HIGHER(versus=versus)
         if seat_top < house_top:
-            return -1, f"{versus}: copy, the house's highest card is higher: house wins"
-        return -1, f"{versus}: copy, highest cards equal too: house wins the copy"
-    return -1, f"{versus}: copy, house wins the copy"
+            return -1, COPY_HOUSE_CARD_HIGHER(versus=versus)
+        return -1, COPY_CARDS_EQUAL(versus=versus)
+    return -1, COPY_HOUSE_WINS(versus=versus)
 
 
 def settle_seat(seat: int, bet: int, hand: SetHand, house: SetHand, settings: Settings) -> SeatResult:
@@ -137,19 +162,19 @@ def settle_seat(seat: int, bet: int, hand: SetHand, house: SetHand, settings: Se
     outcome: Outcome
     if seat_natural is not None:
         if house_natural is not None and compare_naturals(house_natural, seat_natural) >= 0:
-            reasons.append(
-                f"{seat_natural.describe()} against the house's higher {house_natural.describe()}: house wins"
-            )
+            reasons.append(NATURAL_BEATEN(seat=seat_natural.describe(), house=house_natural.describe()))
             outcome = Outcome.LOSE
         else:
-            against = f"the house's {house_natural.describe()}" if house_natural else "any hand that is not a natural"
-            reasons.append(f"{seat_natural.describe()} beats {against}: seat wins")
+            if house_natural is not None:
+                reasons.append(NATURAL_BEATS_HOUSE(seat=seat_natural.describe(), house=house_natural.describe()))
+            else:
+                reasons.append(NATURAL_BEATS_ANY(seat=seat_natural.describe()))
             outcome = Outcome.NATURAL
     elif hand.is_mis_set:
-        reasons.append(f"mis-set: low {hand.low.describe()} ranks above high {hand.high.describe()}: house wins")
+        reasons.append(MIS_SET(low=hand.low.describe(), high=hand.high.describe()))
         outcome = Outcome.MIS_SET
     elif house_natural is not None:
-        reasons.append(f"the house's {house_natural.describe()} beats any hand that is not a higher natural")
+        reasons.append(HOUSE_NATURAL(house=house_natural.describe()))
         outcome = Outcome.LOSE
     else:
         high, high_reason = _duel("high", hand.high, house.high, settings.copy_rule)

@@ -280,7 +280,10 @@ class SeatTile(BoxLayout):
         if not self.reasons or self.catalogue is None:
             return
         self.dialog = InfoDialog(
-            self.scale, self.catalogue, self.catalogue.text("bb.seat", seat=self.seat), self.reasons
+            self.scale,
+            self.catalogue,
+            self.catalogue.text("bb.seat", seat=self.seat),
+            [self.catalogue.phrase(reason) for reason in self.reasons],
         )
         self.dialog.open()
 

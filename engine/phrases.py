@@ -1,0 +1,50 @@
+"""Texts the engines compose (a house-way line, a settlement reason) that a screen can word in another language.
+
+A ``Phrase`` is the English text itself (a ``str``, so logs, JSON and tests read it as before) that also carries the
+key of its template and the values put in it. A screen looks the key up in its own catalogue and fills the
+translated template, translating values that are phrases too. Every template is registered in ``TEMPLATES``, so a
+catalogue can be checked for a missing translation.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from typing import Any
+
+TEMPLATES: dict[str, str] = {}
+
+
+class Phrase(str):
+    """English text with the template key and the values it was made from."""
+
+    key: str
+    params: Mapping[str, object]
+
+    def __new__(cls, key: str, text: str, params: Mapping[str, object]) -> Phrase:
+        phrase = super().__new__(cls, text)
+        phrase.key = key
+        phrase.params = dict(params)
+        return phrase
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle keep the key and values
+        return (Phrase, (self.key, str(self), self.params))
+
+
+class PhraseTemplate:
+    """One registered template: ``TEMPLATE(name=value, …)`` makes the phrase."""
+
+    def __init__(self, key: str, text: str) -> None:
+        if key in TEMPLATES and TEMPLATES[key] != text:
+            raise ValueError(f"phrase key {key!r} registered twice with different texts")
+        self.key = key
+        self.text = text
+        self.fields = placeholders(text)
+        TEMPLATES[key] = text
+
+    def __call__(self, **params: object) -> Phrase:
+        return Phrase(self.key, self.text.format(**params), params)
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
