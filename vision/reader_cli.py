@@ -31,7 +31,10 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--detector-epochs", type=int, default=30)
     tr.add_argument("--classifier-epochs", type=int, default=12)
     tr.add_argument("--hours", type=float, default=None, help="time box per model (Ultralytics stops in time)")
-    tr.add_argument("--train-scenes", type=int, default=330)
+    tr.add_argument("--train-scenes", type=int, default=640)
+    tr.add_argument("--table-frames", type=int, default=150, help="frames of the demo table cut into classifier crops")
+    tr.add_argument("--classifier-from", type=Path, default=None,
+                    help="fine-tune the classifier from this checkpoint (e.g. models/card-classifier.pt)")
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
     tr.add_argument("--real", type=Path, default=None, help="the real-cards-train folder")
     tr.add_argument("--models", type=Path, default=None, help="where export puts the models (default: models/)")
@@ -111,7 +114,8 @@ def _eval(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from vision import train
 
-    sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real)
+    sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real,
+                                table_frames=args.table_frames)
     if args.stage == "data":
         print(f"datasets ready: {sets['detector']}, {sets['classifier']}")
         return 0
@@ -119,7 +123,7 @@ def _train(args: argparse.Namespace) -> int:
         train.train_detector(sets["detector"], epochs=args.detector_epochs, hours=args.hours, threads=args.threads)
     if args.stage in ("classifier", "all"):
         train.train_classifier(sets["classifier"], epochs=args.classifier_epochs, hours=args.hours,
-                               threads=args.threads)
+                               threads=args.threads, start_from=args.classifier_from)
     if args.stage in ("export", "all"):
         print(f"exported: {_do_export(None, None, args.models)}")
     return 0

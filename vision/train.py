@@ -76,17 +76,18 @@ DETECTOR_MAX_IMGSZ = 640  # the reader shrinks big frames at most by half, up to
 CLASSIFIER_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 160, "batch": 64}
 
 
-def build_datasets(work: Path = WORK_DIR, train_scenes: int = 330, val_scenes: int = 100, test_scenes: int = 100,
-                   real_dir: Path | None = None) -> dict[str, Path]:
+def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: int = 100, test_scenes: int = 100,
+                   real_dir: Path | None = None, table_frames: int = 150) -> dict[str, Path]:
     """Every training set, written under ``work`` (kept between runs: finished parts are not redone).
 
     - ``real-det``: the real photos' boxes as one class, split by source photo;
     - ``synth/{train,val,test}``: seeded scenes (train seeds 0…, val 1 000 000…, test 2 000 000…);
     - ``det``: data.yaml for the detector (real + synthetic);
-    - ``cls``: classifier crops (real train crops twice with jitter, synthetic crops; val: real val crops only,
-      since checkpoints are chosen on real images).
+    - ``cls``: classifier crops (real train crops three times with jitter, synthetic scene crops, crops of the demo
+      table's deck as its camera sees it; val: real val crops only, since checkpoints are chosen on real images).
     """
     from vision.synth.dataset import detector_view, scene_crops, write_scenes
+    from vision.synth.table_crops import table_crops
     from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_eval_sets, prepare_real_detector_set, real_crops
 
     real = real_dir or DEFAULT_REAL_PHOTOS
@@ -114,8 +115,9 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 330, val_scenes: i
     marker = cls / "done"
     if not marker.exists():
         shutil.rmtree(cls, ignore_errors=True)
-        real_crops(cls / "train", "train", real, copies=2, jitter=0.06, seed=1)
+        real_crops(cls / "train", "train", real, copies=3, jitter=0.06, seed=1)
         scene_crops(synth / "train", cls / "train", seed=2, copies=1, jitter=0.06)
+        table_crops(cls / "train", table_frames, seed=3)
         real_crops(cls / "val", "val", real, copies=1, jitter=0.0)
         marker.write_text("built\n")
     return {"detector": det_yaml, "classifier": cls}
