@@ -9,7 +9,7 @@ catalogue can be checked for a missing translation.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 TEMPLATES: dict[str, str] = {}
@@ -48,3 +48,21 @@ class PhraseTemplate:
 
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# Lists of phrases: each separator joins the first item to the rest, so every item keeps its own translation.
+_JOINS = {
+    ", ": PhraseTemplate("list.comma", "{first}, {rest}"),
+    "; ": PhraseTemplate("list.semicolon", "{first}; {rest}"),
+}
+
+
+def join(separator: str, items: Sequence[str]) -> str:
+    """``separator.join(items)`` (the same text) that a screen can still word item by item: a phrase when there
+    are two items or more, the item itself when there is one."""
+    template = _JOINS[separator]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return template(first=items[0], rest=join(separator, items[1:]))

@@ -222,6 +222,23 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sl.no_sam": ("NO SÂM", "KHÔNG BÁO"),
     "sl.balance": ("Player {player}: {balance}", "Người {player}: {balance}"),
     "sl.cards_left": ("{count} cards", "{count} lá"),
+    "sl.payment": (
+        "seat {payer} → seat {payee}: {amount} · {reason}",
+        "người {payer} → người {payee}: {amount} · {reason}",
+    ),
+    "sl.refused.finish_first": ("finish this hand first", "kết thúc ván này trước"),
+    "sl.refused.no_cards": (
+        "no cards to play: lay them in the centre, or pick them on the screen",
+        "chưa có lá để đánh: đặt lá vào giữa bàn, hoặc chọn trên màn hình",
+    ),
+    "sl.refused.camera_unsure": (
+        "the camera is unsure of the cards in the centre: pick them on the screen",
+        "camera chưa chắc các lá giữa bàn: chọn lá trên màn hình",
+    ),
+    "sl.refused.nothing_to_confirm": ("nothing to confirm now", "chưa có gì để xác nhận"),
+    "sl.refused.no_hand_open": ("no hand is open", "không có ván đang mở"),
+    "sl.refused.confirm_or_void": ("CONFIRM or VOID the hand first", "XÁC NHẬN hoặc HỦY VÁN trước"),
+    "sl.refused.not_playing": ("no hand is being played: press START", "chưa có ván đang chơi: nhấn BẮT ĐẦU"),
     "sm.title": ("Schmier", "Schmier"),
     "sm.prompt.deal": ("Press DEAL for the next hand", "Nhấn CHIA cho ván tiếp"),
     "sm.prompt.bidding": ("Seat {seat}: bid or pass", "Ghế {seat}: gọi hoặc bỏ"),
@@ -264,8 +281,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "common.payment": ("{payer} pays {payee} {amount}: {reason}", "{payer} trả {payee} {amount}: {reason}"),
 }
 
-# The engines' own phrases (house-way lines, settlement reasons; keys in ``engine.phrases.TEMPLATES``), in
-# Vietnamese; English is the engine's text itself. Bài Bửu words as in the glossary: tay cao/thấp, đôi, công.
+# The engines' own phrases (house-way lines, settlement reasons, Sâm Lốc refusals and log lines; keys in
+# ``engine.phrases.TEMPLATES``), in Vietnamese; English is the engine's text itself. Bài Bửu words as in the
+# glossary: tay cao/thấp, đôi, công.
 PHRASES_VI: dict[str, str] = {
     "hand.with_cards": "{value} ({cards})",
     "hand.pair_of": "đôi {rank}",
@@ -302,6 +320,92 @@ PHRASES_VI: dict[str, str] = {
     "reason.natural_beats_any": "{seat} thắng mọi bài không phải bài tự nhiên: tụ thắng",
     "reason.mis_set": "xếp sai: tay thấp {low} lớn hơn tay cao {high}: nhà cái thắng",
     "reason.house_natural": "{house} của nhà cái thắng mọi bài không phải bài tự nhiên lớn hơn",
+    # lists of phrases (any engine)
+    "list.comma": "{first}, {rest}",
+    "list.semicolon": "{first}; {rest}",
+    # Sâm Lốc: combinations, refusals, the log and the payment reasons. Seats are "người {n}" as on the screen;
+    # table words from the glossary: lá lẻ, đôi, sám cô, tứ quý, sảnh, bỏ lượt, báo sâm, ăn/đền sâm, chặt heo,
+    # chặt chồng, thối, báo một, đền làng, tới trắng. Ranks are the letters on the cards (A, J, Q, K).
+    **{f"samloc.rank.{rank}": rank for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")},
+    **{f"samloc.ranks.{rank}": rank for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")},
+    "samloc.suit.spades": "bích",
+    "samloc.suit.hearts": "cơ",
+    "samloc.suit.diamonds": "rô",
+    "samloc.suit.clubs": "chuồn",
+    "samloc.kind.single": "lá lẻ",
+    "samloc.kind.pair": "đôi",
+    "samloc.kind.triple": "sám cô",
+    "samloc.kind.quad": "tứ quý",
+    "samloc.kind.straight": "sảnh",
+    "samloc.combo.single": "lá {rank} {suit}",
+    "samloc.combo.pair": "đôi {ranks}",
+    "samloc.combo.triple": "sám cô {ranks}",
+    "samloc.combo.quad": "tứ quý {ranks}",
+    "samloc.combo.straight": "sảnh {ranks}",
+    "samloc.beat.only_higher_straight": "{top} chỉ chặn được bằng sảnh {length} lá cao hơn",
+    "samloc.beat.only_quad_on_two": "heo lẻ (một lá 2) chỉ chặt được bằng tứ quý",
+    "samloc.beat.only_quad_on_twos": "đôi heo (đôi 2) chỉ chặt được bằng tứ quý",
+    "samloc.beat.only_higher_kind": "{top} chỉ chặn được bằng {kind} cao hơn",
+    "samloc.beat.equal_ranks": "{play} không chặn được {top}: bài bằng nhau không chặn được nhau",
+    "samloc.beat.lower": "{play} không chặn được {top}",
+    "samloc.log.declares_sam": "người {seat} báo sâm: đánh trước và phải hết bài mà không bị chặn",
+    "samloc.log.plays": "người {seat} đánh {cards} ({combo})",
+    "samloc.log.plays_on_timeout": "người {seat} hết giờ: tự động đánh {cards} ({combo})",
+    "samloc.log.passes": "người {seat} bỏ lượt",
+    "samloc.log.passes_on_timeout": "người {seat} hết giờ: tự động bỏ lượt",
+    "samloc.instant.straight": "sảnh 10 lá",
+    "samloc.instant.four_twos": "tứ quý heo (bốn lá 2)",
+    "samloc.instant.two_quads": "hai tứ quý",
+    "samloc.instant.one_colour": "đồng màu (mười lá cùng màu)",
+    "samloc.instant.five_pairs": "năm đôi",
+    "samloc.instant.three_triples": "ba sám cô",
+    "samloc.instant.sam_ngheo": "sâm nghèo (không có 10, J, Q, K)",
+    "samloc.instant.sam_giau": "sâm giàu (không có 3 đến 9)",
+    "samloc.instant.wins": "người {seat} tới trắng: {name} ({cards})",
+    "samloc.illegal.hand_over": "ván đã kết thúc; không thể đánh tiếp",
+    "samloc.illegal.hand_not_over": "ván chưa kết thúc",
+    "samloc.illegal.no_seat": "không có người {seat}: chỉ có người 0 đến {last}",
+    "samloc.illegal.passed": "người {seat} đã bỏ lượt vòng này; được đánh lại khi có vòng mới",
+    "samloc.illegal.not_turn": "đang là lượt của người {turn}, không phải người {seat}",
+    "samloc.illegal.sam_declared": "người {seat} đã báo sâm; chỉ một người được báo sâm",
+    "samloc.illegal.sam_too_late": "chỉ được báo sâm sau khi chia bài, trước khi đánh lá đầu tiên",
+    "samloc.illegal.same_card_twice": "một lá được chọn hai lần trong cùng một nước đánh",
+    "samloc.illegal.no_cards": "phải đánh ít nhất một lá; không đánh thì bỏ lượt",
+    "samloc.illegal.not_holding": "người {seat} không có lá {cards}",
+    "samloc.illegal.not_a_combination": (
+        "{cards} không phải bộ hợp lệ: đánh lá lẻ, đôi, sám cô, tứ quý hoặc sảnh từ 3 đến 10 lá liên tiếp"
+    ),
+    "samloc.illegal.must_lead": "người {seat} đánh đầu vòng này, không được bỏ lượt: phải đánh",
+    "samloc.illegal.below_bet": "người {seat} chỉ còn {coins}, ít hơn mức cược {bet}: ngồi ngoài ván này",
+    "samloc.illegal.not_over": "ván chưa kết thúc: đến lượt người {seat}",
+    "samloc.effect.bao1_broken": (
+        "phạm luật báo một: người {seat} không đánh lá lẻ cao nhất ({highest}) khi người {announced} còn một lá; "
+        "nếu người {announced} hết bài trong vòng này, người {seat} đền làng"
+    ),
+    "samloc.effect.bao1": "báo một: người {seat} còn một lá; người {duty} phải đánh lá lẻ cao nhất",
+    "samloc.effect.sam_blocked": "người {seat} chặn được người báo sâm: đền sâm, người {declarer} trả cho mọi người",
+    "samloc.effect.sam_out_on_two": "người {seat} hết bài bằng lá 2: đền sâm, phải trả cho mọi người",
+    "samloc.effect.sam_succeeds": "người {seat} hết bài không bị chặn: ăn sâm, mọi người trả cho người {seat}",
+    "samloc.effect.out_on_two": "người {seat} hết bài bằng lá 2: thối, trả cho mọi người khác",
+    "samloc.effect.goes_out": "người {seat} hết bài và thắng ván",
+    "samloc.effect.chop": (
+        "người {seat} chặt heo {cards} của người {victim}: {value}×cược ({amount}), trả khi hết vòng"
+    ),
+    "samloc.effect.overkill": (
+        "người {seat} chặt chồng người {victim}: tổng {value}×cược ({amount}), người {victim} trả người {seat}"
+    ),
+    "samloc.effect.new_round": "mọi người khác bỏ lượt: người {seat} đánh vòng mới",
+    "samloc.effect.chop_settled": "tính tiền {reason}: người {victim} trả người {chopper} {amount}",
+    "samloc.reason.chop": "chặt heo",
+    "samloc.reason.overkill": "chặt chồng ({count} lần)",
+    "samloc.reason.instant_win": "tới trắng: {name}",
+    "samloc.reason.sam": "ăn sâm",
+    "samloc.reason.sam_failed": "đền sâm",
+    "samloc.reason.out_on_two": "hết bài bằng lá 2 (thối)",
+    "samloc.reason.pays_for_everyone": "báo một, đền làng: {reason} của người {seat}",
+    "samloc.reason.cards_left": "còn {count} lá",
+    "samloc.reason.never_played": "chưa đánh lá nào (tính {count} lá)",
+    "samloc.reason.thoi": "thối: còn giữ {cards}",
 }
 PHRASES: dict[str, dict[str, str]] = {"vi": PHRASES_VI}
 

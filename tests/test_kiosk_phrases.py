@@ -8,7 +8,8 @@ from itertools import combinations
 
 import pytest
 
-import engine.baibuu  # noqa: F401  (registers the Bài Bửu phrase templates)
+import engine.baibuu  # (registers the Bài Bửu phrase templates)
+import engine.samloc  # noqa: F401  (registers the Sâm Lốc phrase templates)
 from engine.baibuu.hands import Hand
 from engine.baibuu.house_way import house_way
 from engine.baibuu.settings import CopyRule, Settings

@@ -12,7 +12,19 @@ from dataclasses import dataclass
 from engine.cards import Card, parse_cards
 from engine.common import JSON, IllegalAction
 from engine.errors import InputError
+from engine.phrases import PhraseTemplate, join
 from engine.samloc.combos import Combo, sort_cards
+
+# What a record says on the table screen's log, as phrases (a screen words them in its language).
+DECLARES_SAM = PhraseTemplate(
+    "samloc.log.declares_sam", "seat {seat} declares sâm (báo sâm): he leads and must go out without being beaten"
+)
+PLAYS = PhraseTemplate("samloc.log.plays", "seat {seat} plays {cards} ({combo})")
+PLAYS_ON_TIMEOUT = PhraseTemplate(
+    "samloc.log.plays_on_timeout", "seat {seat}'s time ran out: he plays {cards} ({combo})"
+)
+PASSES = PhraseTemplate("samloc.log.passes", "seat {seat} passes")
+PASSES_ON_TIMEOUT = PhraseTemplate("samloc.log.passes_on_timeout", "seat {seat}'s time ran out: he passes")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +76,7 @@ class SamDeclared:
         return {"seat": self.seat, "declare_sam": True}
 
     def describe(self) -> str:
-        return f"seat {self.seat} declares sâm (báo sâm): he leads and must go out without being beaten"
+        return DECLARES_SAM(seat=self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +98,9 @@ class Played:
         return {"seat": self.seat, "play": [str(card) for card in sort_cards(self.combo.cards)]}
 
     def describe(self) -> str:
-        prefix = f"seat {self.seat}'s time ran out: he plays" if self.timed_out else f"seat {self.seat} plays"
-        text = f"{prefix} {' '.join(map(str, self.combo.cards))} ({self.combo.describe()})"
-        return "; ".join((text, *self.effects))
+        template = PLAYS_ON_TIMEOUT if self.timed_out else PLAYS
+        text = template(seat=self.seat, cards=" ".join(map(str, self.combo.cards)), combo=self.combo.describe())
+        return join("; ", (text, *self.effects))
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +117,8 @@ class Passed:
         return {"seat": self.seat, "pass": True}
 
     def describe(self) -> str:
-        text = f"seat {self.seat}'s time ran out: he passes" if self.timed_out else f"seat {self.seat} passes"
-        return "; ".join((text, *self.effects))
+        text = (PASSES_ON_TIMEOUT if self.timed_out else PASSES)(seat=self.seat)
+        return join("; ", (text, *self.effects))
 
 
 Record = SamDeclared | Played | Passed

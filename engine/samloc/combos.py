@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations, product
 
-from engine.cards import Card, Rank
+from engine.cards import Card, Rank, Suit
+from engine.phrases import Phrase, PhraseTemplate
 
 MIN_STRAIGHT = 3
 MAX_STRAIGHT = 10
@@ -43,6 +44,37 @@ class Kind(Enum):
     QUAD = "quad"
     STRAIGHT = "straight"
 
+    @property
+    def word(self) -> Phrase:
+        return KIND_WORDS[self]()
+
+
+# The dealer's words for combinations and why a play does not beat, as phrases (a screen words them in its
+# language): ranks, suits and kinds are phrases too.
+RANK_WORDS: dict[Rank, PhraseTemplate] = {
+    rank: PhraseTemplate(f"samloc.rank.{rank.text}", rank.word) for rank in Rank if rank is not Rank.JOKER
+}
+RANK_PLURALS: dict[Rank, PhraseTemplate] = {
+    rank: PhraseTemplate(f"samloc.ranks.{rank.text}", rank.plural) for rank in Rank if rank is not Rank.JOKER
+}
+SUIT_WORDS = {suit: PhraseTemplate(f"samloc.suit.{suit.word}", suit.word) for suit in Suit}
+KIND_WORDS = {kind: PhraseTemplate(f"samloc.kind.{kind.value}", kind.value) for kind in Kind}
+SINGLE = PhraseTemplate("samloc.combo.single", "the {rank} of {suit}")
+SETS = {
+    Kind.PAIR: PhraseTemplate("samloc.combo.pair", "a pair of {ranks}"),
+    Kind.TRIPLE: PhraseTemplate("samloc.combo.triple", "a triple of {ranks}"),
+    Kind.QUAD: PhraseTemplate("samloc.combo.quad", "a quad of {ranks}"),
+}
+STRAIGHT = PhraseTemplate("samloc.combo.straight", "a straight {ranks}")
+ONLY_HIGHER_STRAIGHT = PhraseTemplate(
+    "samloc.beat.only_higher_straight", "{top} can only be beaten by a higher straight of {length} cards"
+)
+ONLY_QUAD_ON_TWO = PhraseTemplate("samloc.beat.only_quad_on_two", "a single 2 can only be beaten by a quad")
+ONLY_QUAD_ON_TWOS = PhraseTemplate("samloc.beat.only_quad_on_twos", "a pair of 2s can only be beaten by a quad")
+ONLY_HIGHER_KIND = PhraseTemplate("samloc.beat.only_higher_kind", "{top} can only be beaten by a higher {kind}")
+EQUAL_RANKS = PhraseTemplate("samloc.beat.equal_ranks", "{play} does not beat {top}: equal ranks never beat each other")
+DOES_NOT_BEAT = PhraseTemplate("samloc.beat.lower", "{play} does not beat {top}")
+
 
 _SET_KINDS = {1: Kind.SINGLE, 2: Kind.PAIR, 3: Kind.TRIPLE, 4: Kind.QUAD}
 
@@ -69,15 +101,16 @@ class Combo:
     def is_pair_of_twos(self) -> bool:
         return self.kind is Kind.PAIR and self.cards[0].rank is Rank.TWO
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
         """In a dealer's words: "a pair of 7s", "the 2 of hearts", "a straight 3-4-5"."""
         if self.kind is Kind.STRAIGHT:
             ranks = _STRAIGHT_RANKS[self.level : self.level + self.length]
-            return "a straight " + "-".join(rank.text for rank in ranks)
-        rank = self.cards[0].rank
+            return STRAIGHT(ranks="-".join(rank.text for rank in ranks))
+        card = self.cards[0]
         if self.kind is Kind.SINGLE:
-            return f"the {self.cards[0].name}"
-        return f"a {self.kind.value} of {rank.plural}"
+            assert card.suit is not None  # Sâm Lốc is played without the joker
+            return SINGLE(rank=RANK_WORDS[card.rank](), suit=SUIT_WORDS[card.suit]())
+        return SETS[self.kind](ranks=RANK_PLURALS[card.rank]())
 
 
 def classify(cards: Sequence[Card]) -> Combo | None:
@@ -120,21 +153,21 @@ def beats(top: Combo, play: Combo, *, quad_beats_pair_of_twos: bool) -> bool:
     return play.kind is top.kind and play.length == top.length and play.level > top.level
 
 
-def why_not_beaten(top: Combo, play: Combo, *, quad_beats_pair_of_twos: bool) -> str | None:
+def why_not_beaten(top: Combo, play: Combo, *, quad_beats_pair_of_twos: bool) -> Phrase | None:
     """``None`` if ``play`` beats ``top``; otherwise the reason, in words."""
     if beats(top, play, quad_beats_pair_of_twos=quad_beats_pair_of_twos):
         return None
     if play.kind is not top.kind or play.length != top.length:
         if top.kind is Kind.STRAIGHT:
-            return f"{top.describe()} can only be beaten by a higher straight of {top.length} cards"
+            return ONLY_HIGHER_STRAIGHT(top=top.describe(), length=top.length)
         if top.is_single_two:
-            return "a single 2 can only be beaten by a quad"
+            return ONLY_QUAD_ON_TWO()
         if quad_beats_pair_of_twos and top.is_pair_of_twos:
-            return "a pair of 2s can only be beaten by a quad"
-        return f"{top.describe()} can only be beaten by a higher {top.kind.value}"
+            return ONLY_QUAD_ON_TWOS()
+        return ONLY_HIGHER_KIND(top=top.describe(), kind=top.kind.word)
     if play.level == top.level and top.kind is not Kind.STRAIGHT:
-        return f"{play.describe()} does not beat {top.describe()}: equal ranks never beat each other"
-    return f"{play.describe()} does not beat {top.describe()}"
+        return EQUAL_RANKS(play=play.describe(), top=top.describe())
+    return DOES_NOT_BEAT(play=play.describe(), top=top.describe())
 
 
 def all_combos(

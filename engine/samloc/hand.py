@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from engine.cards import Card, Rank
 from engine.common import JSON, IllegalAction, Payment
 from engine.errors import InputError
+from engine.phrases import PhraseTemplate
 from engine.samloc.actions import (
     Action,
     DeclareSam,
@@ -37,6 +38,66 @@ if TYPE_CHECKING:
     from engine.samloc.settlement import Settlement
 
 Result = Literal["win", "instant_win", "sam_success", "sam_fail", "thoi_finish"]
+
+# Why an action is refused, and what a play caused, as phrases (a screen words them in its language).
+HAND_OVER = PhraseTemplate("samloc.illegal.hand_over", "the hand is over; no more actions")
+HAND_NOT_OVER = PhraseTemplate("samloc.illegal.hand_not_over", "the hand is not over yet")
+NO_SUCH_SEAT = PhraseTemplate("samloc.illegal.no_seat", "there is no seat {seat!r}: seats are 0 to {last}")
+PASSED_THIS_ROUND = PhraseTemplate(
+    "samloc.illegal.passed", "seat {seat} passed this round; he may play again when a new round is led"
+)
+NOT_YOUR_TURN = PhraseTemplate("samloc.illegal.not_turn", "it is seat {turn}'s turn, not seat {seat}'s")
+SAM_ALREADY_DECLARED = PhraseTemplate(
+    "samloc.illegal.sam_declared", "seat {seat} already declared sâm; only one player may declare"
+)
+SAM_TOO_LATE = PhraseTemplate(
+    "samloc.illegal.sam_too_late", "sâm can only be declared after the deal, before the first card is played"
+)
+SAME_CARD_TWICE = PhraseTemplate("samloc.illegal.same_card_twice", "the same card is listed twice in one play")
+NO_CARDS = PhraseTemplate("samloc.illegal.no_cards", "a play needs at least one card; to play nothing, pass")
+NOT_HOLDING = PhraseTemplate("samloc.illegal.not_holding", "seat {seat} does not hold {cards}")
+NOT_A_COMBINATION = PhraseTemplate(
+    "samloc.illegal.not_a_combination",
+    "{cards} is not a combination: play a single, a pair, a triple, a quad or a straight of 3 to 10 cards in a row",
+)
+MUST_LEAD = PhraseTemplate("samloc.illegal.must_lead", "seat {seat} leads this round and cannot pass: he must play")
+BELOW_BET = PhraseTemplate(
+    "samloc.illegal.below_bet", "seat {seat} holds {coins} coins, less than the bet {bet}: he sits out this hand"
+)
+BAO1_BROKEN = PhraseTemplate(
+    "samloc.effect.bao1_broken",
+    "báo 1 broken: seat {seat} did not play his highest single ({highest}) while seat {announced} has one card; "
+    "if seat {announced} goes out this round, seat {seat} pays for everyone",
+)
+BAO1 = PhraseTemplate(
+    "samloc.effect.bao1", "báo 1: seat {seat} has one card left; seat {duty} must play his highest single"
+)
+SAM_BLOCKED = PhraseTemplate(
+    "samloc.effect.sam_blocked", "seat {seat} beats the declarer: sâm fails, seat {declarer} pays everyone"
+)
+SAM_OUT_ON_TWO = PhraseTemplate(
+    "samloc.effect.sam_out_on_two", "seat {seat} would go out on a 2: sâm fails, he pays everyone"
+)
+SAM_SUCCEEDS = PhraseTemplate(
+    "samloc.effect.sam_succeeds", "seat {seat} goes out unbeaten: sâm succeeds, everyone pays him"
+)
+OUT_ON_TWO = PhraseTemplate("samloc.effect.out_on_two", "seat {seat} goes out on a 2: thối, he pays every other player")
+GOES_OUT = PhraseTemplate("samloc.effect.goes_out", "seat {seat} goes out and wins the hand")
+CHOPS = PhraseTemplate(
+    "samloc.effect.chop",
+    "seat {seat} chops seat {victim}'s {cards}: {value}×bet ({amount}), paid when the round closes",
+)
+OVERKILLS = PhraseTemplate(
+    "samloc.effect.overkill",
+    "seat {seat} overkills seat {victim}'s chop: the chain is worth {value}×bet ({amount}), "
+    "now owed by seat {victim} to seat {seat}",
+)
+NEW_ROUND = PhraseTemplate("samloc.effect.new_round", "everyone else passed: seat {seat} leads a new round")
+CHOP = PhraseTemplate("samloc.reason.chop", "chop")
+OVERKILL = PhraseTemplate("samloc.reason.overkill", "overkill ({count} on the chop)")
+CHOP_SETTLED = PhraseTemplate(
+    "samloc.effect.chop_settled", "the {reason} is settled: seat {victim} owes seat {chopper} {amount}"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +172,7 @@ class Hand:
         if settings.balances is not None:
             for seat, coins in enumerate(settings.balances):
                 if coins < settings.bet:
-                    raise InputError(
-                        f"seat {seat} holds {coins} coins, less than the bet {settings.bet}: he sits out this hand"
-                    )
+                    raise InputError(BELOW_BET(seat=seat, coins=coins, bet=settings.bet))
         self.hands = deal.hands
         self.has_played = (False,) * deal.players
         self.turn = deal.leader
@@ -194,40 +253,37 @@ class Hand:
 
     def _verify_seat_to_act(self, seat: int) -> None:
         if self.is_over:
-            raise IllegalAction("the hand is over; no more actions")
+            raise IllegalAction(HAND_OVER())
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r}: seats are 0 to {self.players - 1}")
+            raise IllegalAction(NO_SUCH_SEAT(seat=seat, last=self.players - 1))
         if seat != self.turn:
             if seat in self.passed:
-                raise IllegalAction(f"seat {seat} passed this round; he may play again when a new round is led")
-            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+                raise IllegalAction(PASSED_THIS_ROUND(seat=seat))
+            raise IllegalAction(NOT_YOUR_TURN(turn=self.turn, seat=seat))
 
     def verify_declare_sam(self, seat: int) -> None:
         if self.is_over:
-            raise IllegalAction("the hand is over; no more actions")
+            raise IllegalAction(HAND_OVER())
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r}: seats are 0 to {self.players - 1}")
+            raise IllegalAction(NO_SUCH_SEAT(seat=seat, last=self.players - 1))
         if self.declarer is not None:
-            raise IllegalAction(f"seat {self.declarer} already declared sâm; only one player may declare")
+            raise IllegalAction(SAM_ALREADY_DECLARED(seat=self.declarer))
         if self.started:
-            raise IllegalAction("sâm can only be declared after the deal, before the first card is played")
+            raise IllegalAction(SAM_TOO_LATE())
 
     def verify_play(self, seat: int, cards: Sequence[Card]) -> Combo:
         """Check a play and return the combination it makes."""
         self._verify_seat_to_act(seat)
         if len(set(cards)) != len(cards):
-            raise IllegalAction("the same card is listed twice in one play")
+            raise IllegalAction(SAME_CARD_TWICE())
         if not cards:
-            raise IllegalAction("a play needs at least one card; to play nothing, pass")
+            raise IllegalAction(NO_CARDS())
         missing = [card for card in cards if card not in self.hands[seat]]
         if missing:
-            raise IllegalAction(f"seat {seat} does not hold {' '.join(map(str, missing))}")
+            raise IllegalAction(NOT_HOLDING(seat=seat, cards=" ".join(map(str, missing))))
         combo = classify(cards)
         if combo is None:
-            raise IllegalAction(
-                f"{' '.join(map(str, sort_cards(cards)))} is not a combination: play a single, a pair, a triple, "
-                "a quad or a straight of 3 to 10 cards in a row"
-            )
+            raise IllegalAction(NOT_A_COMBINATION(cards=" ".join(map(str, sort_cards(cards)))))
         if self.top is not None:
             reason = why_not_beaten(self.top, combo, quad_beats_pair_of_twos=self.settings.quad_beats_pair_of_twos)
             if reason is not None:
@@ -237,7 +293,7 @@ class Hand:
     def verify_pass(self, seat: int) -> None:
         self._verify_seat_to_act(seat)
         if self.top is None:
-            raise IllegalAction(f"seat {seat} leads this round and cannot pass: he must play")
+            raise IllegalAction(MUST_LEAD(seat=seat))
 
     def verify_timeout(self, seat: int) -> None:
         self._verify_seat_to_act(seat)
@@ -307,10 +363,7 @@ class Hand:
         if combo.kind is Kind.SINGLE and self._under_duty(seat) and power(combo.cards[0].rank) < power(highest.rank):
             announced = self.next_seat(seat)
             self.breaches = (*self.breaches, Breach(seat, announced, self.round_no))
-            effects.append(
-                f"báo 1 broken: seat {seat} did not play his highest single ({highest}) while seat {announced} "
-                f"has one card; if seat {announced} goes out this round, seat {seat} pays for everyone"
-            )
+            effects.append(BAO1_BROKEN(seat=seat, highest=highest, announced=announced))
         blocked_sam = False
         if self.top is not None and self.top_seat is not None:
             effects.extend(self._chop_effects(seat, combo, self.top, self.top_seat))
@@ -321,30 +374,28 @@ class Hand:
         self.top, self.top_seat = combo, seat
         left = len(self.hands[seat])
         if left == 1:
-            effects.append(
-                f"báo 1: seat {seat} has one card left; seat {self.seat_before(seat)} must play his highest single"
-            )
+            effects.append(BAO1(seat=seat, duty=self.seat_before(seat)))
         if blocked_sam:
             assert self.declarer is not None
             effects.extend(self._close_round())
             self._end(Outcome("sam_fail", self._others(self.declarer), blocker=seat, final_round=self.round_no))
-            effects.append(f"seat {seat} beats the declarer: sâm fails, seat {self.declarer} pays everyone")
+            effects.append(SAM_BLOCKED(seat=seat, declarer=self.declarer))
         elif left == 0:
             final_round = self.round_no
             effects.extend(self._close_round())
             if seat == self.declarer:
                 if combo.has_two:
                     self._end(Outcome("sam_fail", self._others(seat), finisher=seat, final_round=final_round))
-                    effects.append(f"seat {seat} would go out on a 2: sâm fails, he pays everyone")
+                    effects.append(SAM_OUT_ON_TWO(seat=seat))
                 else:
                     self._end(Outcome("sam_success", (seat,), finisher=seat, final_round=final_round))
-                    effects.append(f"seat {seat} goes out unbeaten: sâm succeeds, everyone pays him")
+                    effects.append(SAM_SUCCEEDS(seat=seat))
             elif combo.has_two:
                 self._end(Outcome("thoi_finish", self._others(seat), finisher=seat, final_round=final_round))
-                effects.append(f"seat {seat} goes out on a 2: thối, he pays every other player")
+                effects.append(OUT_ON_TWO(seat=seat))
             else:
                 self._end(Outcome("win", (seat,), finisher=seat, final_round=final_round))
-                effects.append(f"seat {seat} goes out and wins the hand")
+                effects.append(GOES_OUT(seat=seat))
         else:
             self._advance(seat, effects)
         return Played(seat, combo, tuple(effects), timed_out)
@@ -358,18 +409,11 @@ class Hand:
             value = min(settings.chop_cap_bets, settings.chop_bets * twos)
             self.chain = ChopChain(top_seat, seat, value)
             chopped = " ".join(map(str, top.cards))
-            return [
-                f"seat {seat} chops seat {top_seat}'s {chopped}: {value}×bet ({settings.times_bet(value)}), "
-                "paid when the round closes"
-            ]
+            return [CHOPS(seat=seat, victim=top_seat, cards=chopped, value=value, amount=settings.times_bet(value))]
         if self.chain is not None and self.chain.chopper == top_seat:
             value = min(settings.chop_cap_bets, self.chain.value_bets + settings.overkill_step_bets)
             self.chain = ChopChain(top_seat, seat, value, self.chain.overkills + 1)
-            return [
-                f"seat {seat} overkills seat {top_seat}'s chop: the chain is worth {value}×bet "
-                f"({settings.times_bet(value)}), "
-                f"now owed by seat {top_seat} to seat {seat}"
-            ]
+            return [OVERKILLS(seat=seat, victim=top_seat, value=value, amount=settings.times_bet(value))]
         return []
 
     def _apply_pass(self, seat: int, *, timed_out: bool) -> Passed:
@@ -388,7 +432,7 @@ class Hand:
             self.round_no += 1
             self.passed = frozenset()
             self.top = self.top_seat = None
-            effects.append(f"everyone else passed: seat {leader} leads a new round")
+            effects.append(NEW_ROUND(seat=leader))
         self.turn = following
 
     def _close_round(self) -> list[str]:
@@ -396,10 +440,10 @@ class Hand:
         if chain is None:
             return []
         self.chain = None
-        reason = "chop" if chain.overkills == 0 else f"overkill ({chain.overkills} on the chop)"
+        reason = CHOP() if chain.overkills == 0 else OVERKILL(count=chain.overkills)
         amount = self.settings.times_bet(chain.value_bets)
         self.chops = (*self.chops, Payment(chain.victim, chain.chopper, amount, reason))
-        return [f"the {reason} is settled: seat {chain.victim} owes seat {chain.chopper} {amount}"]
+        return [CHOP_SETTLED(reason=reason, victim=chain.victim, chopper=chain.chopper, amount=amount)]
 
     def _end(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -417,7 +461,7 @@ class Hand:
         finish, or a declarer going out on a 2) this hand's leader again."""
         outcome = self.outcome
         if outcome is None:
-            raise IllegalAction("the hand is not over yet")
+            raise IllegalAction(HAND_NOT_OVER())
         if outcome.result == "sam_fail":
             return outcome.blocker if outcome.blocker is not None else self.deal.leader
         if outcome.result == "thoi_finish":

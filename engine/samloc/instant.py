@@ -7,7 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Rank
+from engine.phrases import PhraseTemplate
 from engine.samloc.combos import power, sort_cards, straight_start
+
+# The instant wins' names, as phrases (a screen words them in its language).
+TEN_CARD_STRAIGHT = PhraseTemplate("samloc.instant.straight", "10-card straight")
+FOUR_TWOS = PhraseTemplate("samloc.instant.four_twos", "four 2s")
+TWO_QUADS = PhraseTemplate("samloc.instant.two_quads", "two quads")
+ONE_COLOUR = PhraseTemplate("samloc.instant.one_colour", "ten cards of one colour")
+FIVE_PAIRS = PhraseTemplate("samloc.instant.five_pairs", "five pairs")
+THREE_TRIPLES = PhraseTemplate("samloc.instant.three_triples", "three triples")
+SAM_NGHEO = PhraseTemplate("samloc.instant.sam_ngheo", "sâm nghèo (no 10, J, Q or K)")
+SAM_GIAU = PhraseTemplate("samloc.instant.sam_giau", "sâm giàu (no 3 to 9)")
+WINS_ON_DEAL = PhraseTemplate("samloc.instant.wins", "seat {seat} wins on the deal: {name} ({cards})")
 
 _NGHEO_MISSING = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
 _GIAU_MISSING = frozenset(Rank(v) for v in range(3, 10))
@@ -27,7 +39,7 @@ class InstantWin:
         return max(power(card.rank) for card in self.cards)
 
     def describe(self) -> str:
-        return f"seat {self.seat} wins on the deal: {self.name} ({' '.join(map(str, self.cards))})"
+        return WINS_ON_DEAL(seat=self.seat, name=self.name, cards=" ".join(map(str, self.cards)))
 
 
 def instant_wins_of(seat: int, hand: Sequence[Card], *, sam_ngheo_giau: bool) -> list[InstantWin]:
@@ -39,24 +51,24 @@ def instant_wins_of(seat: int, hand: Sequence[Card], *, sam_ngheo_giau: bool) ->
         found.append(InstantWin(seat, name, sort_cards(cards)))
 
     if len(counts) == len(hand) and straight_start(set(counts)) is not None:
-        add("10-card straight", hand)
+        add(TEN_CARD_STRAIGHT(), hand)
     if counts[Rank.TWO] == 4:
-        add("four 2s", [card for card in hand if card.rank is Rank.TWO])
+        add(FOUR_TWOS(), [card for card in hand if card.rank is Rank.TWO])
     quads = {rank for rank, n in counts.items() if n == 4}
     if len(quads) >= 2:
-        add("two quads", [card for card in hand if card.rank in quads])
+        add(TWO_QUADS(), [card for card in hand if card.rank in quads])
     if len({card.suit.is_red for card in hand if card.suit is not None}) == 1:
-        add("ten cards of one colour", hand)
+        add(ONE_COLOUR(), hand)
     if sum(n // 2 for n in counts.values()) >= 5:
-        add("five pairs", hand)
+        add(FIVE_PAIRS(), hand)
     triples = {rank for rank, n in counts.items() if n >= 3}
     if len(triples) >= 3:
-        add("three triples", [card for card in hand if card.rank in triples])
+        add(THREE_TRIPLES(), [card for card in hand if card.rank in triples])
     if sam_ngheo_giau:
         if not counts.keys() & _NGHEO_MISSING:
-            add("sâm nghèo (no 10, J, Q or K)", hand)
+            add(SAM_NGHEO(), hand)
         if not counts.keys() & _GIAU_MISSING:
-            add("sâm giàu (no 3 to 9)", hand)
+            add(SAM_GIAU(), hand)
     return found
 
 

@@ -8,10 +8,25 @@ from typing import TYPE_CHECKING
 
 from engine.cards import Card, Rank
 from engine.common import JSON, IllegalAction, Payment
-from engine.samloc.combos import sort_cards
+from engine.phrases import PhraseTemplate, join
+from engine.samloc.combos import RANK_PLURALS, SETS, Kind, sort_cards
 
 if TYPE_CHECKING:
     from engine.samloc.hand import Hand, Result
+
+
+# Why money moves, as phrases (a screen words them in its language).
+NOT_OVER = PhraseTemplate("samloc.illegal.not_over", "the hand is not over: seat {seat} is to play")
+INSTANT_WIN = PhraseTemplate("samloc.reason.instant_win", "instant win: {name}")
+SAM = PhraseTemplate("samloc.reason.sam", "sâm")
+SAM_FAILED = PhraseTemplate("samloc.reason.sam_failed", "sâm failed")
+OUT_ON_TWO = PhraseTemplate("samloc.reason.out_on_two", "going out on a 2 (thối)")
+PAYS_FOR_EVERYONE = PhraseTemplate(
+    "samloc.reason.pays_for_everyone", "báo 1, pays for everyone: seat {seat}'s {reason}"
+)
+CARDS_LEFT = PhraseTemplate("samloc.reason.cards_left", "cards left ({count})")
+NEVER_PLAYED = PhraseTemplate("samloc.reason.never_played", "never played a card (counts as {count} cards)")
+THOI = PhraseTemplate("samloc.reason.thoi", "thối: left holding {cards}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +69,7 @@ class Settlement:
 def settle(hand: Hand) -> Settlement:
     outcome = hand.outcome
     if outcome is None:
-        raise IllegalAction(f"the hand is not over: seat {hand.turn} is to play")
+        raise IllegalAction(NOT_OVER(seat=hand.turn))
     settings = hand.settings
     others = [seat for seat in range(hand.players)]
     payments: list[Payment] = []
@@ -67,19 +82,19 @@ def settle(hand: Hand) -> Settlement:
         for win in hand.instant:
             for loser in others:
                 if loser not in outcome.winners:
-                    pay(loser, win.seat, settings.instant_win_bets, f"instant win: {win.name}")
+                    pay(loser, win.seat, settings.instant_win_bets, INSTANT_WIN(name=win.name))
     elif outcome.result == "sam_success":
         for loser in others:
-            pay(loser, outcome.winners[0], settings.sam_bets, "sâm")
+            pay(loser, outcome.winners[0], settings.sam_bets, SAM())
     elif outcome.result == "sam_fail":
         declarer = hand.declarer
         assert declarer is not None
         for seat in outcome.winners:
-            pay(declarer, seat, settings.sam_bets, "sâm failed")
+            pay(declarer, seat, settings.sam_bets, SAM_FAILED())
     elif outcome.result == "thoi_finish":
         assert outcome.finisher is not None
         for seat in outcome.winners:
-            pay(outcome.finisher, seat, settings.two_finish_bets, "going out on a 2 (thối)")
+            pay(outcome.finisher, seat, settings.two_finish_bets, OUT_ON_TWO())
     else:
         assert outcome.finisher is not None
         winner = outcome.finisher
@@ -98,7 +113,7 @@ def settle(hand: Hand) -> Settlement:
                 if breacher is None:
                     pay(loser, winner, bets, reason)
                 else:
-                    pay(breacher, winner, bets, f"báo 1, pays for everyone: seat {loser}'s {reason}")
+                    pay(breacher, winner, bets, PAYS_FOR_EVERYONE(seat=loser, reason=reason))
     if outcome.result != "thoi_finish":
         payments.extend(hand.chops)
     return Settlement(outcome.result, outcome.winners, tuple(payments), hand.players)
@@ -108,14 +123,15 @@ def _loser_dues(hand: Hand, loser: int) -> list[tuple[int, str]]:
     """What one loser owes the winner, in ×bet, with reasons: cards left (or never played), thối."""
     settings = hand.settings
     cards = hand.hands[loser]
+    dues: list[tuple[int, str]]
     if hand.has_played[loser]:
-        dues = [(settings.card_bets * len(cards), f"cards left ({len(cards)})")]
+        dues = [(settings.card_bets * len(cards), CARDS_LEFT(count=len(cards)))]
     else:
         count = settings.never_played_cards
-        dues = [(settings.card_bets * count, f"never played a card (counts as {count} cards)")]
+        dues = [(settings.card_bets * count, NEVER_PLAYED(count=count))]
     stinky = thoi_cards(cards)
     if stinky:
-        dues.append((settings.thoi_bets * len(stinky), "thối: left holding " + ", ".join(stinky)))
+        dues.append((settings.thoi_bets * len(stinky), THOI(cards=join(", ", stinky))))
     return dues
 
 
@@ -123,5 +139,5 @@ def thoi_cards(cards: tuple[Card, ...]) -> list[str]:
     """The 2s and the quads a hand still holds, each counted once (four 2s count as four 2s and a quad)."""
     counts = Counter(card.rank for card in cards)
     twos = [str(card) for card in sort_cards(cards) if card.rank is Rank.TWO]
-    quads = [f"a quad of {rank.plural}" for rank, n in counts.items() if n == 4]
+    quads: list[str] = [SETS[Kind.QUAD](ranks=RANK_PLURALS[rank]()) for rank, n in counts.items() if n == 4]
     return twos + quads

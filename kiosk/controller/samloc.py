@@ -2,9 +2,10 @@
 
 The hands are dealt by the kiosk's table (a shuffled deal from a seed, as the demo and a card-dealing shoe do):
 the engine needs every hand to check a play. A play is the cards newly laid in the centre since the last play, or
-the cards the dealer picked on the screen. An illegal play is refused with the engine's reason; a turn whose timer
-runs out is the engine's ``timeout``. Every action is journaled before the screen shows it; the settlement (every
-payment, with its reason) is journaled, then shown, then CONFIRM closes the hand.
+the cards the dealer picked on the screen. An illegal play is refused with the engine's reason (a phrase, which the
+screen words in the dealer's language); a turn whose timer runs out is the engine's ``timeout``. Every action is
+journaled before the screen shows it; the settlement (every payment, with its reason) is journaled, then shown,
+then CONFIRM closes the hand.
 """
 
 from __future__ import annotations
@@ -17,13 +18,31 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import InputError
+from engine.phrases import Phrase
 from engine.samloc import Hand, leader_of_next_hand, random_deal, settings_from_json
 from journal import Journal
 from kiosk.clock import Clock
 from kiosk.controller.view import CardRead, Command, PlaceView, ScreenView
-from kiosk.i18n import Msg
+from kiosk.i18n import Catalogue, Msg
 
 CENTRE = "centre"
+
+
+class Refused(InputError):
+    """The table's own refusal (not the engine's): its English text, and the message in the catalogue."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.msg = Msg(key, params)
+        super().__init__(Catalogue("en").text(self.msg))
+
+
+def refusal(error: InputError) -> str | Msg:
+    """What to show for a refused command: the table's message, or the engine's phrase itself (``str(error)``
+    would lose its key and values), or its text."""
+    if isinstance(error, Refused):
+        return error.msg
+    message = error.args[0] if error.args else None
+    return message if isinstance(message, Phrase) else str(error)
 
 
 class Phase(StrEnum):
@@ -60,7 +79,8 @@ class SamLocView(ScreenView):
     hand_of_turn: tuple[Card, ...] = ()
     selected: tuple[Card, ...] = ()
     log: tuple[str, ...] = ()
-    payments: tuple[str, ...] = ()
+    payments: tuple[Msg, ...] = ()
+    """One ``sl.payment`` message per payment: who pays whom, how much, and the engine's reason (a phrase)."""
     bet: int = 0
     mode: str = "normal"
     timer_s: int = 0
@@ -108,7 +128,7 @@ class SamLocController:
         try:
             handler(**params)
         except InputError as error:
-            self.alert = Msg("alert.illegal", {"error": str(error)})
+            self.alert = Msg("alert.illegal", {"error": refusal(error)})
 
     def on_button(self, button: str) -> None:
         mapping = {"SHAKE": "start", "CONFIRM": "play", "NEXT": "next", "VOID": "void"}
@@ -133,7 +153,7 @@ class SamLocController:
     # ---- commands ----------------------------------------------------------------------------------------
     def _cmd_start(self) -> None:
         if self.phase not in (Phase.READY, Phase.CLOSED, Phase.VOIDED):
-            raise InputError("finish this hand first")
+            raise Refused("sl.refused.finish_first")
         if self.phase is not Phase.READY:
             self._reset()
         settings = replace(self.base, players=self.players, balances=tuple(self.balances))
@@ -159,10 +179,10 @@ class SamLocController:
         if cards is None:
             cards = list(self.selected) or [r.card for r in self.centre if r.card not in self.used_in_centre]
         if not cards:
-            raise InputError("no cards to play: lay them in the centre, or pick them on the screen")
+            raise Refused("sl.refused.no_cards")
         doubtful = [r for r in self.centre if r.card in cards and r.doubtful]
         if doubtful and not self.selected:
-            raise InputError("the camera is unsure of the cards in the centre: pick them on the screen")
+            raise Refused("sl.refused.camera_unsure")
         assert hand.turn is not None
         hand.verify_play(hand.turn, cards)
         self._record(hand.play(hand.turn, cards))
@@ -189,7 +209,7 @@ class SamLocController:
 
     def _cmd_confirm(self) -> None:
         if self.phase is not Phase.RESULTS or self.hand is None or self.round_id is None:
-            raise InputError("nothing to confirm now")
+            raise Refused("sl.refused.nothing_to_confirm")
         settlement = self.hand.settle()
         self.journal.close_round(self.round_id, settlement, confirmed_by=self.dealer)
         self.balances = list(settlement.balances_after(self.balances))
@@ -198,19 +218,19 @@ class SamLocController:
 
     def _cmd_void(self, reason: str) -> None:
         if self.round_id is None or self.phase in (Phase.CLOSED, Phase.VOIDED):
-            raise InputError("no hand is open")
+            raise Refused("sl.refused.no_hand_open")
         self.journal.void_round(self.round_id, by=self.dealer, reason=reason)
         self.void_reason = reason
         self.phase = Phase.VOIDED
 
     def _cmd_next(self) -> None:
         if self.phase not in (Phase.CLOSED, Phase.VOIDED):
-            raise InputError("CONFIRM or VOID the hand first")
+            raise Refused("sl.refused.confirm_or_void")
         self._reset()
 
     def _playing(self) -> Hand:
         if self.phase is not Phase.PLAYING or self.hand is None:
-            raise InputError("no hand is being played: press START")
+            raise Refused("sl.refused.not_playing")
         return self.hand
 
     def _record(self, record: Any) -> None:
@@ -268,10 +288,11 @@ class SamLocController:
         new_in_centre = tuple(r for r in self.centre if r.card not in self.used_in_centre)
         problem = Msg("read.low_confidence") if any(r.doubtful for r in new_in_centre) else None
         centre = PlaceView(CENTRE, Msg("common.centre"), new_in_centre, max(1, len(new_in_centre)), problem)
-        payments: tuple[str, ...] = ()
+        payments: tuple[Msg, ...] = ()
         if hand is not None and self.phase in (Phase.RESULTS, Phase.CLOSED):
             payments = tuple(
-                f"seat {p.payer} → seat {p.payee}: {p.amount} · {p.reason}" for p in hand.settle().payments
+                Msg("sl.payment", {"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason})
+                for p in hand.settle().payments
             )
         return SamLocView(
             prompt=self._prompt(),

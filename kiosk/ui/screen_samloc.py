@@ -1,5 +1,8 @@
 """The Sâm Lốc table screen: players with cards left and balances, whose turn with the countdown, the play on the
-table, the centre as read, the turn player's cards to pick a play by touch, the log and the settlement."""
+table, the centre as read, the turn player's cards to pick a play by touch, the log and the settlement.
+
+The engine's own words (the play on the table, the log, refusals, payment reasons) are phrases, worded here in the
+dealer's language."""
 
 from __future__ import annotations
 
@@ -106,10 +109,13 @@ class SamLocScreen(Screen):
             f" · {t('sl.player', player=view.top_seat)}" if view.top_seat is not None and view.top else ""
         )
         self.top_cards.text = _cards_markup(view.top) if view.top else "—"
-        self.top_text.text = view.top_text
+        self.top_text.text = self.catalogue.phrase(view.top_text)
         if view.centre is not None:
             self.centre.show(view.centre, self.catalogue, t("common.centre"))
-        lines = view.payments if view.phase in (Phase.RESULTS, Phase.CLOSED) else view.log
+        if view.phase in (Phase.RESULTS, Phase.CLOSED):
+            lines = [t(payment) for payment in view.payments]
+        else:
+            lines = [self.catalogue.phrase(line) for line in view.log]
         title = t("common.settlement") + ":\n" if view.payments and view.phase in (Phase.RESULTS, Phase.CLOSED) else ""
         self.log.text = title + "\n".join(lines)
         self._hand(view, t)
