@@ -170,3 +170,18 @@ def test_scoring_counts_right_wrong_missed_and_extra() -> None:
     assert (result.right, result.wrong, result.missed, result.extra) == (1, 1, 1, 1)
     assert result.set_recall == 1.0  # every true card was named somewhere…
     assert result.set_precision == 1.0  # …and nothing named is absent, though one box was misread
+
+
+def test_named_in_place_accepts_a_whole_card_box_over_a_visible_part_label() -> None:
+    # The real photos label an overlapped card by the part that shows; the reader boxes the whole card.
+    seven, nine = parse_card("7H"), parse_card("9H")
+    truth = [(seven, (0.0, 0.0, 60.0, 40.0)), (nine, (0.0, 40.0, 60.0, 120.0))]
+    whole_seven = Detection(seven, 0.9, (0, 0, 60, 100))  # covers all of the 7's label: IoU only 0.4
+    elsewhere = Detection(nine, 0.9, (200, 200, 260, 280))  # the right name, far from the 9
+    result = EvalResult()
+    score_image(result, truth, [whole_seven, elsewhere])
+    assert result.right == 0  # the strict measure counts neither
+    assert result.in_place == 1 and result.named_in_place == 0.5
+    result = EvalResult()
+    score_image(result, truth, [Detection(nine, 0.9, (0, 0, 60, 45))])  # a 9 read where the 7 shows
+    assert result.in_place == 0  # it covers 1/16 of the 9's label: not the 9's place

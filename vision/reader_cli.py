@@ -90,7 +90,7 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from vision.eval import confusion_plot, evaluate, write_report
+    from vision.eval import IN_PLACE_COVER, confusion_plot, evaluate, write_report
 
     if not args.data.exists():
         raise InputError(f"no such dataset file: {args.data}")
@@ -103,6 +103,8 @@ def _eval(args: argparse.Namespace) -> int:
     print(f"images {s['images']}, cards {s['truth_cards']}, reported {s['reported']} ({s['flagged']} flagged)")
     print(f"cards identified right: {s['cards_right']:.2%} (wrong {s['wrong']}, missed {s['missed']}, "
           f"extra {s['extra']})")
+    print(f"cards named in place (a reading of the card covers {IN_PLACE_COVER:.0%} of its labelled box): "
+          f"{s['named_in_place']:.2%}")
     print(f"per-image card set: precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")
     print(f"readings without a flag: {s['certain']}, of which right {s['certain_precision']:.2%}")
     worst = sorted(s["per_class_accuracy"].items(), key=lambda kv: kv[1])[:5]
