@@ -4,13 +4,14 @@ With the synthetic camera there are no hands to put cards down, so this plays th
 the dice it deals seven stacks from a shuffled deck, lays the house stack in the house places set the house way
 (a wrong set now and then, fixed a moment later, so the check can be seen), then each seat's stack set as a
 player might (now and then mis-set). The card reader reads those cards like any others. With ``autoplay`` it also
-presses the panel buttons (through the simulated panel on its pty), so the table runs by itself.
+presses the panel buttons (through the simulated panel on its pty) and, as a dealer would, fixes on the card picker
+what the screen marks unsure, so the table runs by itself (each fix journaled like a dealer's).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.baibuu import house_way
@@ -18,8 +19,10 @@ from engine.baibuu.house_way import all_splits
 from engine.cards import Card, shuffled, standard_deck
 from kiosk.controller.baibuu import BaiBuuController, zone
 from kiosk.controller.baibuu_view import Phase
+from kiosk.controller.view import CardRead
 
 DEAL_DELAY_S = 1.0
+CHECK_DELAY_S = 2.0  # autoplay: how long a card marked unsure (or a gap in a place) shows before the croupier fixes it
 AUTOPLAY_DELAYS_S = {
     Phase.READY: 2.0,
     Phase.HOUSE: 2.5,
@@ -62,6 +65,7 @@ class DemoCroupier:
         self._stacks: list[tuple[Card, ...]] = []
         self._done: set[str] = set()
         self._pressed_in: tuple[int | None, Phase] | None = None
+        self._doubt_since: float | None = None
 
     def tick(self) -> None:
         controller = self.controller
@@ -83,6 +87,8 @@ class DemoCroupier:
             self._deal_seats()
             self._done.add("seats")
         if self.press is not None:
+            if phase in (Phase.HOUSE, Phase.SEATS):
+                self._check_reads(now)
             self._autoplay(phase, waited)
 
     def _deal_house(self, now: float) -> None:
@@ -131,6 +137,28 @@ class DemoCroupier:
             self.table.place(zone(seat, "high"), list(high.cards))
             self.table.place(zone(seat, "low"), list(low.cards))
 
+    def _check_reads(self, now: float) -> None:
+        """As a dealer does on the screen: a card marked unsure, a card read that is not there or a card not read is
+        fixed on the card picker with the card that lies there (one tap per look, after the screen showed it)."""
+        view = self.controller.view()
+        seats = [place for seat in view.seats if seat.in_play for place in (seat.high, seat.low)]
+        places = [view.house_high, view.house_low, *seats]
+        laid = self.table.placed
+        for place in places:
+            if place is None or place.zone not in laid:
+                continue
+            fix = _fix_for(place.cards, laid[place.zone], place.expected)
+            if fix is None:
+                continue
+            if self._doubt_since is None:
+                self._doubt_since = now
+            if now - self._doubt_since >= CHECK_DELAY_S:
+                index, card = fix
+                self.controller.command("correct", zone=place.zone, index=index, card=card)
+                self._doubt_since = None
+            return
+        self._doubt_since = None
+
     def _autoplay(self, phase: Phase, waited: float) -> None:
         if phase is Phase.SHAKING or waited < AUTOPLAY_DELAYS_S.get(phase, 3.0):
             return
@@ -145,3 +173,18 @@ class DemoCroupier:
         self.press(PANEL_BUTTON[phase])
         self._pressed_in = key
         self._since = self.now()
+
+
+def _fix_for(reads: Sequence[CardRead], laid: Sequence[Card], expected: int) -> tuple[int, Card | None] | None:
+    """The one correction a place needs, as (slot, card to pick; None to take a reading away), or None."""
+    sure = {read.card for read in reads if not read.doubtful}
+    for index, read in enumerate(reads):
+        if read.card not in laid and not read.corrected:
+            missing = [card for card in laid if card not in sure and card not in {r.card for r in reads}]
+            return index, (missing[0] if missing and len(reads) <= expected else None)
+        if read.doubtful:
+            return index, read.card
+    unread = [card for card in laid if card not in {read.card for read in reads}]
+    if unread and len(reads) < expected:
+        return len(reads), unread[0]
+    return None

@@ -129,6 +129,10 @@ def test_a_doubtful_card_blocks_confirm_until_corrected_and_the_correction_is_jo
     view = c.view()
     assert view.house_low is not None and view.house_low.cards[1].corrected and view.house_set_ok is True
     assert "cards_corrected" in kinds(tmp_path)
+    # the camera reads the same cards again, less sure of the 4C this frame: the dealer's fix stands
+    unsure = (CardRead(parse_cards("4C")[0], 0.31, frozenset({"low_confidence"})),)
+    c.on_table({"house.high": reads("AD 8S"), "house.low": reads("QH") + unsure})
+    assert c.view().house_low.cards[1].corrected and c.view().house_set_ok is True
     # the dealer moves the cards: the new read replaces the correction
     c.on_table({"house.high": reads("AD 8S"), "house.low": reads("QH 5C")})
     assert [str(r.card) for r in c.view().house_low.cards] == ["QH", "5C"]

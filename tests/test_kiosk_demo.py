@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.baibuu import Settings, house_way
-from journal import Journal
+from journal import Journal, JournalReader
 from kiosk.clock import ManualClock
 from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.view import CardRead
@@ -47,3 +47,36 @@ def test_the_croupier_sets_the_house_wrong_then_right_and_deals_every_seat(tmp_p
         assert len(placed[f"seat{seat}.high"]) == 2 and len(placed[f"seat{seat}.low"]) == 2
     all_cards = [card for cards in placed.values() for card in cards]
     assert len(all_cards) == len(set(all_cards)) == 28
+
+
+def test_autoplay_fixes_what_the_screen_marks_unsure_and_the_fix_is_journaled(tmp_path: Path) -> None:
+    clock = ManualClock()
+    journal = Journal.open(tmp_path / "j", tmp_path / "k", kiosk_id="K", table_id="T", clock=clock)
+    journal.recover()
+    controller = BaiBuuController(Settings(min_bet=10), journal, clock, lambda: None, default_bet=10)
+    table = SyntheticTableSource()
+    pressed: list[str] = []
+    croupier = DemoCroupier(controller, table, clock.monotonic, press=pressed.append, seed=3, wrong_set_rate=0.0)
+    controller.command("manual_dice", dice=(2, 2, 2))
+    croupier.tick()
+    clock.advance(1.5)
+    croupier.tick()
+    high, low = table.placed["house.high"], table.placed["house.low"]
+    # The camera: the high place's first card read unsure, the low place's second card not seen at all.
+    controller.on_table({"house.high": (CardRead(high[0], 0.4, frozenset({"low_confidence"})), CardRead(high[1])),
+                         "house.low": (CardRead(low[0]),)})
+    croupier.tick()
+    assert controller.view().house_way is None  # nothing fixed before the dealer had a look
+    clock.advance(2.5)
+    croupier.tick()  # the unsure card confirmed…
+    assert controller.view().house_way is None  # …one fix per look: the low place still lacks a card
+    croupier.tick()
+    clock.advance(2.5)
+    croupier.tick()  # the card the camera missed picked in
+    view = controller.view()
+    assert [r.card for r in view.house_high.cards] == list(high)
+    assert [r.card for r in view.house_low.cards] == list(low)
+    assert view.house_set_ok is True
+    with JournalReader.open(tmp_path / "j", tmp_path / "k") as reader:
+        corrections = [entry for entry in reader.entries() if entry.kind == "cards_corrected"]
+    assert len(corrections) == 2

@@ -36,7 +36,9 @@ class PlaceReads:
             return False
         self._raw = new
         for zone in list(self._fixed):
-            if self._fixed[zone][0] != self._raw.get(zone, ()):
+            # A dealer's fix stands while the camera sees the same cards there (its confidence may flicker from
+            # frame to frame); a card put down or taken away there is a new read, and the fix gives way to it.
+            if _cards_of(self._fixed[zone][0]) != _cards_of(self._raw.get(zone, ())):
                 del self._fixed[zone]
         return True
 
@@ -61,6 +63,10 @@ class PlaceReads:
     def clear(self) -> None:
         self._raw.clear()
         self._fixed.clear()
+
+
+def _cards_of(reads: tuple[CardRead, ...]) -> tuple[Card, ...]:
+    return tuple(read.card for read in reads)
 
 
 def place_problem(cards: tuple[CardRead, ...], expected: int, seen_twice: set[Card]) -> Msg | None:
