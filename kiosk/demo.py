@@ -147,7 +147,7 @@ class DemoCroupier:
         for place in places:
             if place is None or place.zone not in laid:
                 continue
-            fix = _fix_for(place.cards, laid[place.zone], place.expected)
+            fix = _fix_for(place.cards, laid[place.zone])
             if fix is None:
                 continue
             if self._doubt_since is None:
@@ -175,16 +175,23 @@ class DemoCroupier:
         self._since = self.now()
 
 
-def _fix_for(reads: Sequence[CardRead], laid: Sequence[Card], expected: int) -> tuple[int, Card | None] | None:
-    """The one correction a place needs, as (slot, card to pick; None to take a reading away), or None."""
-    sure = {read.card for read in reads if not read.doubtful}
+def _fix_for(reads: Sequence[CardRead], laid: Sequence[Card]) -> tuple[int, Card | None] | None:
+    """The next correction that brings a place's readings to the cards laid there, as (slot, card to pick; None to
+    take the reading away), or None when the place shows them already. A reading is good when it names a laid card
+    not shown before it and is not marked unsure; each fix makes one more reading good, takes a surplus one away or
+    adds a card the camera missed, so the place comes right in a few taps."""
+    good: list[Card] = []
+    bad: list[int] = []
     for index, read in enumerate(reads):
-        if read.card not in laid and not read.corrected:
-            missing = [card for card in laid if card not in sure and card not in {r.card for r in reads}]
-            return index, (missing[0] if missing and len(reads) <= expected else None)
-        if read.doubtful:
-            return index, read.card
-    unread = [card for card in laid if card not in {read.card for read in reads}]
-    if unread and len(reads) < expected:
-        return len(reads), unread[0]
+        if read.card in laid and read.card not in good and not read.doubtful:
+            good.append(read.card)
+        else:
+            bad.append(index)
+    missing = [card for card in laid if card not in good]
+    if bad:
+        index = bad[0]
+        own = reads[index].card
+        return index, (own if own in missing else missing[0] if missing else None)
+    if missing:
+        return len(reads), missing[0]
     return None
