@@ -13,12 +13,17 @@ from kiosk.demo import DemoCroupier
 from vision.sources import SyntheticTableSource
 
 
-def test_the_croupier_sets_the_house_wrong_then_right_and_deals_every_seat(tmp_path: Path) -> None:
+def demo_table(folder: Path) -> tuple[ManualClock, BaiBuuController, SyntheticTableSource]:
+    """A Bài Bửu controller on a fresh journal, and the synthetic felt the croupier deals onto."""
     clock = ManualClock()
-    journal = Journal.open(tmp_path / "j", tmp_path / "k", kiosk_id="K", table_id="T", clock=clock)
+    journal = Journal.open(folder / "j", folder / "k", kiosk_id="K", table_id="T", clock=clock)
     journal.recover()
     controller = BaiBuuController(Settings(min_bet=10), journal, clock, lambda: None, default_bet=10)
-    table = SyntheticTableSource()
+    return clock, controller, SyntheticTableSource()
+
+
+def test_the_croupier_sets_the_house_wrong_then_right_and_deals_every_seat(tmp_path: Path) -> None:
+    clock, controller, table = demo_table(tmp_path)
     croupier = DemoCroupier(controller, table, clock.monotonic, seed=1, wrong_set_rate=1.0)
 
     def felt() -> dict[str, tuple[CardRead, ...]]:
@@ -50,11 +55,7 @@ def test_the_croupier_sets_the_house_wrong_then_right_and_deals_every_seat(tmp_p
 
 
 def test_autoplay_fixes_what_the_screen_marks_unsure_and_the_fix_is_journaled(tmp_path: Path) -> None:
-    clock = ManualClock()
-    journal = Journal.open(tmp_path / "j", tmp_path / "k", kiosk_id="K", table_id="T", clock=clock)
-    journal.recover()
-    controller = BaiBuuController(Settings(min_bet=10), journal, clock, lambda: None, default_bet=10)
-    table = SyntheticTableSource()
+    clock, controller, table = demo_table(tmp_path)
     pressed: list[str] = []
     croupier = DemoCroupier(controller, table, clock.monotonic, press=pressed.append, seed=3, wrong_set_rate=0.0)
     controller.command("manual_dice", dice=(2, 2, 2))

@@ -84,7 +84,11 @@ def covered_share(box: tuple[float, ...], by: tuple[float, ...]) -> float:
 
 def count_in_place(truth: list[tuple[Card, tuple[float, float, float, float]]], detections: list[Detection]) -> int:
     """Truth cards named in place: each reading serves one truth card of its own name, best cover first."""
-    pairs = sorted(((1.0 + iou(box, d.box) if iou(box, d.box) >= MATCH_IOU else covered_share(box, d.box), t, k)
+    def closeness(box: tuple[float, ...], read: tuple[float, ...]) -> float:  # IoU matches rank above cover ones
+        overlap = iou(box, read)
+        return 1.0 + overlap if overlap >= MATCH_IOU else covered_share(box, read)
+
+    pairs = sorted(((closeness(box, d.box), t, k)
                     for t, (card, box) in enumerate(truth) for k, d in enumerate(detections) if d.card == card),
                    reverse=True)
     used_truth: set[int] = set()

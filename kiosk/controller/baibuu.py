@@ -20,7 +20,7 @@ from journal.events import CardsCorrected, CardsRead, DiceReshaken, DiceRolled, 
 from kiosk.clock import Clock
 from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Phase, SeatView
 from kiosk.controller.places import PlaceReads, cards_seen_twice, place_problem
-from kiosk.controller.view import CardRead, Command, PlaceView
+from kiosk.controller.view import CardRead, Command, PlaceView, Refused
 from kiosk.i18n import Msg
 
 SHAKE_TIMEOUT_S = 8.0
@@ -558,11 +558,3 @@ def _same_set(split: Any, high: Sequence[Card], low: Sequence[Card]) -> bool:
 
 def _pretty(cards: Sequence[Card]) -> str:
     return " ".join(card.pretty for card in cards)
-
-
-class Refused(InputError):
-    """A command refused for a reason the catalogue words (so it shows in the dealer's language)."""
-
-    def __init__(self, msg: Msg) -> None:
-        super().__init__(msg.key)
-        self.msg = msg

@@ -22,18 +22,10 @@ from engine.phrases import Phrase
 from engine.samloc import Hand, leader_of_next_hand, random_deal, settings_from_json
 from journal import Journal
 from kiosk.clock import Clock
-from kiosk.controller.view import CardRead, Command, PlaceView, ScreenView
-from kiosk.i18n import Catalogue, Msg
+from kiosk.controller.view import CardRead, Command, PlaceView, Refused, ScreenView
+from kiosk.i18n import Msg
 
 CENTRE = "centre"
-
-
-class Refused(InputError):
-    """The table's own refusal (not the engine's): its English text, and the message in the catalogue."""
-
-    def __init__(self, key: str, **params: Any) -> None:
-        self.msg = Msg(key, params)
-        super().__init__(Catalogue("en").text(self.msg))
 
 
 def refusal(error: InputError) -> str | Msg:
@@ -153,7 +145,7 @@ class SamLocController:
     # ---- commands ----------------------------------------------------------------------------------------
     def _cmd_start(self) -> None:
         if self.phase not in (Phase.READY, Phase.CLOSED, Phase.VOIDED):
-            raise Refused("sl.refused.finish_first")
+            raise Refused(Msg("sl.refused.finish_first"))
         if self.phase is not Phase.READY:
             self._reset()
         settings = replace(self.base, players=self.players, balances=tuple(self.balances))
@@ -179,10 +171,10 @@ class SamLocController:
         if cards is None:
             cards = list(self.selected) or [r.card for r in self.centre if r.card not in self.used_in_centre]
         if not cards:
-            raise Refused("sl.refused.no_cards")
+            raise Refused(Msg("sl.refused.no_cards"))
         doubtful = [r for r in self.centre if r.card in cards and r.doubtful]
         if doubtful and not self.selected:
-            raise Refused("sl.refused.camera_unsure")
+            raise Refused(Msg("sl.refused.camera_unsure"))
         assert hand.turn is not None
         hand.verify_play(hand.turn, cards)
         self._record(hand.play(hand.turn, cards))
@@ -209,7 +201,7 @@ class SamLocController:
 
     def _cmd_confirm(self) -> None:
         if self.phase is not Phase.RESULTS or self.hand is None or self.round_id is None:
-            raise Refused("sl.refused.nothing_to_confirm")
+            raise Refused(Msg("sl.refused.nothing_to_confirm"))
         settlement = self.hand.settle()
         self.journal.close_round(self.round_id, settlement, confirmed_by=self.dealer)
         self.balances = list(settlement.balances_after(self.balances))
@@ -218,19 +210,19 @@ class SamLocController:
 
     def _cmd_void(self, reason: str) -> None:
         if self.round_id is None or self.phase in (Phase.CLOSED, Phase.VOIDED):
-            raise Refused("sl.refused.no_hand_open")
+            raise Refused(Msg("sl.refused.no_hand_open"))
         self.journal.void_round(self.round_id, by=self.dealer, reason=reason)
         self.void_reason = reason
         self.phase = Phase.VOIDED
 
     def _cmd_next(self) -> None:
         if self.phase not in (Phase.CLOSED, Phase.VOIDED):
-            raise Refused("sl.refused.confirm_or_void")
+            raise Refused(Msg("sl.refused.confirm_or_void"))
         self._reset()
 
     def _playing(self) -> Hand:
         if self.phase is not Phase.PLAYING or self.hand is None:
-            raise Refused("sl.refused.not_playing")
+            raise Refused(Msg("sl.refused.not_playing"))
         return self.hand
 
     def _record(self, record: Any) -> None:

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.cards import Card
-from kiosk.i18n import Msg
+from engine.errors import InputError
+from kiosk.i18n import Catalogue, Msg
 
 
 class Health(StrEnum):
@@ -74,3 +75,12 @@ class ScreenView:
     commands: tuple[Command, ...] = ()
     round_id: int | None = None
     info: tuple[Msg, ...] = field(default_factory=tuple)
+
+
+class Refused(InputError):
+    """A command the table refuses for a reason the catalogue words (so it shows in the dealer's language); its
+    text is the English wording."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(Catalogue("en").text(msg))
+        self.msg = msg
