@@ -114,6 +114,15 @@ def test_export_without_a_trained_run_says_so(tmp_path: Path, dealer_assist: lis
     assert done.returncode == 2 and "train" in done.stderr
 
 
+
+def test_train_refuses_a_missing_checkpoint_before_doing_anything(tmp_path: Path, dealer_assist: list[str],
+                                                                  cli_env: dict[str, str]) -> None:
+    missing = tmp_path / "nope.pt"
+    done = _run(dealer_assist, cli_env, "train", "--stage", "classifier", "--classifier-from", str(missing))
+    assert done.returncode == 2 and f"no checkpoint {missing}" in done.stderr
+    assert "github" not in (done.stdout + done.stderr).lower()  # nothing looked up online
+
+
 @pytest.mark.slow
 def test_training_smoke_run_a_few_batches(tmp_path: Path) -> None:
     """Two tiny epochs of the classifier recipe on a handful of crops: the training path runs offline, writes

@@ -116,6 +116,9 @@ def _eval(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from vision import train
 
+    if args.classifier_from is not None and not args.classifier_from.is_file():
+        raise InputError(f"no checkpoint {args.classifier_from} to fine-tune from; give a .pt file such as "
+                         "models/card-classifier.pt")
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real,
                                 table_frames=args.table_frames)
     if args.stage == "data":
