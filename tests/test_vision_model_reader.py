@@ -9,7 +9,7 @@ from engine.cards import parse_card
 from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.eval import EvalResult, score_image
-from vision.reader import CardReader, ReaderSettings
+from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_boxes
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
@@ -98,6 +98,30 @@ def test_a_card_half_under_another_is_flagged_partly_covered(reader: CardReader)
     found = reader.read(frame)
     under = [d for d in found if str(d.card) == "7S"]
     assert all(PARTLY_COVERED in d.flags for d in under)
+
+
+def _raw(box: tuple[float, float, float, float], card_index: int, probability: float, score: float) -> RawReading:
+    probabilities = np.full(53, (1.0 - probability) / 52, np.float32)
+    probabilities[card_index] = probability
+    return RawReading(box, score, probabilities)
+
+
+def test_one_card_boxed_twice_is_one_reading_over_both_boxes() -> None:
+    whole = _raw((100, 100, 300, 340), 5, 0.70, 0.9)
+    part = _raw((150, 120, 290, 300), 5, 0.99, 0.7)  # inside the whole box, naming the same card
+    (merged,) = merge_double_boxes([whole, part], 0.5)
+    assert merged.box == (100, 100, 300, 340)
+    assert merged.detector_score == 0.9
+    assert float(merged.probabilities[5]) == pytest.approx(0.99)  # the surer reading's probabilities
+
+
+def test_boxes_naming_different_cards_or_lying_apart_are_kept() -> None:
+    whole = _raw((100, 100, 300, 340), 5, 0.9, 0.9)
+    other_card = _raw((150, 120, 290, 300), 7, 0.9, 0.9)
+    same_card_elsewhere = _raw((600, 100, 800, 340), 5, 0.9, 0.9)
+    half_over = _raw((250, 100, 450, 340), 5, 0.9, 0.9)  # a quarter of it inside: a second copy, not a part
+    kept = merge_double_boxes([whole, other_card, same_card_elsewhere, half_over], 0.5)
+    assert len(kept) == 4
 
 
 def test_low_confidence_is_flagged_not_dropped() -> None:

@@ -2,7 +2,9 @@
 
 Doubt is reported, never resolved: ``low_confidence`` under the threshold, ``duplicate`` on every copy of a card read
 more than once, ``partly_covered`` when the card's box is overlapped by another card's or its face is mostly not
-card-coloured (a hand, a chip). The reader itself never drops a card because of a flag.
+card-coloured (a hand, a chip). The reader itself never drops a card because of a flag. One card boxed twice by the
+detector (two boxes that name the same card, the smaller one mostly inside the larger) is one reading, not a
+duplicate: two copies of a card cannot lie on top of each other.
 """
 
 from __future__ import annotations
@@ -47,10 +49,14 @@ class ReaderSettings:
     confident: float = 0.80
     nms_iou: float = 0.6  # boxes overlapping more are one card
     covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
+    # Two boxes naming the same card, the smaller over this share inside the larger, are one card boxed twice (the
+    # detector boxes a turned card and a part of it): one reading with both boxes' union. On the validation sets,
+    # 0.5 took the extra boxes from 250 to 152 (synthetic) and 12 to 6 (real) without losing a card.
+    same_card_overlap: float = 0.50
     turned_too: bool = True  # classify each crop also turned by 180 degrees and average (+1 % on real crops)
 
     def __post_init__(self) -> None:
-        for name in ("detect_min", "confident", "nms_iou", "covered_overlap"):  # shares and scores: 0..1
+        for name in ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap"):  # shares and scores: 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InputError(f"reader setting {name} must be within 0..1, got {value}")
@@ -110,7 +116,8 @@ class CardReader:
     def read(self, frame: object) -> list[Detection]:
         """The cards in ``frame`` (BGR), with flags for every doubt."""
         image = check_frame(frame)
-        return flag_readings(image, self.read_raw(image), self.cards, self.settings)
+        raw = merge_double_boxes(self.read_raw(image), self.settings.same_card_overlap)
+        return flag_readings(image, raw, self.cards, self.settings)
 
 
 def check_frame(frame: object) -> Image:
@@ -131,6 +138,35 @@ def _overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     ih = min(a[3], b[3]) - max(a[1], b[1])
     area = max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)
     return max(iw, 0.0) * max(ih, 0.0) / area
+
+
+def _area(box: tuple[float, ...]) -> float:
+    return max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+
+
+def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawReading]:
+    """Readings with every card boxed twice made one: two boxes whose classifier names the same card, the smaller
+    at least ``inside_share`` inside the larger, become one reading over their union box, with the detector score
+    of the surer box and the probabilities of the more confident reading."""
+    readings = list(raw)
+    merged = True
+    while merged:
+        merged = False
+        for i, j in ((i, j) for i in range(len(readings)) for j in range(len(readings)) if i != j):
+            small, large = readings[i], readings[j]
+            if _area(small.box) > _area(large.box) or int(np.argmax(small.probabilities)) != int(
+                    np.argmax(large.probabilities)):
+                continue
+            if _overlap_share(small.box, large.box) < inside_share:
+                continue
+            a, b = small.box, large.box
+            union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+            surer = max((small, large), key=lambda r: float(r.probabilities.max()) * r.detector_score)
+            readings[j] = RawReading(union, max(small.detector_score, large.detector_score), surer.probabilities)
+            del readings[i]
+            merged = True
+            break
+    return readings
 
 
 def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],

@@ -33,6 +33,8 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--hours", type=float, default=None, help="time box per model (Ultralytics stops in time)")
     tr.add_argument("--train-scenes", type=int, default=640)
     tr.add_argument("--table-frames", type=int, default=150, help="frames of the demo table cut into classifier crops")
+    tr.add_argument("--detector-from", type=Path, default=None,
+                    help="fine-tune the detector from this checkpoint (e.g. models/card-detector.pt)")
     tr.add_argument("--classifier-from", type=Path, default=None,
                     help="fine-tune the classifier from this checkpoint (e.g. models/card-classifier.pt)")
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
@@ -116,16 +118,18 @@ def _eval(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from vision import train
 
-    if args.classifier_from is not None and not args.classifier_from.is_file():
-        raise InputError(f"no checkpoint {args.classifier_from} to fine-tune from; give a .pt file such as "
-                         "models/card-classifier.pt")
+    for checkpoint, example in ((args.detector_from, "models/card-detector.pt"),
+                                (args.classifier_from, "models/card-classifier.pt")):
+        if checkpoint is not None and not checkpoint.is_file():
+            raise InputError(f"no checkpoint {checkpoint} to fine-tune from; give a .pt file such as {example}")
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real,
                                 table_frames=args.table_frames)
     if args.stage == "data":
         print(f"datasets ready: {sets['detector']}, {sets['classifier']}")
         return 0
     if args.stage in ("detector", "all"):
-        train.train_detector(sets["detector"], epochs=args.detector_epochs, hours=args.hours, threads=args.threads)
+        train.train_detector(sets["detector"], epochs=args.detector_epochs, hours=args.hours, threads=args.threads,
+                             start_from=args.detector_from)
     if args.stage in ("classifier", "all"):
         train.train_classifier(sets["classifier"], epochs=args.classifier_epochs, hours=args.hours,
                                threads=args.threads, start_from=args.classifier_from)

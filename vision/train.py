@@ -82,11 +82,13 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
 
     - ``real-det``: the real photos' boxes as one class, split by source photo;
     - ``synth/{train,val,test}``: seeded scenes (train seeds 0…, val 1 000 000…, test 2 000 000…);
-    - ``det``: data.yaml for the detector (real + synthetic);
+    - ``synth-tiles/{train,val}``: two 640 px tiles of each scene, where cards are as big, once the detector's
+      input is shrunk, as the reader sees them in a 1280 x 720 frame;
+    - ``det``: data.yaml for the detector (real photos + synthetic tiles);
     - ``cls``: classifier crops (real train crops three times with jitter, synthetic scene crops, crops of the demo
       table's deck as its camera sees it; val: real val crops only, since checkpoints are chosen on real images).
     """
-    from vision.synth.dataset import detector_view, scene_crops, write_scenes
+    from vision.synth.dataset import detector_tiles, detector_view, scene_crops, write_scenes
     from vision.synth.table_crops import table_crops
     from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_eval_sets, prepare_real_detector_set, real_crops
 
@@ -99,6 +101,8 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
     prepare_eval_sets(work, real)
     for split in ("train", "val", "test"):
         detector_view(synth / split, work / "synth-det" / split)
+    for split, seed in (("train", 4), ("val", 5)):
+        detector_tiles(synth / split, work / "synth-tiles" / split, seed=seed)
     import yaml
 
     det = work / "det"
@@ -106,8 +110,8 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
     det_yaml = det / "data.yaml"
     det_yaml.write_text(yaml.safe_dump({
         "path": str(work),
-        "train": ["real-det/train/images", "synth-det/train/images"],
-        "val": ["real-det/val/images"],
+        "train": ["real-det/train/images", "synth-tiles/train/images"],
+        "val": ["real-det/val/images", "synth-tiles/val/images"],
         "test": ["real-det/test/images", "synth-det/test/images"],
         "names": {0: "card"},
     }, sort_keys=False))
@@ -126,7 +130,10 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
 def train_detector(det_yaml: Path, run_dir: Path = RUNS / "detector", epochs: int = 30, hours: float | None = None,
                    start_from: Path | None = None, threads: int = 2, **overrides: Any) -> Path:
     r = DETECTOR_RECIPE
-    settings: dict[str, Any] = {"flipud": 0.5, "degrees": 15.0, "close_mosaic": 3, "patience": 100, **overrides}
+    settings: dict[str, Any] = {"flipud": 0.5, "degrees": 15.0, "close_mosaic": 3, "patience": 100}
+    if start_from is not None:  # a fine-tune: a gentle fixed AdamW rate, no warm-up to undo what was learnt
+        settings.update(optimizer="AdamW", lr0=0.0005, warmup_epochs=0.0)
+    settings.update(overrides)
     return train_yolo(str(r["model"]), det_yaml, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
                       threads=threads, time_hours=hours, weights=start_from, **settings)
 

@@ -110,3 +110,55 @@ def scene_crops(scenes_dir: Path, out: Path, seed: int = 0, copies: int = 1, jit
             boxes.append((card["card"], (float(x1), float(y1), float(x2), float(y2))))
         count += write_crops(image, boxes, out, Path(record["image"]).stem, rng, copies, jitter)
     return count
+
+
+def _scene_boxes(record: dict, size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
+    """The whole-card boxes of a scene record's labelled cards, clipped to the frame."""
+    w, h = size
+    boxes = []
+    for card in record["cards"]:
+        if card["labelled"]:
+            pts = np.array(card["corners"])
+            x1, y1 = np.maximum(pts.min(axis=0), 0)
+            x2, y2 = np.minimum(pts.max(axis=0), [w, h])
+            boxes.append((float(x1), float(y1), float(x2), float(y2)))
+    return boxes
+
+
+def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int = 2, seed: int = 0,
+                   keep_share: float = 0.3) -> Path:
+    """Square tiles of the scenes, labelled as one class ('card'), for the 1-class detector.
+
+    The reader shrinks a 1280 x 720 frame by half; the detector trains at 320 px, where a whole 1280 px scene would
+    be shrunk four times. A 640 px tile trained at 320 px shows the cards at the size the reader will see them.
+    A card keeps its (clipped) box in a tile when at least ``keep_share`` of its box lies inside."""
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    for line in (scenes_dir / SCENES_FILE).read_text().splitlines():
+        record = json.loads(line)
+        stem = Path(record["image"]).stem
+        offsets = [(int(rng.integers(0, max(FRAME_SIZE[0] - tile, 0) + 1)),
+                    int(rng.integers(0, max(FRAME_SIZE[1] - tile, 0) + 1))) for _ in range(per_scene)]
+        if all((out / "labels" / f"{stem}_t{k}.txt").exists() for k in range(per_scene)):
+            continue
+        image = cv2.imread(str(scenes_dir / record["image"]))
+        h, w = image.shape[:2]
+        boxes = _scene_boxes(record, (w, h))
+        for k, (ox, oy) in enumerate(offsets):
+            ox, oy = min(ox, max(w - tile, 0)), min(oy, max(h - tile, 0))
+            piece = image[oy : oy + tile, ox : ox + tile]
+            th, tw = piece.shape[:2]
+            lines = []
+            for x1, y1, x2, y2 in boxes:
+                cx1, cy1 = max(x1 - ox, 0.0), max(y1 - oy, 0.0)
+                cx2, cy2 = min(x2 - ox, float(tw)), min(y2 - oy, float(th))
+                if cx2 - cx1 < 2 or cy2 - cy1 < 2:
+                    continue
+                if (cx2 - cx1) * (cy2 - cy1) < keep_share * (x2 - x1) * (y2 - y1):
+                    continue
+                lines.append(f"0 {(cx1 + cx2) / 2 / tw:.6f} {(cy1 + cy2) / 2 / th:.6f} "
+                             f"{(cx2 - cx1) / tw:.6f} {(cy2 - cy1) / th:.6f}")
+            cv2.imwrite(str(out / "images" / f"{stem}_t{k}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (out / "labels" / f"{stem}_t{k}.txt").write_text("".join(x + "\n" for x in lines))
+    return out
