@@ -56,7 +56,8 @@ class ReaderSettings:
     turned_too: bool = True  # classify each crop also turned by 180 degrees and average (+1 % on real crops)
 
     def __post_init__(self) -> None:
-        for name in ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap"):  # shares and scores: 0..1
+        shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap")
+        for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InputError(f"reader setting {name} must be within 0..1, got {value}")
