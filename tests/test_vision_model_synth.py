@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.cards import deck_with_joker, parse_card, standard_deck
 from vision.reader_classes import CLASS_INDEX, CLASS_NAMES, card_of_class_name
-from vision.synth.dataset import write_scenes, yolo_label_lines
+from vision.synth.dataset import detector_tiles, write_scenes, yolo_label_lines
 from vision.synth.faces import FACE_SIZE, FIVE_CARD_DRAW, available_decks, load_deck, paste_card
 from vision.synth.scene import LABEL_MIN_VISIBLE, render_scene
 
@@ -81,6 +81,39 @@ def test_written_dataset_is_reproducible(tmp_path: Path) -> None:
     # written again into the same folder: nothing is redone or duplicated
     write_scenes(tmp_path / "a", range(3), SMALL)
     assert len((tmp_path / "a" / "scenes.jsonl").read_text().splitlines()) == 3
+
+
+def test_detector_tiles_are_cut_from_the_scene_with_its_card_boxes(tmp_path: Path) -> None:
+    scenes = write_scenes(tmp_path / "scenes", range(3, 6))
+    tiles = detector_tiles(scenes, tmp_path / "tiles", tile=640, per_scene=2, seed=1)
+    names = sorted(p.stem for p in (tiles / "images").glob("*.jpg"))
+    assert len(names) == 6
+    labelled = 0
+    for name in names:
+        scene_name, x, y = name.rsplit("_", 2)
+        ox, oy = int(x[1:]), int(y[1:])
+        scene = cv2.imread(str(scenes / "images" / f"{scene_name}.jpg"))
+        tile = cv2.imread(str(tiles / "images" / f"{name}.jpg"))
+        assert tile.shape == (640, 640, 3)
+        # the tile is the scene's pixels where it was cut (up to JPEG noise)
+        assert np.abs(tile.astype(int) - scene[oy : oy + 640, ox : ox + 640].astype(int)).mean() < 4
+        scene_boxes = []
+        for row in (scenes / "labels" / f"{scene_name}.txt").read_text().splitlines():
+            _, cx, cy, bw, bh = (float(v) for v in row.split())
+            scene_boxes.append(((cx - bw / 2) * 1280 - ox, (cy - bh / 2) * 720 - oy,
+                                (cx + bw / 2) * 1280 - ox, (cy + bh / 2) * 720 - oy))
+        for row in (tiles / "labels" / f"{name}.txt").read_text().splitlines():
+            cls, cx, cy, bw, bh = (float(v) for v in row.split())
+            box = ((cx - bw / 2) * 640, (cy - bh / 2) * 640, (cx + bw / 2) * 640, (cy + bh / 2) * 640)
+            assert cls == 0
+            # every tile label is a scene card's box, clipped to the tile
+            assert any(all(abs(a - max(min(b, 640.0), 0.0)) < 1.0 for a, b in zip(box, sb, strict=True))
+                       for sb in scene_boxes), (name, box)
+            labelled += 1
+    assert labelled >= 3
+    # cut again: the same tiles, nothing added
+    detector_tiles(scenes, tmp_path / "tiles", tile=640, per_scene=2, seed=1)
+    assert sorted(p.stem for p in (tiles / "images").glob("*.jpg")) == names
 
 
 @settings(max_examples=12, deadline=None)

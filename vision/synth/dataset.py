@@ -131,22 +131,22 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
 
     The reader shrinks a 1280 x 720 frame by half; the detector trains at 320 px, where a whole 1280 px scene would
     be shrunk four times. A 640 px tile trained at 320 px shows the cards at the size the reader will see them.
-    A card keeps its (clipped) box in a tile when at least ``keep_share`` of its box lies inside."""
+    A card keeps its (clipped) box in a tile when at least ``keep_share`` of its box lies inside. A tile is named
+    after its scene and where it was cut (``scene_0000007_x320_y40``)."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     for line in (scenes_dir / SCENES_FILE).read_text().splitlines():
         record = json.loads(line)
-        stem = Path(record["image"]).stem
         offsets = [(int(rng.integers(0, max(FRAME_SIZE[0] - tile, 0) + 1)),
                     int(rng.integers(0, max(FRAME_SIZE[1] - tile, 0) + 1))) for _ in range(per_scene)]
-        if all((out / "labels" / f"{stem}_t{k}.txt").exists() for k in range(per_scene)):
+        names = [f"{Path(record['image']).stem}_x{ox}_y{oy}" for ox, oy in offsets]  # where the tile was cut
+        if all((out / "labels" / f"{name}.txt").exists() for name in names):
             continue
         image = cv2.imread(str(scenes_dir / record["image"]))
         h, w = image.shape[:2]
         boxes = _scene_boxes(record, (w, h))
-        for k, (ox, oy) in enumerate(offsets):
-            ox, oy = min(ox, max(w - tile, 0)), min(oy, max(h - tile, 0))
+        for name, (ox, oy) in zip(names, offsets, strict=True):
             piece = image[oy : oy + tile, ox : ox + tile]
             th, tw = piece.shape[:2]
             lines = []
@@ -159,6 +159,6 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
                     continue
                 lines.append(f"0 {(cx1 + cx2) / 2 / tw:.6f} {(cy1 + cy2) / 2 / th:.6f} "
                              f"{(cx2 - cx1) / tw:.6f} {(cy2 - cy1) / th:.6f}")
-            cv2.imwrite(str(out / "images" / f"{stem}_t{k}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            (out / "labels" / f"{stem}_t{k}.txt").write_text("".join(x + "\n" for x in lines))
+            cv2.imwrite(str(out / "images" / f"{name}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (out / "labels" / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
     return out
