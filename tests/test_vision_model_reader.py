@@ -44,8 +44,9 @@ def _card_corners(cx: float, cy: float, width: float = 130.0) -> np.ndarray:
 
 
 # Regression floors for the shipped model on unseen rendered scenes, a margin under what it measured (see
-# models/README.md). They are far under the targets (99.5 % right, nothing extra), which this model misses.
-SCENES_RIGHT_FLOOR = 0.60  # measured 0.74–0.80 on these scenes (78 % on the 100 test scenes)
+# models/README.md). They are under the targets (99.5 % right, nothing extra), which this model misses.
+SCENES_RIGHT_FLOOR = 0.80  # measured 0.89 on these scenes (88 % on the 100 test scenes)
+SCENES_EXTRA_CEILING = 0.2  # share of the reported boxes that match no card: measured 4 of 47
 
 
 def test_reads_unseen_rendered_scenes(reader: CardReader) -> None:
@@ -56,7 +57,7 @@ def test_reads_unseen_rendered_scenes(reader: CardReader) -> None:
     assert result.truth_cards >= 30
     summary = result.summary()
     assert result.cards_right >= SCENES_RIGHT_FLOOR, summary
-    assert result.extra <= result.reported // 2, summary
+    assert result.extra <= SCENES_EXTRA_CEILING * result.reported, summary
 
 
 def test_cards_laid_apart_are_read_with_their_boxes(reader: CardReader) -> None:
