@@ -115,10 +115,12 @@ def test_export_without_a_trained_run_says_so(tmp_path: Path, dealer_assist: lis
 
 
 
-def test_train_refuses_a_missing_checkpoint_before_doing_anything(tmp_path: Path, dealer_assist: list[str],
+@pytest.mark.parametrize("stage", ["detector", "classifier"])
+def test_train_refuses_a_missing_checkpoint_before_doing_anything(stage: str, tmp_path: Path,
+                                                                  dealer_assist: list[str],
                                                                   cli_env: dict[str, str]) -> None:
     missing = tmp_path / "nope.pt"
-    done = _run(dealer_assist, cli_env, "train", "--stage", "classifier", "--classifier-from", str(missing))
+    done = _run(dealer_assist, cli_env, "train", "--stage", stage, f"--{stage}-from", str(missing))
     assert done.returncode == 2 and f"no checkpoint {missing}" in done.stderr
     assert "github" not in (done.stdout + done.stderr).lower()  # nothing looked up online
 
