@@ -133,16 +133,15 @@ def check_frame(frame: object) -> Image:
     return frame
 
 
+def _area(box: tuple[float, ...]) -> float:
+    return max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+
+
 def _overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """The share of box ``a``'s area that box ``b`` covers."""
     iw = min(a[2], b[2]) - max(a[0], b[0])
     ih = min(a[3], b[3]) - max(a[1], b[1])
-    area = max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)
-    return max(iw, 0.0) * max(ih, 0.0) / area
-
-
-def _area(box: tuple[float, ...]) -> float:
-    return max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+    return max(iw, 0.0) * max(ih, 0.0) / _area(a)
 
 
 def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawReading]:

@@ -92,6 +92,19 @@ def write_crops(image: np.ndarray, boxes: Iterable[tuple[str, tuple[float, float
     return count
 
 
+def _scene_boxes(record: dict, size: tuple[int, int]) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each labelled card of a scene record with its whole-card box, clipped to the frame."""
+    w, h = size
+    boxes = []
+    for card in record["cards"]:
+        if card["labelled"]:
+            pts = np.array(card["corners"])
+            x1, y1 = np.maximum(pts.min(axis=0), 0)
+            x2, y2 = np.minimum(pts.max(axis=0), [w, h])
+            boxes.append((card["card"], (float(x1), float(y1), float(x2), float(y2))))
+    return boxes
+
+
 def scene_crops(scenes_dir: Path, out: Path, seed: int = 0, copies: int = 1, jitter: float = 0.06) -> int:
     """Classifier crops of every labelled card of the scenes written by ``write_scenes``."""
     rng = np.random.default_rng(seed)
@@ -100,29 +113,8 @@ def scene_crops(scenes_dir: Path, out: Path, seed: int = 0, copies: int = 1, jit
         record = json.loads(line)
         image = cv2.imread(str(scenes_dir / record["image"]))
         h, w = image.shape[:2]
-        boxes = []
-        for card in record["cards"]:
-            if not card["labelled"]:
-                continue
-            pts = np.array(card["corners"])
-            x1, y1 = np.maximum(pts.min(axis=0), 0)
-            x2, y2 = np.minimum(pts.max(axis=0), [w, h])
-            boxes.append((card["card"], (float(x1), float(y1), float(x2), float(y2))))
-        count += write_crops(image, boxes, out, Path(record["image"]).stem, rng, copies, jitter)
+        count += write_crops(image, _scene_boxes(record, (w, h)), out, Path(record["image"]).stem, rng, copies, jitter)
     return count
-
-
-def _scene_boxes(record: dict, size: tuple[int, int]) -> list[tuple[float, float, float, float]]:
-    """The whole-card boxes of a scene record's labelled cards, clipped to the frame."""
-    w, h = size
-    boxes = []
-    for card in record["cards"]:
-        if card["labelled"]:
-            pts = np.array(card["corners"])
-            x1, y1 = np.maximum(pts.min(axis=0), 0)
-            x2, y2 = np.minimum(pts.max(axis=0), [w, h])
-            boxes.append((float(x1), float(y1), float(x2), float(y2)))
-    return boxes
 
 
 def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int = 2, seed: int = 0,
@@ -150,7 +142,7 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
             piece = image[oy : oy + tile, ox : ox + tile]
             th, tw = piece.shape[:2]
             lines = []
-            for x1, y1, x2, y2 in boxes:
+            for _, (x1, y1, x2, y2) in boxes:
                 cx1, cy1 = max(x1 - ox, 0.0), max(y1 - oy, 0.0)
                 cx2, cy2 = min(x2 - ox, float(tw)), min(y2 - oy, float(th))
                 if cx2 - cx1 < 2 or cy2 - cy1 < 2:
