@@ -5,7 +5,11 @@ BIN := $(VENV)/bin
 export YOLO_OFFLINE := 1
 export YOLO_AUTOINSTALL := False
 
-.PHONY: run test lint types pytest bench clean
+.PHONY: run test lint types pytest bench clean system-packages
+
+# Debian packages the tests need: a virtual screen for the Kivy window tests, and the SVG card decks (with their
+# renderer) that the synthetic scenes draw faces from. Installed when missing and run as root, else named.
+SYSTEM_PACKAGES := xvfb xauth librsvg2-bin kdegames-card-data-kf5
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +26,15 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-installed
 	$(BIN)/dealer-assist kiosk
 
-test: $(VENV)/.test-installed lint types pytest
+test: system-packages $(VENV)/.test-installed lint types pytest
+
+system-packages:
+	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install Xvfb, rsvg-convert and the KDE SVG card decks yourself"; exit 0; }; \
+	missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done | tr '\n' ' '); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then echo "the tests need these Debian packages: $$missing-- run: sudo apt-get install $$missing"; exit 1; fi; \
+	echo "installing the Debian packages the tests need: $$missing"; \
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

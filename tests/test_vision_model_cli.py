@@ -114,7 +114,6 @@ def test_export_without_a_trained_run_says_so(tmp_path: Path, dealer_assist: lis
     assert done.returncode == 2 and "train" in done.stderr
 
 
-
 @pytest.mark.parametrize("stage", ["detector", "classifier"])
 def test_train_refuses_a_missing_checkpoint_before_doing_anything(stage: str, tmp_path: Path,
                                                                   dealer_assist: list[str],
@@ -123,6 +122,13 @@ def test_train_refuses_a_missing_checkpoint_before_doing_anything(stage: str, tm
     done = _run(dealer_assist, cli_env, "train", "--stage", stage, f"--{stage}-from", str(missing))
     assert done.returncode == 2 and f"no checkpoint {missing}" in done.stderr
     assert "github" not in (done.stdout + done.stderr).lower()  # nothing looked up online
+
+
+@pytest.mark.parametrize("rate", ["0", "1.5", "-0.001"])
+def test_train_refuses_a_learning_rate_out_of_range(rate: str, tmp_path: Path, dealer_assist: list[str],
+                                                    cli_env: dict[str, str]) -> None:
+    done = _run(dealer_assist, cli_env, "train", "--stage", "classifier", "--lr", rate)
+    assert done.returncode == 2 and f"--lr {float(rate)} is not a learning rate" in done.stderr
 
 
 @pytest.mark.slow

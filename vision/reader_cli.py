@@ -37,6 +37,8 @@ def register(vision_subparsers: Any) -> None:
                     help="fine-tune the detector from this checkpoint (e.g. models/card-detector.pt)")
     tr.add_argument("--classifier-from", type=Path, default=None,
                     help="fine-tune the classifier from this checkpoint (e.g. models/card-classifier.pt)")
+    tr.add_argument("--lr", type=float, default=None,
+                    help="starting learning rate (AdamW; default 0.002, a detector fine-tune 0.0005)")
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
     tr.add_argument("--real", type=Path, default=None, help="the real-cards-train folder")
     tr.add_argument("--models", type=Path, default=None, help="where export puts the models (default: models/)")
@@ -122,6 +124,9 @@ def _train(args: argparse.Namespace) -> int:
                                 (args.classifier_from, "models/card-classifier.pt")):
         if checkpoint is not None and not checkpoint.is_file():
             raise InputError(f"no checkpoint {checkpoint} to fine-tune from; give a .pt file such as {example}")
+    if args.lr is not None and not 0 < args.lr < 1:
+        raise InputError(f"--lr {args.lr} is not a learning rate; give a value between 0 and 1, such as 0.001")
+    rate = {} if args.lr is None else {"lr0": args.lr}
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real,
                                 table_frames=args.table_frames)
     if args.stage == "data":
@@ -129,10 +134,10 @@ def _train(args: argparse.Namespace) -> int:
         return 0
     if args.stage in ("detector", "all"):
         train.train_detector(sets["detector"], epochs=args.detector_epochs, hours=args.hours, threads=args.threads,
-                             start_from=args.detector_from)
+                             start_from=args.detector_from, **rate)
     if args.stage in ("classifier", "all"):
         train.train_classifier(sets["classifier"], epochs=args.classifier_epochs, hours=args.hours,
-                               threads=args.threads, start_from=args.classifier_from)
+                               threads=args.threads, start_from=args.classifier_from, **rate)
     if args.stage in ("export", "all"):
         print(f"exported: {_do_export(None, None, args.models)}")
     return 0
