@@ -33,6 +33,11 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--hours", type=float, default=None, help="time box per model (Ultralytics stops in time)")
     tr.add_argument("--train-scenes", type=int, default=640)
     tr.add_argument("--table-frames", type=int, default=150, help="frames of the demo table cut into classifier crops")
+    tr.add_argument("--extra-scenes", type=int, default=0,
+                    help="more synthetic scenes rendered only for their classifier crops (not kept as frames)")
+    tr.add_argument("--photo-scenes", type=int, default=0,
+                    help="synthetic scenes drawn from the real photos' own deck (its whole cards cut flat from the "
+                         "training photos), for classifier crops")
     tr.add_argument("--detector-from", type=Path, default=None,
                     help="fine-tune the detector from this checkpoint (e.g. models/card-detector.pt)")
     tr.add_argument("--classifier-from", type=Path, default=None,
@@ -127,8 +132,10 @@ def _train(args: argparse.Namespace) -> int:
     if args.lr is not None and not 0 < args.lr < 1:
         raise InputError(f"--lr {args.lr} is not a learning rate; give a value between 0 and 1, such as 0.001")
     rate = {} if args.lr is None else {"lr0": args.lr}
-    sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real,
-                                table_frames=args.table_frames)
+    if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes) < 0:
+        raise InputError("scene and frame counts cannot be negative")
+    sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real, table_frames=args.table_frames,
+                                extra_scenes=args.extra_scenes, photo_scenes=args.photo_scenes)
     if args.stage == "data":
         print(f"datasets ready: {sets['detector']}, {sets['classifier']}")
         return 0

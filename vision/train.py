@@ -76,8 +76,14 @@ DETECTOR_MAX_IMGSZ = 640  # the reader shrinks big frames at most by half, up to
 CLASSIFIER_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 160, "batch": 64}
 
 
+EXTRA_SCENE_SEEDS = 3_000_000  # scenes rendered only for their crops
+PHOTO_DECK_SEEDS = 4_000_000  # scenes drawn from the real photographs' own deck
+PHOTO_DECKS = 8  # decks made of the photographed faces (face k of each card in deck k)
+
+
 def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: int = 100, test_scenes: int = 100,
-                   real_dir: Path | None = None, table_frames: int = 150) -> dict[str, Path]:
+                   real_dir: Path | None = None, table_frames: int = 150, extra_scenes: int = 0,
+                   photo_scenes: int = 0) -> dict[str, Path]:
     """Every training set, written under ``work`` (kept between runs: finished parts are not redone).
 
     - ``real-det``: the real photos' boxes as one class, split by source photo;
@@ -86,9 +92,12 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
       input is shrunk, as the reader sees them in a 1280 x 720 frame;
     - ``det``: data.yaml for the detector (real photos + synthetic tiles);
     - ``cls``: classifier crops (real train crops three times with jitter, synthetic scene crops, crops of the demo
-      table's deck as its camera sees it; val: real val crops only, since checkpoints are chosen on real images).
+      table's deck as its camera sees it; val: real val crops only, since checkpoints are chosen on real images);
+      with ``extra_scenes``, crops of that many more scenes rendered for their crops alone, and with
+      ``photo_scenes``, crops of scenes drawn from the real photographs' own deck (``vision.synth.photo_deck``: the
+      training photos' whole cards cut flat). Both grow the set in place and resume where they stopped.
     """
-    from vision.synth.dataset import detector_tiles, detector_view, scene_crops, write_scenes
+    from vision.synth.dataset import detector_tiles, detector_view, rendered_crops, scene_crops, write_scenes
     from vision.synth.table_crops import table_crops
     from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_eval_sets, prepare_real_detector_set, real_crops
 
@@ -124,6 +133,15 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
         table_crops(cls / "train", table_frames, seed=3)
         real_crops(cls / "val", "val", real, copies=1, jitter=0.0)
         marker.write_text("built\n")
+    if extra_scenes:
+        rendered_crops(cls / "train", range(EXTRA_SCENE_SEEDS, EXTRA_SCENE_SEEDS + extra_scenes),
+                       work / "cls-logs" / "extra-scenes.txt", prefix="extra")
+    if photo_scenes:
+        from vision.synth.photo_deck import photo_faces, register_photo_decks
+
+        decks = register_photo_decks(photo_faces(real), PHOTO_DECKS)
+        rendered_crops(cls / "train", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + photo_scenes),
+                       work / "cls-logs" / "photo-deck-scenes.txt", decks=decks, prefix="photo")
     return {"detector": det_yaml, "classifier": cls}
 
 

@@ -117,6 +117,30 @@ def scene_crops(scenes_dir: Path, out: Path, seed: int = 0, copies: int = 1, jit
     return count
 
 
+def rendered_crops(out: Path, seeds: Iterable[int], done_log: Path, decks: list[str] | None = None,
+                   size: tuple[int, int] = FRAME_SIZE, jitter: float = 0.06, prefix: str = "rendered") -> int:
+    """Classifier crops of every labelled card of freshly rendered scenes, without keeping the frames (a crop set
+    many times larger than the saved scenes costs only the rendering). Resumable: a scene whose crops were written
+    is listed in ``done_log`` and not rendered again."""
+    out.mkdir(parents=True, exist_ok=True)
+    done_log.parent.mkdir(parents=True, exist_ok=True)
+    done = {int(line) for line in done_log.read_text().split()} if done_log.exists() else set()
+    count = 0
+    with done_log.open("a") as record:
+        for seed in seeds:
+            if seed in done:
+                continue
+            scene = render_scene(seed, size, decks)
+            h, w = scene.image.shape[:2]
+            boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
+                                    min(p.box[3], float(h)))) for p in scene.labelled_cards]
+            rng = np.random.default_rng(seed)
+            count += write_crops(scene.image, boxes, out, f"{prefix}_{seed:07d}", rng, 1, jitter)
+            record.write(f"{seed}\n")
+            record.flush()
+    return count
+
+
 def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int = 2, seed: int = 0,
                    keep_share: float = 0.3) -> Path:
     """Square tiles of the scenes, labelled as one class ('card'), for the 1-class detector.

@@ -1,0 +1,107 @@
+"""The real photographs' own deck, cut flat from the training photos, as faces the scene generator can draw.
+
+The real photographs show one deck design that none of the rendered decks resembles (pip layout, index font, court
+art), and each of its cards appears only a few dozen times in the training split. Every card of a training photo
+that lies whole and apart (its outline one clean quadrilateral whose bounding box is the card's labelled box) is
+warped flat to a face; a card seen that way in several photos gives several faces, with the light and the camera of
+each photo. Registered as decks (``photo-deck-0`` …, face ``k`` of each card in deck ``k``), they are drawn into
+synthetic scenes like any other deck: the classifier then sees this design in every pose, overlap and lighting the
+generator makes. Only the training split is used; the validation and test photos stay unseen.
+
+The export's mirror images give mirrored faces: they are kept, since the photographs read are mirrored as often.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import Card
+from engine.errors import InputError
+from vision.enroll.extract import Quad, find_cards, order_corners, warp_face
+from vision.reader import card_outline
+from vision.reader_classes import card_of_class_name
+from vision.synth.faces import register_deck
+from vision.train_data import DEFAULT_REAL_PHOTOS, real_class_names, real_labels, split_real_photos
+
+Image = npt.NDArray[np.uint8]
+DECK_PREFIX = "photo-deck-"
+# The outline's bounding box must match the labelled box this closely: the photos label an overlapped card by the
+# part that shows, so a card whose whole outline fills its label is not covered.
+WHOLE_CARD_IOU = 0.85
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(iw, 0.0) * max(ih, 0.0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+Labelled = list[tuple[Card, tuple[float, float, float, float]]]
+
+
+def whole_cards(image: Image, labelled: Labelled) -> list[tuple[Card, Image]]:
+    """The faces of the labelled cards of one photo that lie whole, each warped flat (portrait): a card whose outline
+    fills its labelled box, found either by the enrollment's spread finder or by the reader's own outline finder
+    (the one for a light table, where the spread finder does not see the cards)."""
+    quads: list[tuple[Card, Quad]] = []
+    try:
+        found = [card.corners for card in find_cards(image).cards]
+    except InputError:  # every card touches another and no size is known
+        found = []
+    for _card, box in labelled:
+        outline = card_outline(image, box)
+        if outline is not None:
+            found.append(order_corners(np.float32(outline)))
+    for quad in found:
+        x1, y1 = quad.min(axis=0)
+        x2, y2 = quad.max(axis=0)
+        box = (float(x1), float(y1), float(x2), float(y2))
+        card, label = max(labelled, key=lambda item: _iou(item[1], box))
+        if _iou(label, box) >= WHOLE_CARD_IOU and not any(_iou(q_box, box) > 0.8 for _, q_box in
+                                                          ((c, _box_of(q)) for c, q in quads)):
+            quads.append((card, quad))
+    return [(card, warp_face(image, quad)) for card, quad in quads]
+
+
+def _box_of(quad: Quad) -> tuple[float, float, float, float]:
+    x1, y1 = quad.min(axis=0)
+    x2, y2 = quad.max(axis=0)
+    return (float(x1), float(y1), float(x2), float(y2))
+
+
+def photo_faces(source_dir: Path = DEFAULT_REAL_PHOTOS, split: str = "train") -> dict[Card, list[Image]]:
+    """Every whole card of the split's photos, warped flat, per card."""
+    names = real_class_names(source_dir)
+    cards = [card_of_class_name(n) for n in names]
+    faces: dict[Card, list[Image]] = defaultdict(list)
+    for path in split_real_photos(source_dir)[split]:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise InputError(f"cannot read the image {path}")
+        h, w = image.shape[:2]
+        labelled = [(cards[c], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+                    for c, cx, cy, bw, bh in real_labels(path, names)]
+        for card, face in whole_cards(image, labelled):
+            faces[card].append(face)
+    return dict(faces)
+
+
+def register_photo_decks(faces: dict[Card, list[Image]], decks: int) -> list[str]:
+    """Register ``decks`` decks drawn from ``faces`` (deck ``k`` takes each card's face ``k``, cycling through the
+    faces a card has) and return their names. A card with no whole photo is left out of these decks (a scene drawn
+    from them lays only the cards they have); the real photos themselves still teach it."""
+    if not faces:
+        raise InputError("no card of the training photos lies whole and apart: the photographs' deck has no faces")
+    names = []
+    for k in range(decks):
+        name = f"{DECK_PREFIX}{k}"
+        register_deck(name, {card: options[k % len(options)] for card, options in faces.items() if options})
+        names.append(name)
+    return names
