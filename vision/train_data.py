@@ -7,10 +7,13 @@ import os
 import re
 import shutil
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from engine.cards import Card
 from engine.errors import InputError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +23,7 @@ SPLITS = ("train", "val", "test")
 # Fractions of source photographs (not of images) per split.
 SPLIT_FRACTIONS = {"train": 0.70, "val": 0.15}
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+Labelled = list[tuple[Card, tuple[float, float, float, float]]]  # cards with their boxes (x1, y1, x2, y2), pixels
 
 
 def source_photo_of(image: Path) -> str:
@@ -124,27 +128,35 @@ def prepare_real_detector_set(out: Path, source_dir: Path = DEFAULT_REAL_PHOTOS)
     return data_yaml
 
 
+def labelled_real_photos(split: str, source_dir: Path = DEFAULT_REAL_PHOTOS) -> Iterator[tuple[Path, Any, Labelled]]:
+    """Each real photograph of ``split`` as (path, BGR image, its labelled cards with their boxes in pixels)."""
+    import cv2
+
+    from vision.reader_classes import card_of_class_name
+
+    names = real_class_names(source_dir)
+    cards = [card_of_class_name(n) for n in names]
+    for path in split_real_photos(source_dir)[split]:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise InputError(f"cannot read the image {path}")
+        h, w = image.shape[:2]
+        yield path, image, [(cards[c], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+                            for c, cx, cy, bw, bh in real_labels(path, names)]
+
+
 def real_crops(out: Path, split: str, source_dir: Path = DEFAULT_REAL_PHOTOS, copies: int = 1, jitter: float = 0.06,
                seed: int = 0) -> int:
     """Classifier crops (``out/<card>/…jpg``) of the real photos' labelled cards in one split."""
-    import cv2
     import numpy as np
 
-    from vision.reader_classes import card_of_class_name
     from vision.synth.dataset import write_crops
 
-    names = real_class_names(source_dir)
-    ours = [str(card_of_class_name(n)) for n in names]
     rng = np.random.default_rng(seed)
     count = 0
-    for image_path in split_real_photos(source_dir)[split]:
-        image = cv2.imread(str(image_path))
-        if image is None:
-            raise InputError(f"cannot read the image {image_path}")
-        h, w = image.shape[:2]
-        boxes = [(ours[c], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
-                 for c, cx, cy, bw, bh in real_labels(image_path, names)]
-        count += write_crops(image, boxes, out, image_path.stem, rng, copies, jitter)
+    for path, image, labelled in labelled_real_photos(split, source_dir):
+        boxes = [(str(card), box) for card, box in labelled]
+        count += write_crops(image, boxes, out, path.stem, rng, copies, jitter)
     return count
 
 

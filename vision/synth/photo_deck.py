@@ -16,17 +16,16 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
 from engine.errors import InputError
 from vision.enroll.extract import Quad, find_cards, order_corners, warp_face
+from vision.eval import iou
 from vision.reader import card_outline
-from vision.reader_classes import card_of_class_name
 from vision.synth.faces import register_deck
-from vision.train_data import DEFAULT_REAL_PHOTOS, real_class_names, real_labels, split_real_photos
+from vision.train_data import DEFAULT_REAL_PHOTOS, Labelled, labelled_real_photos
 
 Image = npt.NDArray[np.uint8]
 DECK_PREFIX = "photo-deck-"
@@ -35,39 +34,28 @@ DECK_PREFIX = "photo-deck-"
 WHOLE_CARD_IOU = 0.85
 
 
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(iw, 0.0) * max(ih, 0.0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
-Labelled = list[tuple[Card, tuple[float, float, float, float]]]
-
-
 def whole_cards(image: Image, labelled: Labelled) -> list[tuple[Card, Image]]:
     """The faces of the labelled cards of one photo that lie whole, each warped flat (portrait): a card whose outline
     fills its labelled box, found either by the enrollment's spread finder or by the reader's own outline finder
     (the one for a light table, where the spread finder does not see the cards)."""
-    quads: list[tuple[Card, Quad]] = []
+    if not labelled:
+        return []
     try:
-        found = [card.corners for card in find_cards(image).cards]
+        outlines = [card.corners for card in find_cards(image).cards]
     except InputError:  # every card touches another and no size is known
-        found = []
+        outlines = []
     for _card, box in labelled:
         outline = card_outline(image, box)
         if outline is not None:
-            found.append(order_corners(np.float32(outline)))
-    for quad in found:
-        x1, y1 = quad.min(axis=0)
-        x2, y2 = quad.max(axis=0)
-        box = (float(x1), float(y1), float(x2), float(y2))
-        card, label = max(labelled, key=lambda item: _iou(item[1], box))
-        if _iou(label, box) >= WHOLE_CARD_IOU and not any(_iou(q_box, box) > 0.8 for _, q_box in
-                                                          ((c, _box_of(q)) for c, q in quads)):
-            quads.append((card, quad))
-    return [(card, warp_face(image, quad)) for card, quad in quads]
+            outlines.append(order_corners(np.float32(outline)))
+    taken: list[tuple[Card, Quad, tuple[float, float, float, float]]] = []
+    for quad in outlines:
+        box = _box_of(quad)
+        card, label = max(labelled, key=lambda item: iou(item[1], box))
+        seen = any(iou(other, box) > 0.8 for _, _, other in taken)  # both finders found this card
+        if iou(label, box) >= WHOLE_CARD_IOU and not seen:
+            taken.append((card, quad, box))
+    return [(card, warp_face(image, quad)) for card, quad, _ in taken]
 
 
 def _box_of(quad: Quad) -> tuple[float, float, float, float]:
@@ -78,16 +66,8 @@ def _box_of(quad: Quad) -> tuple[float, float, float, float]:
 
 def photo_faces(source_dir: Path = DEFAULT_REAL_PHOTOS, split: str = "train") -> dict[Card, list[Image]]:
     """Every whole card of the split's photos, warped flat, per card."""
-    names = real_class_names(source_dir)
-    cards = [card_of_class_name(n) for n in names]
     faces: dict[Card, list[Image]] = defaultdict(list)
-    for path in split_real_photos(source_dir)[split]:
-        image = cv2.imread(str(path))
-        if image is None:
-            raise InputError(f"cannot read the image {path}")
-        h, w = image.shape[:2]
-        labelled = [(cards[c], ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
-                    for c, cx, cy, bw, bh in real_labels(path, names)]
+    for _path, image, labelled in labelled_real_photos(split, source_dir):
         for card, face in whole_cards(image, labelled):
             faces[card].append(face)
     return dict(faces)
