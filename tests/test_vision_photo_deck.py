@@ -106,3 +106,17 @@ def test_every_label_fix_names_a_labelled_card_of_a_real_photo_and_corrects_it()
             fixed = [names[r[0]] for r in real_labels(image, names)]
             assert wrong in as_labelled and wrong not in fixed
             assert fixed.count(right) == as_labelled.count(right) + as_labelled.count(wrong)
+
+
+def test_a_face_warped_from_a_wrong_outline_is_told_by_its_border() -> None:
+    from vision.enroll.extract import find_cards, warp_face
+    from vision.synth.photo_deck import PLAIN_BORDER, plain_border_share
+
+    faces = load_deck(FIVE_CARD_DRAW)
+    spread = render_spread(faces, CARDS, seed=11)
+    found = find_cards(spread.image).cards
+    assert all(plain_border_share(card.face) >= PLAIN_BORDER for card in found)
+    for card in found:  # the same card warped from an outline shifted by a seventh of its width takes in the felt
+        side = card.corners[1] - card.corners[0]
+        shifted = warp_face(spread.image, card.corners + side / 7)
+        assert plain_border_share(shifted) < PLAIN_BORDER

@@ -35,6 +35,9 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--table-frames", type=int, default=150, help="frames of the demo table cut into classifier crops")
     tr.add_argument("--extra-scenes", type=int, default=0,
                     help="more synthetic scenes rendered only for their classifier crops (not kept as frames)")
+    tr.add_argument("--real-copies", type=int, default=3,
+                    help="jittered copies of each real training crop, 3 or more (default 3; more keeps the real "
+                         "photos' weight in a set grown by --extra-scenes and --photo-scenes)")
     tr.add_argument("--photo-scenes", type=int, default=0,
                     help="synthetic scenes drawn from the real photos' own deck (its whole cards cut flat from the "
                          "training photos), for classifier crops")
@@ -134,8 +137,12 @@ def _train(args: argparse.Namespace) -> int:
     rate = {} if args.lr is None else {"lr0": args.lr}
     if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes) < 0:
         raise InputError("scene and frame counts cannot be negative")
+    if args.real_copies < 3:
+        raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
+                         "or more")
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real, table_frames=args.table_frames,
-                                extra_scenes=args.extra_scenes, photo_scenes=args.photo_scenes)
+                                extra_scenes=args.extra_scenes, photo_scenes=args.photo_scenes,
+                                real_copies=args.real_copies)
     if args.stage == "data":
         print(f"datasets ready: {sets['detector']}, {sets['classifier']}")
         return 0

@@ -83,7 +83,7 @@ PHOTO_DECKS = 8  # decks made of the photographed faces (face k of each card in 
 
 def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: int = 100, test_scenes: int = 100,
                    real_dir: Path | None = None, table_frames: int = 150, extra_scenes: int = 0,
-                   photo_scenes: int = 0) -> dict[str, Path]:
+                   photo_scenes: int = 0, real_copies: int = 3) -> dict[str, Path]:
     """Every training set, written under ``work`` (kept between runs: finished parts are not redone).
 
     - ``real-det``: the real photos' boxes as one class, split by source photo;
@@ -95,7 +95,9 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
       table's deck as its camera sees it; val: real val crops only, since checkpoints are chosen on real images);
       with ``extra_scenes``, crops of that many more scenes rendered for their crops alone, and with
       ``photo_scenes``, crops of scenes drawn from the real photographs' own deck (``vision.synth.photo_deck``: the
-      training photos' whole cards cut flat). Both grow the set in place and resume where they stopped.
+      training photos' whole cards cut flat); ``real_copies`` over 3 adds that many more jittered copies of each real
+      training crop, so that the real photos keep their weight in a grown set. These grow the set in place and
+      resume where they stopped.
     """
     from vision.synth.dataset import detector_tiles, detector_view, rendered_crops, scene_crops, write_scenes
     from vision.synth.table_crops import table_crops
@@ -133,6 +135,11 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
         table_crops(cls / "train", table_frames, seed=3)
         real_crops(cls / "val", "val", real, copies=1, jitter=0.0)
         marker.write_text("built\n")
+    extra_real = work / "cls-logs" / "real-copies.txt"
+    if real_copies > 3 and not extra_real.exists():
+        real_crops(cls / "train", "train", real, copies=real_copies - 3, jitter=0.06, seed=11, stem_suffix="_x")
+        extra_real.parent.mkdir(parents=True, exist_ok=True)
+        extra_real.write_text(f"{real_copies}\n")
     if extra_scenes:
         rendered_crops(cls / "train", range(EXTRA_SCENE_SEEDS, EXTRA_SCENE_SEEDS + extra_scenes),
                        work / "cls-logs" / "extra-scenes.txt", prefix="extra")

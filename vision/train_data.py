@@ -146,8 +146,8 @@ def labelled_real_photos(split: str, source_dir: Path = DEFAULT_REAL_PHOTOS) -> 
 
 
 def real_crops(out: Path, split: str, source_dir: Path = DEFAULT_REAL_PHOTOS, copies: int = 1, jitter: float = 0.06,
-               seed: int = 0) -> int:
-    """Classifier crops (``out/<card>/…jpg``) of the real photos' labelled cards in one split."""
+               seed: int = 0, stem_suffix: str = "") -> int:
+    """Classifier crops (``out/<card>/<photo><stem_suffix>_…jpg``) of the real photos' labelled cards in one split."""
     import numpy as np
 
     from vision.synth.dataset import write_crops
@@ -156,7 +156,7 @@ def real_crops(out: Path, split: str, source_dir: Path = DEFAULT_REAL_PHOTOS, co
     count = 0
     for path, image, labelled in labelled_real_photos(split, source_dir):
         boxes = [(str(card), box) for card, box in labelled]
-        count += write_crops(image, boxes, out, path.stem, rng, copies, jitter)
+        count += write_crops(image, boxes, out, path.stem + stem_suffix, rng, copies, jitter)
     return count
 
 

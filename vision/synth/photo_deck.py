@@ -32,12 +32,18 @@ DECK_PREFIX = "photo-deck-"
 # The outline's bounding box must match the labelled box this closely: the photos label an overlapped card by the
 # part that shows, so a card whose whole outline fills its label is not covered.
 WHOLE_CARD_IOU = 0.85
+EDGE_MARGIN = 4  # pixels: a card this near the picture's edge is not taken
+# A face whose border band is less plain than this was warped from a wrong outline (skewed, or taking in a
+# neighbour's edge); chosen by eye on the training photos' faces (the 25 of 200 under it are nearly all bad; a
+# rendered deck's faces, warped the same way, score 0.82 and up).
+PLAIN_BORDER = 0.80
 
 
 def whole_cards(image: Image, labelled: Labelled) -> list[tuple[Card, Image]]:
     """The faces of the labelled cards of one photo that lie whole, each warped flat (portrait): a card whose outline
     fills its labelled box, found either by the enrollment's spread finder or by the reader's own outline finder
-    (the one for a light table, where the spread finder does not see the cards)."""
+    (the one for a light table, where the spread finder does not see the cards), away from the picture's edge, and
+    whose warped face has a plain border."""
     if not labelled:
         return []
     try:
@@ -49,13 +55,34 @@ def whole_cards(image: Image, labelled: Labelled) -> list[tuple[Card, Image]]:
         if outline is not None:
             outlines.append(order_corners(np.float32(outline)))
     taken: list[tuple[Card, Quad, tuple[float, float, float, float]]] = []
+    h, w = image.shape[:2]
     for quad in outlines:
         box = _box_of(quad)
+        if box[0] < EDGE_MARGIN or box[1] < EDGE_MARGIN or box[2] > w - EDGE_MARGIN or box[3] > h - EDGE_MARGIN:
+            continue  # cut by the picture's edge, or joined to the mirrored copy the export filled the edge with
         card, label = max(labelled, key=lambda item: iou(item[1], box))
         seen = any(iou(other, box) > 0.8 for _, _, other in taken)  # both finders found this card
         if iou(label, box) >= WHOLE_CARD_IOU and not seen:
             taken.append((card, quad, box))
-    return [(card, warp_face(image, quad)) for card, quad, _ in taken]
+    faces = [(card, warp_face(image, quad)) for card, quad, _ in taken]
+    return [(card, face) for card, face in faces if plain_border_share(face) >= PLAIN_BORDER]
+
+
+def plain_border_share(face: Image) -> float:
+    """The share of the face's border band that is the card's plain white: the middle half of each side, just inside
+    the edge (the indices and the corners left out). A face warped from a wrong outline shows the table or a
+    neighbouring card there."""
+    import cv2
+
+    h, w = face.shape[:2]
+    inner, outer = max(1, round(0.02 * w)), max(2, round(0.06 * w))
+    hsv = cv2.cvtColor(face, cv2.COLOR_BGR2HSV)
+    value, saturation = hsv[:, :, 2].astype(np.float32), hsv[:, :, 1]
+    band = np.zeros((h, w), bool)
+    band[inner:outer, w // 4 : 3 * w // 4] = band[h - outer : h - inner, w // 4 : 3 * w // 4] = True
+    band[h // 4 : 3 * h // 4, inner:outer] = band[h // 4 : 3 * h // 4, w - outer : w - inner] = True
+    plain = (value >= 0.75 * float(np.percentile(value, 90))) & (saturation < 70)
+    return float(plain[band].mean())
 
 
 def _box_of(quad: Quad) -> tuple[float, float, float, float]:
