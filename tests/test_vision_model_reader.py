@@ -189,10 +189,12 @@ def test_scoring_counts_right_wrong_missed_and_extra() -> None:
     ah, ks, qd = parse_card("AH"), parse_card("KS"), parse_card("QD")
     truth = [(ah, (0.0, 0.0, 10.0, 10.0)), (ks, (20.0, 0.0, 30.0, 10.0)), (qd, (40.0, 0.0, 50.0, 10.0))]
     found = [Detection(ah, 0.9, (0, 0, 10, 10)), Detection(qd, 0.8, (21, 0, 31, 10)),
-             Detection(ks, 0.7, (100, 100, 110, 110))]
+             Detection(ks, 0.7, (100, 100, 110, 110)),
+             Detection(ah, 0.3, (60, 60, 70, 70), flags=frozenset({LOW_CONFIDENCE}))]
     result = EvalResult()
     score_image(result, truth, found)
-    assert (result.right, result.wrong, result.missed, result.extra) == (1, 1, 1, 1)
+    assert (result.right, result.wrong, result.missed, result.extra) == (1, 1, 1, 2)
+    assert result.extra_unflagged == 1  # the sure reading of a card not there; the doubtful one was flagged
     assert result.set_recall == 1.0  # every true card was named somewhere…
     assert result.set_precision == 1.0  # …and nothing named is absent, though one box was misread
 

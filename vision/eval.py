@@ -36,6 +36,7 @@ class EvalResult:
     wrong: int = 0  # truth cards matched by a box read as another card
     missed: int = 0  # truth cards no box matched
     extra: int = 0  # reported boxes matching no truth card
+    extra_unflagged: int = 0  # of those, reported with no flag: a card the reader claims, sure, that is not there
     set_precision_sum: float = 0.0
     set_recall_sum: float = 0.0
     flagged: int = 0
@@ -66,7 +67,8 @@ class EvalResult:
             "images": self.images, "truth_cards": self.truth_cards, "reported": self.reported,
             "cards_right": round(self.cards_right, 4), "right": self.right, "wrong": self.wrong,
             "named_in_place": round(self.named_in_place, 4),
-            "missed": self.missed, "extra": self.extra, "flagged": self.flagged,
+            "missed": self.missed, "extra": self.extra, "extra_unflagged": self.extra_unflagged,
+            "flagged": self.flagged,
             "set_precision": round(self.set_precision, 4), "set_recall": round(self.set_recall, 4),
             "certain": self.certain,
             "certain_precision": round(self.certain_right / self.certain, 4) if self.certain else 1.0,
@@ -126,6 +128,7 @@ def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, 
                 best, best_iou = t, value
         if best is None:
             result.extra += 1
+            result.extra_unflagged += not det.flags
             result.confusion[("extra", str(det.card))] += 1
             continue
         unmatched.discard(best)

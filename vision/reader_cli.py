@@ -114,7 +114,7 @@ def _eval(args: argparse.Namespace) -> int:
     s = result.summary()
     print(f"images {s['images']}, cards {s['truth_cards']}, reported {s['reported']} ({s['flagged']} flagged)")
     print(f"cards identified right: {s['cards_right']:.2%} (wrong {s['wrong']}, missed {s['missed']}, "
-          f"extra {s['extra']})")
+          f"extra {s['extra']}, of them {s['extra_unflagged']} without a flag)")
     print(f"cards named in place (a reading of the card covers {IN_PLACE_COVER:.0%} of its labelled box): "
           f"{s['named_in_place']:.2%}")
     print(f"per-image card set: precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")
