@@ -199,6 +199,35 @@ def test_scoring_counts_right_wrong_missed_and_extra() -> None:
     assert result.set_precision == 1.0  # …and nothing named is absent, though one box was misread
 
 
+def test_a_card_showing_too_little_to_be_labelled_is_not_counted_as_extra() -> None:
+    ah, ks = parse_card("AH"), parse_card("KS")
+    truth = [(ah, (0.0, 0.0, 10.0, 10.0))]
+    under = [(ks, (20.0, 0.0, 30.0, 14.0))]  # drawn in the scene, but a third of it shows: no label
+    found = [Detection(ah, 0.9, (0, 0, 10, 10)), Detection(ks, 0.6, (20, 0, 30, 13), flags=frozenset({PARTLY_COVERED}))]
+    result = EvalResult()
+    score_image(result, truth, found, under)
+    assert (result.right, result.extra, result.under_label) == (1, 0, 1)
+    misnamed = [Detection(ah, 0.9, (0, 0, 10, 10)), Detection(parse_card("QS"), 0.6, (20, 0, 30, 13))]
+    result = EvalResult()
+    score_image(result, truth, misnamed, under)  # a name the card there does not have is a card that is not there
+    assert (result.extra, result.under_label) == (1, 0)
+
+
+def test_eval_finds_the_unlabelled_cards_a_scene_records(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from vision.eval import unlabelled_cards
+    from vision.synth.dataset import write_scenes
+
+    seeds = range(2_000_000, 2_000_012)
+    write_scenes(tmp_path, seeds)
+    found = unlabelled_cards(tmp_path / "images")
+    assert sorted(found) == [f"scene_{s:07d}.jpg" for s in seeds]
+    scenes = [render_scene(s) for s in seeds]
+    expected = [sorted(str(p.card) for p in sc.cards if not p.labelled and p.visible > 0) for sc in scenes]
+    assert [sorted(str(c) for c, _ in found[f"scene_{s:07d}.jpg"]) for s in seeds] == expected
+    assert any(expected)  # these scenes do hold cards under the labelling share
+    assert unlabelled_cards(tmp_path / "elsewhere" / "images") == {}
+
+
 def test_named_in_place_accepts_a_whole_card_box_over_a_visible_part_label() -> None:
     # The real photos label an overlapped card by the part that shows; the reader boxes the whole card.
     seven, nine = parse_card("7H"), parse_card("9H")

@@ -177,3 +177,23 @@ def test_class_names_are_card_texts_and_word_names_map_to_them() -> None:
 
     with pytest.raises(InputError, match="suit"):
         card_of_class_name("10 of cups")
+
+
+def test_proposal_crops_are_named_after_the_card_the_detector_boxed(tmp_path: Path) -> None:
+    from vision.synth.dataset import proposal_crops
+
+    seeds = range(6_000_000, 6_000_003)
+    written = proposal_crops(tmp_path / "crops", seeds, tmp_path / "done.txt", hard_copies=2)
+    crops = sorted((tmp_path / "crops").glob("*/*.jpg"))
+    assert written == len(crops) >= 6
+    scenes = {seed: render_scene(seed) for seed in seeds}
+    for crop in crops:
+        _prefix, seed, box, _copy = crop.stem.rsplit("_", 3)
+        scene = scenes[int(seed)]
+        card = next(c for c in scene.labelled_cards if str(c.card) == crop.parent.name)  # a card of that scene
+        same_box = sorted(p.name for p in crop.parent.glob(f"proposal_{seed}_{box}_*.jpg"))
+        # a card showing less than 3/4 of its face is written three times, the others once
+        assert len(same_box) == (3 if card.visible < 0.75 else 1), (crop, card.visible)
+        assert cv2.imread(str(crop)).shape == (160, 160, 3)
+    # run again: the scenes in the log are not redone
+    assert proposal_crops(tmp_path / "crops", seeds, tmp_path / "done.txt") == 0

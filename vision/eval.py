@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from engine.errors import InputError
 from vision.detection import Detection
 from vision.reader import CardReader
 from vision.reader_classes import CLASS_NAMES, card_of_class_name
+from vision.synth.dataset import SCENES_FILE
 from vision.train_data import IMAGE_SUFFIXES, read_yolo_labels
 
 MATCH_IOU = 0.5
@@ -37,6 +39,9 @@ class EvalResult:
     missed: int = 0  # truth cards no box matched
     extra: int = 0  # reported boxes matching no truth card
     extra_unflagged: int = 0  # of those, reported with no flag: a card the reader claims, sure, that is not there
+    # Readings, named right, of cards that lie there but show less of their face than a label needs (synthetic scenes
+    # record every card drawn): not counted as extra, since the card is there.
+    under_label: int = 0
     set_precision_sum: float = 0.0
     set_recall_sum: float = 0.0
     flagged: int = 0
@@ -68,6 +73,7 @@ class EvalResult:
             "cards_right": round(self.cards_right, 4), "right": self.right, "wrong": self.wrong,
             "named_in_place": round(self.named_in_place, 4),
             "missed": self.missed, "extra": self.extra, "extra_unflagged": self.extra_unflagged,
+            "under_label": self.under_label,
             "flagged": self.flagged,
             "set_precision": round(self.set_precision, 4), "set_recall": round(self.set_recall, 4),
             "certain": self.certain,
@@ -111,8 +117,10 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 
 def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, float, float]]],
-                detections: list[Detection]) -> None:
-    """Add one image to ``result``: boxes matched greedily by IoU, most confident detection first."""
+                detections: list[Detection], unlabelled: Sequence[tuple[Card, tuple[float, ...]]] = ()) -> None:
+    """Add one image to ``result``: boxes matched greedily by IoU, most confident detection first. ``unlabelled``:
+    cards known to lie in the image that show too little to be labelled; a reading naming one of them in its place
+    is counted as ``under_label``, not as extra."""
     result.images += 1
     result.truth_cards += len(truth)
     result.reported += len(detections)
@@ -126,6 +134,9 @@ def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, 
             value = iou(det.box, truth[t][1])
             if value >= best_iou:
                 best, best_iou = t, value
+        if best is None and any(card == det.card and iou(det.box, box) >= MATCH_IOU for card, box in unlabelled):
+            result.under_label += 1
+            continue
         if best is None:
             result.extra += 1
             result.extra_unflagged += not det.flags
@@ -192,12 +203,37 @@ def truth_of(image_path: Path, shape: tuple[int, ...], cards: list[Card]) -> lis
             for c, cx, cy, bw, bh in rows]
 
 
+def unlabelled_cards(images_dir: Path) -> dict[str, list[tuple[Card, tuple[float, ...]]]]:
+    """Per image name, the cards drawn in a synthetic scene that show too little of their face to be labelled, with
+    their whole-card boxes (from the ``scenes.jsonl`` that ``write_scenes`` keeps beside the images); empty for any
+    other dataset."""
+    records = images_dir.parent / SCENES_FILE
+    if not records.exists():
+        return {}
+    found: dict[str, list[tuple[Card, tuple[float, ...]]]] = {}
+    for line in records.read_text().splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        cards = []
+        for placed in record["cards"]:
+            if not placed["labelled"] and placed["visible"] > 0:
+                pts = np.array(placed["corners"], np.float64)
+                cards.append((card_of_class_name(placed["card"]),
+                              (*(float(v) for v in pts.min(axis=0)), *(float(v) for v in pts.max(axis=0)))))
+        found[Path(record["image"]).name] = cards
+    return found
+
+
 def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int | None = None,
              progress: bool = False) -> EvalResult:
     images, cards = dataset_images(data_yaml, split)
     if limit:
         images = images[:limit]
     result = EvalResult()
+    unlabelled: dict[str, list[tuple[Card, tuple[float, ...]]]] = {}
+    for folder in {p.parent for p in images}:
+        unlabelled.update(unlabelled_cards(folder))
     iterator: Any = images
     if progress:
         from rich.progress import track
@@ -207,7 +243,8 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
         frame = cv2.imread(str(path))
         if frame is None:
             raise InputError(f"cannot read the image {path}")
-        score_image(result, truth_of(path, frame.shape, cards), reader.read(frame))  # type: ignore[arg-type]
+        score_image(result, truth_of(path, frame.shape, cards), reader.read(frame),  # type: ignore[arg-type]
+                    unlabelled.get(path.name, []))
     return result
 
 

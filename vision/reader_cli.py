@@ -41,6 +41,10 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--photo-scenes", type=int, default=0,
                     help="synthetic scenes drawn from the real photos' own deck (its whole cards cut flat from the "
                          "training photos), for classifier crops")
+    tr.add_argument("--proposal-scenes", type=int, default=0,
+                    help="scenes whose cards are cut where the shipped detector boxes them, for the classifier")
+    tr.add_argument("--hard-copies", type=int, default=2,
+                    help="extra copies of each proposal crop of a card showing less than 3/4 of its face")
     tr.add_argument("--detector-from", type=Path, default=None,
                     help="fine-tune the detector from this checkpoint (e.g. models/card-detector.pt)")
     tr.add_argument("--classifier-from", type=Path, default=None,
@@ -135,14 +139,16 @@ def _train(args: argparse.Namespace) -> int:
     if args.lr is not None and not 0 < args.lr < 1:
         raise InputError(f"--lr {args.lr} is not a learning rate; give a value between 0 and 1, such as 0.001")
     rate = {} if args.lr is None else {"lr0": args.lr}
-    if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes) < 0:
+    if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes, args.proposal_scenes,
+           args.hard_copies) < 0:
         raise InputError("scene and frame counts cannot be negative")
     if args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real, table_frames=args.table_frames,
                                 extra_scenes=args.extra_scenes, photo_scenes=args.photo_scenes,
-                                real_copies=args.real_copies)
+                                real_copies=args.real_copies, proposal_scenes=args.proposal_scenes,
+                                hard_copies=args.hard_copies)
     if args.stage == "data":
         print(f"datasets ready: {sets['detector']}, {sets['classifier']}")
         return 0

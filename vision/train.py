@@ -79,11 +79,13 @@ CLASSIFIER_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 160, "batch": 64}
 EXTRA_SCENE_SEEDS = 3_000_000  # scenes rendered only for their crops
 PHOTO_DECK_SEEDS = 4_000_000  # scenes drawn from the real photographs' own deck
 PHOTO_DECKS = 8  # decks made of the photographed faces (face k of each card in deck k)
+PROPOSAL_SEEDS = 6_000_000  # scenes cut where the shipped detector boxes their cards
 
 
 def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: int = 100, test_scenes: int = 100,
                    real_dir: Path | None = None, table_frames: int = 150, extra_scenes: int = 0,
-                   photo_scenes: int = 0, real_copies: int = 3) -> dict[str, Path]:
+                   photo_scenes: int = 0, real_copies: int = 3, proposal_scenes: int = 0,
+                   hard_copies: int = 2) -> dict[str, Path]:
     """Every training set, written under ``work`` (kept between runs: finished parts are not redone).
 
     - ``real-det``: the real photos' boxes as one class, split by source photo;
@@ -95,7 +97,9 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
       table's deck as its camera sees it; val: real val crops only, since checkpoints are chosen on real images);
       with ``extra_scenes``, crops of that many more scenes rendered for their crops alone, and with
       ``photo_scenes``, crops of scenes drawn from the real photographs' own deck (``vision.synth.photo_deck``: the
-      training photos' whole cards cut flat); ``real_copies`` over 3 adds that many more jittered copies of each real
+      training photos' whole cards cut flat); with ``proposal_scenes``, crops of that many more scenes cut around the
+      shipped detector's own boxes, cards showing less than 3/4 of their face ``hard_copies`` times more
+      (``vision.synth.dataset.proposal_crops``); ``real_copies`` over 3 adds that many more jittered copies of each real
       training crop, so that the real photos keep their weight in a grown set. These grow the set in place and
       resume where they stopped.
     """
@@ -149,6 +153,11 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
         decks = register_photo_decks(photo_faces(real), PHOTO_DECKS)
         rendered_crops(cls / "train", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + photo_scenes),
                        work / "cls-logs" / "photo-deck-scenes.txt", decks=decks, prefix="photo")
+    if proposal_scenes:
+        from vision.synth.dataset import proposal_crops
+
+        proposal_crops(cls / "train", range(PROPOSAL_SEEDS, PROPOSAL_SEEDS + proposal_scenes),
+                       work / "cls-logs" / "proposal-scenes.txt", hard_copies=hard_copies)
     return {"detector": det_yaml, "classifier": cls}
 
 

@@ -178,3 +178,46 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
             cv2.imwrite(str(out / "images" / f"{name}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (out / "labels" / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
     return out
+
+
+def proposal_crops(out: Path, seeds: Iterable[int], done_log: Path, reader_dir: Path | None = None,
+                   hard_visible: float = 0.75, hard_copies: int = 2, jitter: float = 0.03,
+                   prefix: str = "proposal") -> int:
+    """Classifier crops cut around the shipped detector's own boxes on freshly rendered scenes, each named after the
+    labelled card it overlaps (IoU >= 0.5): the crops the classifier is given when it reads, partly covered cards
+    boxed the way the detector boxes them. A card showing less than ``hard_visible`` of its face (fans, a hand or a
+    chip over it) is written ``hard_copies`` more times with a little jitter: these are the cards still misread.
+    Resumable like ``rendered_crops``."""
+    from vision.eval import iou
+    from vision.reader import CardReader
+    from vision.reader_models import DEFAULT_MODEL_DIR
+
+    reader = CardReader(reader_dir or DEFAULT_MODEL_DIR, threads=1)
+    out.mkdir(parents=True, exist_ok=True)
+    done_log.parent.mkdir(parents=True, exist_ok=True)
+    done = {int(line) for line in done_log.read_text().split()} if done_log.exists() else set()
+    count = 0
+    with done_log.open("a") as record:
+        for seed in seeds:
+            if seed in done:
+                continue
+            scene = render_scene(seed)
+            boxes, _ = reader.detect(scene.image)
+            rng = np.random.default_rng(seed)
+            for i, box in enumerate(tuple(float(v) for v in b) for b in boxes):
+                best = max(scene.labelled_cards, key=lambda p: iou(box, p.box), default=None)
+                if best is None or iou(box, best.box) < 0.5:
+                    continue
+                copies = 1 + (hard_copies if best.visible < hard_visible else 0)
+                name = str(best.card)
+                (out / name).mkdir(parents=True, exist_ok=True)
+                for k in range(copies):
+                    w, h = box[2] - box[0], box[3] - box[1]
+                    d = rng.normal(0, jitter, 4) * np.array([w, h, w, h]) if k else np.zeros(4)
+                    crop = square_crop(scene.image, (box[0] + d[0], box[1] + d[1], box[2] + d[2], box[3] + d[3]))
+                    cv2.imwrite(str(out / name / f"{prefix}_{seed:07d}_{i}_{k}.jpg"), crop,
+                                [cv2.IMWRITE_JPEG_QUALITY, 95])
+                    count += 1
+            record.write(f"{seed}\n")
+            record.flush()
+    return count
