@@ -70,6 +70,7 @@ def main() -> int:
         s = evaluate(reader, data, split, limit).summary()
         print(f"{title}: {s['images']} images, {s['truth_cards']} cards: {s['cards_right']:.2%} identified right "
               f"(wrong {s['wrong']}, missed {s['missed']}, extra {s['extra']} ({s['extra_unflagged']} unflagged), "
+              f"under the labelling share {s['under_label']}, "
               f"flagged {s['flagged']}); "
               f"named in place {s['named_in_place']:.2%}; card-set precision {s['set_precision']:.2%}, "
               f"recall {s['set_recall']:.2%}; unflagged readings right {s['certain_precision']:.2%} of {s['certain']}")

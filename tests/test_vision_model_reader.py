@@ -10,7 +10,8 @@ from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.eval import EvalResult, score_image
 from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_boxes
-from vision.reader_models import DEFAULT_MODEL_DIR
+from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
+from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
 from vision.synth.textures import felt
@@ -99,6 +100,50 @@ def test_a_card_half_under_another_is_flagged_partly_covered(reader: CardReader)
     found = reader.read(frame)
     under = [d for d in found if str(d.card) == "7S"]
     assert all(PARTLY_COVERED in d.flags for d in under)
+
+
+class _CountingBackend:
+    """The reader's own backend, counting the crops it is asked to classify."""
+
+    def __init__(self, backend) -> None:  # type: ignore[no-untyped-def]
+        self.backend, self.crops = backend, 0
+        self.name = backend.name
+
+    def detect_raw(self, batch):  # type: ignore[no-untyped-def]
+        return self.backend.detect_raw(batch)
+
+    def classify(self, batch):  # type: ignore[no-untyped-def]
+        self.crops += len(batch)
+        return self.backend.classify(batch)
+
+
+def test_only_doubtful_readings_get_a_second_look() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2)
+    counting = _CountingBackend(reader.backend)
+    reader.backend = counting
+    faces = load_deck(FIVE_CARD_DRAW)
+    apart = _table(5)
+    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
+        paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
+    found = reader.read(apart)
+    assert len(found) == 2 and not any(d.flags for d in found)
+    assert counting.crops == 2 * 2  # sure readings of cards lying apart: each crop and its half turn, nothing more
+
+    overlapped = _table(6)
+    paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
+    paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
+    boxes, _scores = reader.detect(overlapped)
+    first = reader.classify(overlapped, boxes)
+    counting.crops = 0
+    raw = reader.read_raw(overlapped)
+    assert len(boxes) >= 2 and counting.crops == 2 * len(boxes) + 8 * len(boxes)  # both boxes overlap: 8 views more
+    # the second look is the average of all ten views, the first two included
+    views = [np.ascontiguousarray(np.rot90(square_crop(overlapped, tuple(map(float, boxes[0])), 160, m), k))
+             for m in SECOND_LOOK_MARGINS for k in range(4)]
+    by_hand = (2 * first[0] + counting.backend.classify(to_tensor(views)).sum(axis=0)) / 10
+    assert np.allclose(raw[0].probabilities, by_hand, atol=1e-5)
+    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(second_look=False)).read_raw(overlapped)
+    assert np.allclose(plain[0].probabilities, first[0], atol=1e-5)
 
 
 def _raw(box: tuple[float, float, float, float], card_index: int, probability: float, score: float) -> RawReading:

@@ -119,6 +119,9 @@ def _eval(args: argparse.Namespace) -> int:
     print(f"images {s['images']}, cards {s['truth_cards']}, reported {s['reported']} ({s['flagged']} flagged)")
     print(f"cards identified right: {s['cards_right']:.2%} (wrong {s['wrong']}, missed {s['missed']}, "
           f"extra {s['extra']}, of them {s['extra_unflagged']} without a flag)")
+    if s["under_label"]:
+        print(f"not counted as extra: {s['under_label']} readings, named right, of cards showing too little of their "
+              "face to be labelled (the scenes record them)")
     print(f"cards named in place (a reading of the card covers {IN_PLACE_COVER:.0%} of its labelled box): "
           f"{s['named_in_place']:.2%}")
     print(f"per-image card set: precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")

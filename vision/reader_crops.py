@@ -9,6 +9,7 @@ import numpy.typing as npt
 Image = npt.NDArray[np.uint8]
 CROP_SIZE = 160
 CROP_MARGIN = 1.12  # the square's side, as a multiple of the box's longer side
+SECOND_LOOK_MARGINS = (1.05, 1.2)  # a doubtful reading is looked at again a little tighter and a little wider
 
 
 def square_crop(image: Image, box: tuple[float, float, float, float], size: int = CROP_SIZE,
