@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -123,22 +123,29 @@ def rendered_crops(out: Path, seeds: Iterable[int], done_log: Path, decks: list[
     many times larger than the saved scenes costs only the rendering). Resumable: a scene whose crops were written
     is listed in ``done_log`` and not rendered again."""
     out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for scene in scenes_not_done(seeds, done_log, size, decks):
+        h, w = scene.image.shape[:2]
+        boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
+                                min(p.box[3], float(h)))) for p in scene.labelled_cards]
+        rng = np.random.default_rng(scene.seed)
+        count += write_crops(scene.image, boxes, out, f"{prefix}_{scene.seed:07d}", rng, 1, jitter)
+    return count
+
+
+def scenes_not_done(seeds: Iterable[int], done_log: Path, size: tuple[int, int] = FRAME_SIZE,
+                    decks: list[str] | None = None) -> Iterator[Scene]:
+    """The scenes of ``seeds`` not listed in ``done_log``, rendered one by one; each is listed there once the caller
+    asks for the next one (or finishes), so a run stopped half-way redoes only the scene it was on."""
     done_log.parent.mkdir(parents=True, exist_ok=True)
     done = {int(line) for line in done_log.read_text().split()} if done_log.exists() else set()
-    count = 0
     with done_log.open("a") as record:
         for seed in seeds:
             if seed in done:
                 continue
-            scene = render_scene(seed, size, decks)
-            h, w = scene.image.shape[:2]
-            boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
-                                    min(p.box[3], float(h)))) for p in scene.labelled_cards]
-            rng = np.random.default_rng(seed)
-            count += write_crops(scene.image, boxes, out, f"{prefix}_{seed:07d}", rng, 1, jitter)
+            yield render_scene(seed, size, decks)
             record.write(f"{seed}\n")
             record.flush()
-    return count
 
 
 def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int = 2, seed: int = 0,
@@ -194,30 +201,22 @@ def proposal_crops(out: Path, seeds: Iterable[int], done_log: Path, reader_dir: 
 
     reader = CardReader(reader_dir or DEFAULT_MODEL_DIR, threads=1)
     out.mkdir(parents=True, exist_ok=True)
-    done_log.parent.mkdir(parents=True, exist_ok=True)
-    done = {int(line) for line in done_log.read_text().split()} if done_log.exists() else set()
     count = 0
-    with done_log.open("a") as record:
-        for seed in seeds:
-            if seed in done:
+    for scene in scenes_not_done(seeds, done_log):
+        boxes, _ = reader.detect(scene.image)
+        rng = np.random.default_rng(scene.seed)
+        for i, box in enumerate(tuple(float(v) for v in b) for b in boxes):
+            best = max(scene.labelled_cards, key=lambda p: iou(box, p.box), default=None)
+            if best is None or iou(box, best.box) < 0.5:
                 continue
-            scene = render_scene(seed)
-            boxes, _ = reader.detect(scene.image)
-            rng = np.random.default_rng(seed)
-            for i, box in enumerate(tuple(float(v) for v in b) for b in boxes):
-                best = max(scene.labelled_cards, key=lambda p: iou(box, p.box), default=None)
-                if best is None or iou(box, best.box) < 0.5:
-                    continue
-                copies = 1 + (hard_copies if best.visible < hard_visible else 0)
-                name = str(best.card)
-                (out / name).mkdir(parents=True, exist_ok=True)
-                for k in range(copies):
-                    w, h = box[2] - box[0], box[3] - box[1]
-                    d = rng.normal(0, jitter, 4) * np.array([w, h, w, h]) if k else np.zeros(4)
-                    crop = square_crop(scene.image, (box[0] + d[0], box[1] + d[1], box[2] + d[2], box[3] + d[3]))
-                    cv2.imwrite(str(out / name / f"{prefix}_{seed:07d}_{i}_{k}.jpg"), crop,
-                                [cv2.IMWRITE_JPEG_QUALITY, 95])
-                    count += 1
-            record.write(f"{seed}\n")
-            record.flush()
+            copies = 1 + (hard_copies if best.visible < hard_visible else 0)
+            name = str(best.card)
+            (out / name).mkdir(parents=True, exist_ok=True)
+            for k in range(copies):
+                w, h = box[2] - box[0], box[3] - box[1]
+                d = rng.normal(0, jitter, 4) * np.array([w, h, w, h]) if k else np.zeros(4)
+                crop = square_crop(scene.image, (box[0] + d[0], box[1] + d[1], box[2] + d[2], box[3] + d[3]))
+                cv2.imwrite(str(out / name / f"{prefix}_{scene.seed:07d}_{i}_{k}.jpg"), crop,
+                            [cv2.IMWRITE_JPEG_QUALITY, 95])
+                count += 1
     return count
