@@ -118,8 +118,7 @@ class CardReader:
         box_list = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
         doubtful = [i for i, box in enumerate(box_list)
                     if reading_confidence(float(probs[i].max()), float(scores[i])) < self.settings.confident
-                    or any(_overlap_share(box, other) > self.settings.covered_overlap
-                           for j, other in enumerate(box_list) if j != i)]
+                    or overlapped_by_another(i, box_list, self.settings.covered_overlap)]
         if not doubtful:
             return probs
         size = self.manifest.classifier_imgsz
@@ -195,6 +194,11 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
     return readings
 
 
+def overlapped_by_another(i: int, boxes: list[tuple[float, float, float, float]], share: float) -> bool:
+    """Whether another box covers more than ``share`` of box ``i``."""
+    return any(_overlap_share(boxes[i], other) > share for j, other in enumerate(boxes) if j != i)
+
+
 def reading_confidence(probability: float, detector_score: float) -> float:
     """How sure a reading is: the classifier's probability, lowered for a box the detector was unsure of."""
     return probability * min(1.0, detector_score / 0.5)
@@ -212,8 +216,7 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
             flags.add(LOW_CONFIDENCE)
         if counts[pick] > 1:
             flags.add(DUPLICATE)
-        overlapped = any(_overlap_share(reading.box, other.box) > settings.covered_overlap
-                         for j, other in enumerate(raw) if j != i)
+        overlapped = overlapped_by_another(i, [r.box for r in raw], settings.covered_overlap)
         corners = card_outline(frame, reading.box)
         if overlapped or (corners is None and _card_coloured_share(frame, reading.box) < 0.45):
             flags.add(PARTLY_COVERED)

@@ -200,23 +200,17 @@ def proposal_crops(out: Path, seeds: Iterable[int], done_log: Path, reader_dir: 
     from vision.reader_models import DEFAULT_MODEL_DIR
 
     reader = CardReader(reader_dir or DEFAULT_MODEL_DIR, threads=1)
-    out.mkdir(parents=True, exist_ok=True)
     count = 0
     for scene in scenes_not_done(seeds, done_log):
         boxes, _ = reader.detect(scene.image)
         rng = np.random.default_rng(scene.seed)
-        for i, box in enumerate(tuple(float(v) for v in b) for b in boxes):
+        matched = []  # (card, detector box, share of its face showing)
+        for box in (tuple(float(v) for v in b) for b in boxes):
             best = max(scene.labelled_cards, key=lambda p: iou(box, p.box), default=None)
-            if best is None or iou(box, best.box) < 0.5:
-                continue
-            copies = 1 + (hard_copies if best.visible < hard_visible else 0)
-            name = str(best.card)
-            (out / name).mkdir(parents=True, exist_ok=True)
-            for k in range(copies):
-                w, h = box[2] - box[0], box[3] - box[1]
-                d = rng.normal(0, jitter, 4) * np.array([w, h, w, h]) if k else np.zeros(4)
-                crop = square_crop(scene.image, (box[0] + d[0], box[1] + d[1], box[2] + d[2], box[3] + d[3]))
-                cv2.imwrite(str(out / name / f"{prefix}_{scene.seed:07d}_{i}_{k}.jpg"), crop,
-                            [cv2.IMWRITE_JPEG_QUALITY, 95])
-                count += 1
+            if best is not None and iou(box, best.box) >= 0.5:
+                matched.append((str(best.card), box, best.visible))
+        stem = f"{prefix}_{scene.seed:07d}"
+        count += write_crops(scene.image, [(n, b) for n, b, _ in matched], out, stem, rng, 1, 0.0)
+        hard = [(n, b) for n, b, visible in matched if visible < hard_visible]
+        count += write_crops(scene.image, hard, out, f"{stem}_hard", rng, hard_copies, jitter)
     return count
