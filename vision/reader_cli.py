@@ -144,7 +144,7 @@ def _train(args: argparse.Namespace) -> int:
     rate = {} if args.lr is None else {"lr0": args.lr}
     if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes, args.proposal_scenes,
            args.hard_copies) < 0:
-        raise InputError("scene and frame counts cannot be negative")
+        raise InputError("scene, frame and copy counts cannot be negative; give 0 or more")
     if args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
