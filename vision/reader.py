@@ -24,6 +24,7 @@ from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, Point
 from vision.reader_classes import card_of_class_name
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
+from vision.reader_index import fuse_index, index_columns, index_patches
 from vision.reader_models import (
     DEFAULT_MODEL_DIR,
     Backend,
@@ -59,6 +60,11 @@ class ReaderSettings:
     # On the validation sets it took the misreadings from 13 to 9 (scenes) and 18 to 16 (real photos) with the
     # step-8 classifier, at about 8 more crops a real photo; cards lying apart in good light are not looked at twice.
     second_look: bool = True
+    # A doubtful reading is also read by its index corners (``vision.reader_index``), when the model folder has an
+    # index reader: the surest of its four index patches is averaged in, weighted ``index_weight`` times how sure
+    # it is. Chosen on the validation sets (models/README.md, step 15).
+    index_look: bool = True
+    index_weight: float = 1.0
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap")
@@ -66,6 +72,8 @@ class ReaderSettings:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InputError(f"reader setting {name} must be within 0..1, got {value}")
+        if not 0.0 <= self.index_weight <= 10.0:
+            raise InputError(f"reader setting index_weight must be within 0..10, got {self.index_weight}")
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,8 @@ class CardReader:
         self.backend: Backend = open_backend(backend, self.model_dir, threads)
         self.settings = settings or ReaderSettings()
         self.cards: tuple[Card, ...] = tuple(card_of_class_name(n) for n in self.manifest.class_names)
+        self.index_columns = (index_columns(self.manifest.class_names, self.manifest.index_names)
+                              if self.backend.has_index_reader else None)
         self._lock = threading.Lock()
 
     def detect(self, frame: object) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -112,13 +122,19 @@ class CardReader:
         both = self.backend.classify(to_tensor(crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]))
         return (both[: len(crops)] + both[len(crops) :]) / 2.0
 
+    def doubtful(self, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
+                 probs: npt.NDArray[np.float32]) -> list[int]:
+        """The readings under the confidence threshold or whose box another box overlaps."""
+        box_list = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
+        return [i for i, box in enumerate(box_list)
+                if reading_confidence(float(probs[i].max()), float(scores[i])) < self.settings.confident
+                or overlapped_by_another(i, box_list, self.settings.covered_overlap)]
+
     def second_look(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
                     probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """``probs`` with every doubtful reading's averaged with 8 more views of its card (``second_look``)."""
         box_list = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
-        doubtful = [i for i, box in enumerate(box_list)
-                    if reading_confidence(float(probs[i].max()), float(scores[i])) < self.settings.confident
-                    or overlapped_by_another(i, box_list, self.settings.covered_overlap)]
+        doubtful = self.doubtful(boxes, scores, probs)
         if not doubtful:
             return probs
         size = self.manifest.classifier_imgsz
@@ -130,12 +146,31 @@ class CardReader:
         out[doubtful] = (first_views * probs[doubtful] + more.sum(axis=0)) / (first_views + len(more))
         return out
 
+    def index_look(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
+                   probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """``probs`` with every doubtful reading's index corners read and added in (``index_look``)."""
+        columns = self.index_columns
+        doubtful = self.doubtful(boxes, scores, probs)
+        if columns is None or not doubtful:
+            return probs
+        size = self.manifest.index_imgsz
+        patches = [patch for i in doubtful
+                   for patch in index_patches(frame, (float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]),
+                                                      float(boxes[i][3])), size)]
+        read = self.backend.read_index(to_tensor(patches)).reshape(len(doubtful), len(patches) // len(doubtful), -1)
+        out = probs.copy()
+        for row, i in zip(read, doubtful, strict=True):
+            out[i] = fuse_index(probs[i], row, columns, self.settings.index_weight)
+        return out
+
     def read_raw(self, frame: Image) -> list[RawReading]:
         with self._lock:
             boxes, scores = self.detect(frame)
             probs = self.classify(frame, boxes)
             if self.settings.second_look and len(boxes):
                 probs = self.second_look(frame, boxes, scores, probs)
+            if self.settings.index_look and len(boxes):
+                probs = self.index_look(frame, boxes, scores, probs)
         return [RawReading(tuple(float(v) for v in b), float(s), p)  # type: ignore[arg-type]
                 for b, s, p in zip(boxes, scores, probs, strict=True)]
 

@@ -23,6 +23,7 @@ DEFAULT_MODEL_DIR = Path(os.environ.get("DEALER_ASSIST_VISION_MODELS") or REPO_R
 MANIFEST = "reader.json"
 DETECTOR = "card-detector"
 CLASSIFIER = "card-classifier"
+INDEX_READER = "card-index"  # optional: reads a card's index corners (vision.reader_index)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class ModelManifest:
     classifier_imgsz: int
     class_names: tuple[str, ...]
     detector_max_imgsz: int = 640
+    index_imgsz: int = 0  # 0: the folder has no index reader
+    index_names: tuple[str, ...] = ()
 
     def detector_input_size(self, height: int, width: int) -> int:
         """The detector's square input for a frame: cards should reach it at about the size they were trained at
@@ -46,9 +49,11 @@ class ModelManifest:
         path = folder / MANIFEST
         try:
             data = json.loads(path.read_text())
+            index = data.get("index") or {}
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
                        tuple(str(n) for n in data["classifier"]["names"]),
-                       int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])))
+                       int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
+                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error
@@ -106,6 +111,11 @@ class Backend(Protocol):
 
     def classify(self, batch: Floats) -> Floats: ...
 
+    def read_index(self, batch: Floats) -> Floats: ...
+
+    @property
+    def has_index_reader(self) -> bool: ...
+
 
 class OnnxBackend:
     """ONNX Runtime on the CPU: what the kiosk runs."""
@@ -122,7 +132,8 @@ class OnnxBackend:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._det = self._open(ort, folder / f"{DETECTOR}.onnx", options)
         self._cls = self._open(ort, folder / f"{CLASSIFIER}.onnx", options)
-        self._cls_batch = self._cls.get_inputs()[0].shape[0]
+        index = folder / f"{INDEX_READER}.onnx"
+        self._idx = self._open(ort, index, options) if index.exists() else None
 
     @staticmethod
     def _open(ort: Any, path: Path, options: Any) -> Any:
@@ -134,11 +145,25 @@ class OnnxBackend:
         return np.asarray(self._det.run(None, {self._det.get_inputs()[0].name: batch})[0], np.float32)
 
     def classify(self, batch: Floats) -> Floats:
-        name = self._cls.get_inputs()[0].name
-        if isinstance(self._cls_batch, int) and self._cls_batch > 0:  # a static batch size: run one at a time
-            return np.concatenate([np.asarray(self._cls.run(None, {name: batch[i : i + 1]})[0], np.float32)
+        return self._run_classifier(self._cls, batch)
+
+    @property
+    def has_index_reader(self) -> bool:
+        return self._idx is not None
+
+    def read_index(self, batch: Floats) -> Floats:
+        if self._idx is None:
+            raise InputError("this model folder has no index reader (card-index.onnx)")
+        return self._run_classifier(self._idx, batch)
+
+    @staticmethod
+    def _run_classifier(session: Any, batch: Floats) -> Floats:
+        name = session.get_inputs()[0].name
+        static = session.get_inputs()[0].shape[0]
+        if isinstance(static, int) and static > 0:  # a static batch size: run one at a time
+            return np.concatenate([np.asarray(session.run(None, {name: batch[i : i + 1]})[0], np.float32)
                                    for i in range(len(batch))]) if len(batch) else np.zeros((0, 0), np.float32)
-        return np.asarray(self._cls.run(None, {name: batch})[0], np.float32)
+        return np.asarray(session.run(None, {name: batch})[0], np.float32)
 
 
 class TorchBackend:
@@ -155,6 +180,8 @@ class TorchBackend:
         self._torch = torch
         self._det = self._load(YOLO, folder / f"{DETECTOR}.pt")
         self._cls = self._load(YOLO, folder / f"{CLASSIFIER}.pt")
+        index = folder / f"{INDEX_READER}.pt"
+        self._idx = self._load(YOLO, index) if index.exists() else None
 
     @staticmethod
     def _load(yolo: Any, path: Path) -> Any:
@@ -182,6 +209,17 @@ class TorchBackend:
         if len(batch) == 0:
             return np.zeros((0, 0), np.float32)
         return self._forward(self._cls, batch)
+
+    @property
+    def has_index_reader(self) -> bool:
+        return self._idx is not None
+
+    def read_index(self, batch: Floats) -> Floats:
+        if self._idx is None:
+            raise InputError("this model folder has no index reader (card-index.pt)")
+        if len(batch) == 0:
+            return np.zeros((0, 0), np.float32)
+        return self._forward(self._idx, batch)
 
 
 def open_backend(kind: str, folder: Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Backend:

@@ -190,20 +190,62 @@ def train_classifier(cls_dir: Path, run_dir: Path = RUNS / "classifier", epochs:
                          "optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 0.5, **overrides})
 
 
-def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models") -> Path:
-    """Copy the best checkpoints (chosen on real validation images) to ``models_dir``, export them to ONNX and
-    write ``reader.json``; returns the manifest's path."""
+INDEX_RECIPE = {"model": "yolo11n-cls.yaml", "imgsz": 64, "batch": 128}
+INDEX_VAL_SEEDS = range(1_000_000, 1_000_100)  # the synthetic validation scenes: real photos have no card corners
+
+
+def build_index_patches(work: Path = WORK_DIR, train_scenes: int = 1600, photo_scenes: int = 600,
+                        real_dir: Path | None = None) -> Path:
+    """The index reader's patch set (``vision.synth.index_patches``) under ``work/index``: the training scenes'
+    cards and ``photo_scenes`` scenes of the photographed deck; validated on the synthetic validation scenes.
+    Resumable, scene by scene."""
+    from vision.synth.index_patches import index_training_patches
+
+    out, logs = work / "index", work / "index-logs"
+    index_training_patches(out / "val", INDEX_VAL_SEEDS, logs / "val.txt")
+    index_training_patches(out / "train", range(0, train_scenes), logs / "train.txt")
+    if photo_scenes:
+        from vision.synth.photo_deck import photo_faces, register_photo_decks
+        from vision.train_data import DEFAULT_REAL_PHOTOS
+
+        decks = register_photo_decks(photo_faces(real_dir or DEFAULT_REAL_PHOTOS), PHOTO_DECKS)
+        index_training_patches(out / "train", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + photo_scenes),
+                               logs / "photo.txt", decks=decks, prefix="photo")
+    return out
+
+
+def train_index_reader(index_dir: Path, run_dir: Path = RUNS / "index", epochs: int = 30, hours: float | None = None,
+                       start_from: Path | None = None, threads: int = 2,
+                       callbacks: Mapping[str, Callable[[Any], None]] | None = None, **overrides: Any) -> Path:
+    """Train the index reader (53 cards + ``none``, 64 px patches), by default from the card classifier's weights.
+    No flips, rotations or shears: a turned index must read as ``none``, so that the upright patch wins."""
+    r = INDEX_RECIPE
+    weights = start_from or REPO_ROOT / "models" / "card-classifier.pt"
+    return train_yolo(str(r["model"]), index_dir, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
+                      threads=threads, time_hours=hours, weights=weights, callbacks=callbacks,
+                      **{"fliplr": 0.0, "flipud": 0.0, "scale": 0.1, "erasing": 0.0, "auto_augment": "",
+                         "patience": 100, "optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 0.5, **overrides})
+
+
+def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
+                  index_run: Path | None = None) -> Path:
+    """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
+    ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. Without a trained
+    ``index_run`` the folder has no index reader, and the reader reads without one."""
     import json
 
     prepare_offline_ultralytics()
     from ultralytics import YOLO
 
-    from vision.reader_models import CLASSIFIER, DETECTOR, MANIFEST
+    from vision.reader_models import CLASSIFIER, DETECTOR, INDEX_READER, MANIFEST
 
     models_dir.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, Any] = {}
-    for role, run, imgsz, dynamic in ((DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], True),
-                                      (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True)):
+    roles = [(DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], True),
+             (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True)]
+    if index_run is not None and (index_run / "weights" / "best.pt").exists():
+        roles.append((INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True))
+    for role, run, imgsz, dynamic in roles:
         best = run / "weights" / "best.pt"
         if not best.exists():
             raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
@@ -223,6 +265,8 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
         if role == DETECTOR:
             manifest[role]["max_imgsz"] = DETECTOR_MAX_IMGSZ
     data = {"detector": manifest[DETECTOR], "classifier": manifest[CLASSIFIER]}
+    if INDEX_READER in manifest:
+        data["index"] = manifest[INDEX_READER]
     path = models_dir / MANIFEST
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path

@@ -52,7 +52,8 @@ def write_scenes(out: Path, seeds: Iterable[int], size: tuple[int, int] = FRAME_
             records.write(json.dumps({
                 "seed": seed, "image": f"images/{name}.jpg", "deck": scene.deck,
                 "cards": [{"card": str(p.card), "corners": np.round(p.corners, 2).tolist(),
-                           "visible": round(p.visible, 4), "labelled": p.labelled} for p in scene.cards],
+                           "visible": round(p.visible, 4), "labelled": p.labelled,
+                           "index_shares": [round(v, 4) for v in p.index_shares]} for p in scene.cards],
             }) + "\n")
             records.flush()
     return out

@@ -23,6 +23,11 @@ FRAME_SIZE = (1280, 720)
 # that nothing on the picture is half-way between "a card" and "not a card".
 LABEL_MIN_VISIBLE = 0.4
 CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
+# Where every deck drawn prints a card's index (rank over suit), as shares of the face's width and height: the
+# top-left corner and, turned, the bottom-right one. Some decks print all four corners; only these two count.
+INDEX_CORNERS = ((0.0, 0.0, 0.2, 0.3), (0.8, 0.7, 1.0, 1.0))
+# A card's index counts as in view when this share of one of its index corners shows.
+INDEX_MIN_VISIBLE = 0.8
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,13 @@ class PlacedCard:
     card: Card
     corners: npt.NDArray[np.float32]  # 4 x 2, frame pixels: the face's top-left, top-right, bottom-right, bottom-left
     visible: float  # share of the face not covered by other cards, a hand or chips (0..1)
+    # The share of each index corner (top-left, bottom-right; ``INDEX_CORNERS``) that shows: not covered by a card,
+    # a hand or a chip, and inside the picture (0..1).
+    index_shares: tuple[float, float] = (1.0, 1.0)
+
+    @property
+    def index_visible(self) -> float:
+        return max(self.index_shares)
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -40,6 +52,10 @@ class PlacedCard:
     @property
     def labelled(self) -> bool:
         return self.visible >= LABEL_MIN_VISIBLE
+
+    @property
+    def index_in_view(self) -> bool:
+        return self.index_visible >= INDEX_MIN_VISIBLE
 
 
 @dataclass(frozen=True)
@@ -182,29 +198,76 @@ def render_scene(seed: int, size: tuple[int, int] = FRAME_SIZE, decks: list[str]
     owner[cover > 127] = -1
 
     placed_visible = [float((owner == i).sum()) / max(areas[i], 1) for i in range(len(cards))]
+    index_pixels = [index_pixels_showing(owner, i, corners) for i, (_, corners) in enumerate(cards)]
 
     image = textures.apply_lighting(rng, image)
     all_corners = np.stack([c for _, c in cards]) if cards else np.zeros((0, 4, 2))
+    camera: list[tuple[str, object]] = []  # the steps that move a point of the laid table to the picture
     if rng.random() < 0.7:  # the camera is not quite overhead
         jitter = 0.06 * min(w, h)
         src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         dst = (src + rng.uniform(-jitter, jitter, (4, 2))).astype(np.float32)
         matrix = cv2.getPerspectiveTransform(src, dst)
         image = cv2.warpPerspective(image, matrix, size, borderMode=cv2.BORDER_REFLECT)
+        camera.append(("perspective", matrix))
         if len(all_corners):
             all_corners = cv2.perspectiveTransform(all_corners.reshape(-1, 1, 2).astype(np.float64),
                                                    matrix).reshape(-1, 4, 2)
     if rng.random() < 0.6:  # wide-angle webcam lens
         k = float(rng.uniform(-0.12, 0.08))
+        camera.append(("lens", k))
         map_x, map_y = _lens_map(k, size)
         image = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         if len(all_corners):
             all_corners = _distort(all_corners.reshape(-1, 2), k, size).reshape(-1, 4, 2)
     image = textures.apply_sensor(rng, image)
 
-    placed = tuple(PlacedCard(card, all_corners[i].astype(np.float32), placed_visible[i])
+    index_shares = [_shares_in_picture(corners_pixels, camera, size) for corners_pixels in index_pixels]
+    placed = tuple(PlacedCard(card, all_corners[i].astype(np.float32), placed_visible[i], index_shares[i])
                    for i, (card, _) in enumerate(cards))
     return Scene(seed=seed, deck=deck_name, image=image, cards=placed)
+
+
+def index_pixels_showing(owner: npt.NDArray[np.int16], card: int,
+                         corners: npt.NDArray[np.float64]) -> list[tuple[npt.NDArray[np.float64], int]]:
+    """Per index corner of card ``card`` (laid at ``corners``, before the camera): the pixels of it the card still
+    owns in ``owner`` (not covered there by a later card, a hand or a chip) and how many pixels the corner has."""
+    fw, fh = FACE_SIZE
+    to_frame = cv2.getPerspectiveTransform(np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]]),
+                                           np.asarray(corners, np.float32))
+    found = []
+    for x1, y1, x2, y2 in INDEX_CORNERS:
+        rect = np.float32([[x1 * fw, y1 * fh], [x2 * fw, y1 * fh], [x2 * fw, y2 * fh], [x1 * fw, y2 * fh]])
+        quad = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+        shift = np.floor(quad.min(axis=0)).astype(int) - 1  # draw the corner on a patch around it
+        span = np.ceil(quad.max(axis=0)).astype(int) - shift + 2
+        patch = np.zeros((span[1], span[0]), np.uint8)
+        cv2.fillConvexPoly(patch, np.round(quad - shift).astype(np.int32), 1)
+        ys, xs = np.nonzero(patch)
+        xs, ys = xs + shift[0], ys + shift[1]
+        on_table = (xs >= 0) & (ys >= 0) & (xs < owner.shape[1]) & (ys < owner.shape[0])
+        owned = np.zeros(len(xs), bool)
+        owned[on_table] = owner[ys[on_table], xs[on_table]] == card
+        found.append((np.stack([xs[owned], ys[owned]], axis=1).astype(np.float64), len(xs)))
+    return found
+
+
+def _shares_in_picture(corners_pixels: list[tuple[npt.NDArray[np.float64], int]], camera: list[tuple[str, object]],
+                       size: tuple[int, int]) -> tuple[float, float]:
+    """Per index corner, the share of its pixels that show and land inside the picture after the camera."""
+    shares = []
+    for points, total in corners_pixels:
+        moved = points
+        for step, value in camera:
+            if not len(moved):
+                break
+            if step == "perspective":
+                moved = cv2.perspectiveTransform(moved.reshape(-1, 1, 2), value).reshape(-1, 2)
+            else:
+                moved = _distort(moved, float(value), size)  # type: ignore[arg-type]
+        inside = (moved[:, 0] >= 0) & (moved[:, 1] >= 0) & (moved[:, 0] < size[0]) & (moved[:, 1] < size[1])
+        shares.append(float(inside.sum()) / max(total, 1))
+    return (shares[0], shares[1])
 
 
 def _card_back(rng: np.random.Generator) -> Image:

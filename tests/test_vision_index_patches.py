@@ -1,0 +1,82 @@
+"""The index corners of a boxed card: outlines from the box, upright index patches, and their training labels."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import parse_card
+from vision.reader_index import INDEX_REGION, NO_INDEX, card_outlines, index_patch, index_patches
+from vision.synth.faces import FACE_SIZE, load_deck, paste_card
+from vision.synth.index_patches import patch_label
+from vision.synth.scene import PlacedCard, _card_corners, index_pixels_showing, render_scene
+
+
+def _box(corners: np.ndarray) -> tuple[float, float, float, float]:
+    x1, y1 = corners.min(axis=0)
+    x2, y2 = corners.max(axis=0)
+    return (float(x1), float(y1), float(x2), float(y2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(angle=st.floats(-np.pi, np.pi), width=st.floats(40, 200))
+def test_one_outline_of_the_box_is_the_card_itself(angle: float, width: float) -> None:
+    corners = _card_corners((300.0, 300.0), width, angle)
+    outlines = card_outlines(_box(corners))
+    assert len(outlines) == 2
+    # The card may lie either way up: its outline read from the first or from the third corner.
+    error = min(float(np.linalg.norm(outline - np.roll(corners, turn, axis=0), axis=1).max())
+                for outline in outlines for turn in (0, 2))
+    assert error < 0.01 * width
+
+
+def test_the_index_patch_of_a_turned_card_is_the_face_corner_upright() -> None:
+    face = load_deck("five-card-draw")[parse_card("7H")]
+    fw, fh = FACE_SIZE
+    x1, y1, x2, y2 = INDEX_REGION
+    region = np.full((round((y2 - y1) * fh), round((x2 - x1) * fw), 3), 60, np.uint8)  # the table beyond the edge
+    sx, sy = round(-x1 * fw), round(-y1 * fh)
+    region[sy:, sx:] = face[: region.shape[0] - sy, : region.shape[1] - sx]
+    expected = cv2.resize(region, (64, 64), interpolation=cv2.INTER_AREA).astype(np.float32)
+    canvas = np.full((600, 600, 3), 60, np.uint8)
+    corners = _card_corners((300.0, 300.0), 200.0, 0.4)
+    paste_card(canvas, face, corners)
+    right = min(card_outlines(_box(corners)), key=lambda o: float(np.linalg.norm(o - corners, axis=1).max()))
+    patch = index_patch(canvas, right).astype(np.float32)
+    wrong = index_patches(canvas, _box(corners))  # includes the mirrored outline's patches
+    assert np.abs(patch - expected).mean() < 12
+    assert max(float(np.abs(p.astype(np.float32) - expected).mean()) for p in wrong) > 30  # the mirror is not
+
+
+def test_patch_labels_name_the_card_only_at_an_index_that_shows() -> None:
+    corners = _card_corners((300.0, 300.0), 120.0, 0.5).astype(np.float32)
+    card = PlacedCard(parse_card("QS"), corners, visible=0.6, index_shares=(1.0, 0.05))
+    outlines = card_outlines(_box(corners))
+    right = min(outlines, key=lambda o: float(np.linalg.norm(o - corners, axis=1).max()))
+    mirror = max(outlines, key=lambda o: float(np.linalg.norm(o - corners, axis=1).max()))
+    assert patch_label(card, right) == "QS"  # the top-left index shows
+    assert patch_label(card, np.roll(right, -2, axis=0)) == NO_INDEX  # the bottom-right one is covered
+    assert patch_label(card, mirror) == NO_INDEX
+    assert patch_label(card, np.roll(mirror, -2, axis=0)) == NO_INDEX
+    half = PlacedCard(parse_card("QS"), corners, visible=0.6, index_shares=(0.5, 0.05))
+    assert patch_label(half, right) is None  # half an index is taught neither way
+
+
+def test_index_shares_follow_what_covers_the_corners() -> None:
+    owner = np.zeros((400, 400), np.int16)
+    corners = np.array([[100, 50], [200, 50], [200, 190], [100, 190]], np.float64)  # 100 x 140, upright
+    owner[:, :] = 0
+    owner[40:110, 90:130] = 1  # a later card over the top-left index
+    shown = [float(len(points)) / total for points, total in index_pixels_showing(owner, 0, corners)]
+    assert shown[0] < 0.1 and shown[1] > 0.95
+
+
+def test_rendered_cards_record_their_index_shares() -> None:
+    scene = render_scene(2_000_016)
+    for card in scene.cards:
+        assert all(0.0 <= share <= 1.0 for share in card.index_shares)
+    assert any(card.visible == 1.0 and min(card.index_shares) > 0.9 for card in scene.cards)
+    # a card partly out of the picture: its index corners there do not count as showing
+    assert any(card.visible > 0.5 and card.index_visible < 0.3 for card in scene.cards)
