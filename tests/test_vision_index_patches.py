@@ -80,3 +80,43 @@ def test_rendered_cards_record_their_index_shares() -> None:
     assert any(card.visible == 1.0 and min(card.index_shares) > 0.9 for card in scene.cards)
     # a card partly out of the picture: its index corners there do not count as showing
     assert any(card.visible > 0.5 and card.index_visible < 0.3 for card in scene.cards)
+
+
+def test_a_sure_index_moves_an_unsure_reading_and_no_index_leaves_it() -> None:
+    from vision.reader_index import fuse_index
+
+    names = ("AS", "7H", "KD")
+    index_names = ("7H", "AS", "KD", NO_INDEX)
+    columns = [index_names.index(n) for n in names]
+    probs = np.float32([0.45, 0.40, 0.15])  # the classifier leans to AS
+    sure_7h = np.float32([[0.02, 0.01, 0.01, 0.96], [0.95, 0.02, 0.01, 0.02],  # one patch shows a clear 7H index
+                          [0.01, 0.01, 0.01, 0.97], [0.01, 0.01, 0.01, 0.97]])
+    fused = fuse_index(probs, sure_7h, columns, weight=1.0)
+    assert names[int(fused.argmax())] == "7H"
+    assert abs(float(fused.sum()) - 1.0) < 1e-5
+    nothing = np.float32([[0.01, 0.01, 0.01, 0.97]] * 4)  # no patch shows an index
+    kept = fuse_index(probs, nothing, columns, weight=1.0)
+    assert names[int(kept.argmax())] == "AS" and np.abs(kept - probs).max() < 0.02
+    assert np.allclose(fuse_index(probs, sure_7h, columns, weight=0.0), probs)
+
+
+def test_an_index_reader_that_lacks_cards_takes_no_part() -> None:
+    from vision.reader_index import index_columns
+
+    assert index_columns(("AS", "7H"), ("7H", "AS", NO_INDEX)) == [1, 0]
+    assert index_columns(("AS", "7H"), ("AS", NO_INDEX)) is None
+    assert index_columns(("AS", "7H"), ("AS", "7H")) is None  # no "none" class: not an index reader
+
+
+def test_index_patch_sets_are_written_per_class_and_resume(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from vision.synth.index_patches import index_training_patches
+
+    log = tmp_path / "done.txt"
+    written = index_training_patches(tmp_path / "set", [7_000_100, 7_000_101], log)
+    folders = {p.name for p in (tmp_path / "set").iterdir()}
+    assert written > 10 and NO_INDEX in folders and len(folders) > 3
+    assert all(name == NO_INDEX or name in {str(c.card) for s in (7_000_100, 7_000_101)
+                                            for c in render_scene(s).cards} for name in folders)
+    patch = cv2.imread(str(next((tmp_path / "set" / NO_INDEX).iterdir())))
+    assert patch.shape == (64, 64, 3)
+    assert index_training_patches(tmp_path / "set", [7_000_100, 7_000_101], log) == 0  # both scenes done

@@ -11,6 +11,7 @@ from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detectio
 from vision.eval import EvalResult, score_image
 from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_boxes
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
+from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
@@ -106,8 +107,13 @@ class _CountingBackend:
     """The reader's own backend, counting the crops it is asked to classify."""
 
     def __init__(self, backend) -> None:  # type: ignore[no-untyped-def]
-        self.backend, self.crops = backend, 0
+        self.backend, self.crops, self.patches = backend, 0, 0
         self.name = backend.name
+        self.has_index_reader = backend.has_index_reader
+
+    def read_index(self, batch):  # type: ignore[no-untyped-def]
+        self.patches += len(batch)
+        return self.backend.read_index(batch)
 
     def detect_raw(self, batch):  # type: ignore[no-untyped-def]
         return self.backend.detect_raw(batch)
@@ -118,7 +124,7 @@ class _CountingBackend:
 
 
 def test_only_doubtful_readings_get_a_second_look() -> None:
-    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2)
+    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2, settings=ReaderSettings(index_look=False))
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
     faces = load_deck(FIVE_CARD_DRAW)
@@ -142,8 +148,51 @@ def test_only_doubtful_readings_get_a_second_look() -> None:
              for m in SECOND_LOOK_MARGINS for k in range(4)]
     by_hand = (2 * first[0] + counting.backend.classify(to_tensor(views)).sum(axis=0)) / 10
     assert np.allclose(raw[0].probabilities, by_hand, atol=1e-5)
-    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(second_look=False)).read_raw(overlapped)
-    assert np.allclose(plain[0].probabilities, first[0], atol=1e-5)
+    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(second_look=False, index_look=False))
+    assert np.allclose(plain.read_raw(overlapped)[0].probabilities, first[0], atol=1e-5)
+
+
+def test_only_doubtful_readings_get_an_index_look() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2)
+    assert reader.index_columns is not None  # the shipped models have an index reader
+    counting = _CountingBackend(reader.backend)
+    reader.backend = counting
+    faces = load_deck(FIVE_CARD_DRAW)
+    apart = _table(5)
+    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
+        paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
+    assert len(reader.read(apart)) == 2 and counting.patches == 0  # sure readings: no index look
+
+    overlapped = _table(6)
+    paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
+    paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
+    raw = reader.read_raw(overlapped)
+    assert len(raw) >= 2 and counting.patches == 4 * len(raw)  # both boxes overlap: four index patches each
+    # by hand: the second look's probabilities with the surest index patch averaged in
+    looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
+    patches = reader.backend.read_index(to_tensor(index_patches(overlapped, raw[0].box)))
+    expected = fuse_index(looked[0].probabilities, patches, reader.index_columns, ReaderSettings().index_weight)
+    assert np.allclose(raw[0].probabilities, expected, atol=1e-5)
+
+
+def test_a_model_folder_without_an_index_reader_reads_without_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import shutil
+
+    for path in DEFAULT_MODEL_DIR.iterdir():
+        if path.suffix == ".onnx" and not path.name.startswith("card-index"):
+            shutil.copy(path, tmp_path / path.name)
+    manifest = json.loads((DEFAULT_MODEL_DIR / "reader.json").read_text())
+    manifest.pop("index", None)
+    (tmp_path / "reader.json").write_text(json.dumps(manifest))
+    bare = CardReader(tmp_path)
+    assert bare.index_columns is None
+    frame = _table(6)
+    faces = load_deck(FIVE_CARD_DRAW)
+    paste_card(frame, faces[parse_card("7S")], _card_corners(560, 360))
+    paste_card(frame, faces[parse_card("9D")], _card_corners(625, 380))
+    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False))
+    assert [str(d.card) for d in bare.read(frame)] == [str(d.card) for d in plain.read(frame)]
 
 
 def _raw(box: tuple[float, float, float, float], card_index: int, probability: float, score: float) -> RawReading:

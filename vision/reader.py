@@ -64,7 +64,7 @@ class ReaderSettings:
     # index reader: the surest of its four index patches is averaged in, weighted ``index_weight`` times how sure
     # it is. Chosen on the validation sets (models/README.md, step 15).
     index_look: bool = True
-    index_weight: float = 1.0
+    index_weight: float = 0.5
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap")

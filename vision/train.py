@@ -230,8 +230,9 @@ def train_index_reader(index_dir: Path, run_dir: Path = RUNS / "index", epochs: 
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
                   index_run: Path | None = None) -> Path:
     """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
-    ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. Without a trained
-    ``index_run`` the folder has no index reader, and the reader reads without one."""
+    ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. A model whose run has
+    no checkpoint is kept as ``models_dir`` already has it (so one retrained model can be exported alone); without
+    an index reader there or trained, the reader reads without one."""
     import json
 
     prepare_offline_ultralytics()
@@ -240,14 +241,19 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
     from vision.reader_models import CLASSIFIER, DETECTOR, INDEX_READER, MANIFEST
 
     models_dir.mkdir(parents=True, exist_ok=True)
-    manifest: dict[str, Any] = {}
+    path = models_dir / MANIFEST
+    keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index"}
+    before = json.loads(path.read_text()) if path.exists() else {}
+    manifest: dict[str, Any] = {role: before[key] for role, key in keys.items()
+                                if key in before and (models_dir / f"{role}.onnx").exists()}
     roles = [(DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], True),
-             (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True)]
-    if index_run is not None and (index_run / "weights" / "best.pt").exists():
-        roles.append((INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True))
+             (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True),
+             (INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True)]
     for role, run, imgsz, dynamic in roles:
-        best = run / "weights" / "best.pt"
-        if not best.exists():
+        best = run / "weights" / "best.pt" if run is not None else None
+        if best is None or not best.exists():
+            if role in manifest or role == INDEX_READER:
+                continue
             raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
         target = models_dir / f"{role}.pt"
         shutil.copy(best, target)
@@ -264,9 +270,6 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
         manifest[role] = {"imgsz": int(imgsz), "names": [names[i] for i in sorted(names)]}
         if role == DETECTOR:
             manifest[role]["max_imgsz"] = DETECTOR_MAX_IMGSZ
-    data = {"detector": manifest[DETECTOR], "classifier": manifest[CLASSIFIER]}
-    if INDEX_READER in manifest:
-        data["index"] = manifest[INDEX_READER]
-    path = models_dir / MANIFEST
+    data = {keys[role]: manifest[role] for role in (DETECTOR, CLASSIFIER, INDEX_READER) if role in manifest}
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path
