@@ -79,6 +79,9 @@ def main() -> int:
               f"flagged {s['flagged']}); "
               f"named in place {s['named_in_place']:.2%}; card-set precision {s['set_precision']:.2%}, "
               f"recall {s['set_recall']:.2%}; unflagged readings right {s['certain_precision']:.2%} of {s['certain']}")
+        for band, figures in s["by_shown"].items():
+            print(f"  cards {band} of their face: {figures['right']} of {figures['cards']} right "
+                  f"({figures['share_right']:.2%})")
     return 0
 
 

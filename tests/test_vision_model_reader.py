@@ -308,7 +308,7 @@ def test_a_card_showing_too_little_to_be_labelled_is_not_counted_as_extra() -> N
 
 
 def test_eval_finds_the_unlabelled_cards_a_scene_records(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from vision.eval import unlabelled_cards
+    from vision.eval import shown_shares, unlabelled_cards
     from vision.synth.dataset import write_scenes
 
     seeds = range(2_000_000, 2_000_012)
@@ -320,6 +320,24 @@ def test_eval_finds_the_unlabelled_cards_a_scene_records(tmp_path) -> None:  # t
     assert [sorted(str(c) for c, _ in found[f"scene_{s:07d}.jpg"]) for s in seeds] == expected
     assert any(expected)  # these scenes do hold cards under the labelling share
     assert unlabelled_cards(tmp_path / "elsewhere" / "images") == {}
+    shown = shown_shares(tmp_path / "images")
+    assert {str(c): v for c, v in shown["scene_2000000.jpg"].items()} == {
+        str(p.card): round(p.visible, 4) for p in scenes[0].cards}
+    assert shown_shares(tmp_path / "elsewhere" / "images") == {}
+
+
+def test_cards_are_also_counted_by_how_much_of_them_shows() -> None:
+    ah, ks, qd = parse_card("AH"), parse_card("KS"), parse_card("QD")
+    truth = [(ah, (0.0, 0.0, 10.0, 10.0)), (ks, (20.0, 0.0, 30.0, 10.0)), (qd, (40.0, 0.0, 50.0, 10.0))]
+    found = [Detection(ah, 0.9, (0, 0, 10, 10)), Detection(qd, 0.8, (21, 0, 31, 10))]  # KS misread, QD missed
+    result = EvalResult()
+    score_image(result, truth, found, shown={ah: 1.0, ks: 0.45, qd: 0.5})
+    bands = result.summary()["by_shown"]
+    assert bands["showing 60% or more"] == {"cards": 1, "right": 1, "share_right": 1.0}
+    assert bands["showing under 60%"] == {"cards": 2, "right": 0, "share_right": 0.0}
+    plain = EvalResult()
+    score_image(plain, truth, found)  # real photos: no shares known, no bands
+    assert plain.summary()["by_shown"] == {}
 
 
 def test_named_in_place_accepts_a_whole_card_box_over_a_visible_part_label() -> None:

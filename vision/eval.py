@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,9 @@ MATCH_IOU = 0.5
 # covers this share of its labelled box. The real photos label overlapped cards by their visible part while the
 # reader boxes whole cards, so IoU alone counts some cards named right in the right place as missed.
 IN_PLACE_COVER = 0.7
+# Synthetic scenes record how much of each card's face shows; the figures are also given for cards showing at least
+# this share and for the rest (a card is labelled from 40 %).
+WELL_SHOWN = 0.6
 
 
 @dataclass
@@ -50,6 +53,8 @@ class EvalResult:
     in_place: int = 0  # truth cards named by a reading covering IN_PLACE_COVER of their box (or IoU >= MATCH_IOU)
     per_class: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # right, total
     confusion: Counter[tuple[str, str]] = field(default_factory=Counter)  # (truth, read) incl. "missed"/"extra"
+    # Truth cards by how much of their face shows (synthetic scenes only): [right, total] per share band.
+    by_shown: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
 
     @property
     def cards_right(self) -> float:
@@ -79,6 +84,8 @@ class EvalResult:
             "certain": self.certain,
             "certain_precision": round(self.certain_right / self.certain, 4) if self.certain else 1.0,
             "per_class_accuracy": {k: round(v[0] / v[1], 4) for k, v in sorted(self.per_class.items()) if v[1]},
+            "by_shown": {band: {"cards": total, "right": right, "share_right": round(right / total, 4)}
+                         for band, (right, total) in sorted(self.by_shown.items()) if total},
         }
 
 
@@ -116,11 +123,18 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def shown_band(visible: float) -> str:
+    """The share band a truth card is counted in by how much of its face shows."""
+    return f"showing {WELL_SHOWN:.0%} or more" if visible >= WELL_SHOWN else f"showing under {WELL_SHOWN:.0%}"
+
+
 def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, float, float]]],
-                detections: list[Detection], unlabelled: Sequence[tuple[Card, tuple[float, ...]]] = ()) -> None:
+                detections: list[Detection], unlabelled: Sequence[tuple[Card, tuple[float, ...]]] = (),
+                shown: Mapping[Card, float] | None = None) -> None:
     """Add one image to ``result``: boxes matched greedily by IoU, most confident detection first. ``unlabelled``:
     cards known to lie in the image that show too little to be labelled; a reading naming one of them in its place
-    is counted as ``under_label``, not as extra."""
+    is counted as ``under_label``, not as extra. ``shown``: how much of each truth card's face shows, where known
+    (a synthetic scene draws each card once), for the figures by share band."""
     result.images += 1
     result.truth_cards += len(truth)
     result.reported += len(detections)
@@ -147,6 +161,10 @@ def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, 
         stats = result.per_class[str(card)]
         stats[1] += 1
         result.confusion[(str(card), str(det.card))] += 1
+        if shown is not None and card in shown:
+            band = result.by_shown[shown_band(shown[card])]
+            band[0] += det.card == card
+            band[1] += 1
         if det.card == card:
             result.right += 1
             stats[0] += 1
@@ -154,6 +172,8 @@ def score_image(result: EvalResult, truth: list[tuple[Card, tuple[float, float, 
         else:
             result.wrong += 1
     for t in unmatched:
+        if shown is not None and truth[t][0] in shown:
+            result.by_shown[shown_band(shown[truth[t][0]])][1] += 1
         result.missed += 1
         result.per_class[str(truth[t][0])][1] += 1
         result.confusion[(str(truth[t][0]), "missed")] += 1
@@ -203,6 +223,21 @@ def truth_of(image_path: Path, shape: tuple[int, ...], cards: list[Card]) -> lis
             for c, cx, cy, bw, bh in rows]
 
 
+def shown_shares(images_dir: Path) -> dict[str, dict[Card, float]]:
+    """Per image name, how much of each card's face shows, from the ``scenes.jsonl`` that ``write_scenes`` keeps
+    beside the images; empty for any other dataset."""
+    records = images_dir.parent / SCENES_FILE
+    if not records.exists():
+        return {}
+    found: dict[str, dict[Card, float]] = {}
+    for line in records.read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            found[Path(record["image"]).name] = {card_of_class_name(placed["card"]): float(placed["visible"])
+                                                 for placed in record["cards"]}
+    return found
+
+
 def unlabelled_cards(images_dir: Path) -> dict[str, list[tuple[Card, tuple[float, ...]]]]:
     """Per image name, the cards drawn in a synthetic scene that show too little of their face to be labelled, with
     their whole-card boxes (from the ``scenes.jsonl`` that ``write_scenes`` keeps beside the images); empty for any
@@ -232,8 +267,10 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
         images = images[:limit]
     result = EvalResult()
     unlabelled: dict[str, list[tuple[Card, tuple[float, ...]]]] = {}
+    shown: dict[str, dict[Card, float]] = {}
     for folder in {p.parent for p in images}:
         unlabelled.update(unlabelled_cards(folder))
+        shown.update(shown_shares(folder))
     iterator: Any = images
     if progress:
         from rich.progress import track
@@ -244,7 +281,7 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
         if frame is None:
             raise InputError(f"cannot read the image {path}")
         score_image(result, truth_of(path, frame.shape, cards), reader.read(frame),  # type: ignore[arg-type]
-                    unlabelled.get(path.name, []))
+                    unlabelled.get(path.name, []), shown.get(path.name))
     return result
 
 

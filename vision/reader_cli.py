@@ -135,6 +135,9 @@ def _eval(args: argparse.Namespace) -> int:
     print(f"cards named in place (a reading of the card covers {IN_PLACE_COVER:.0%} of its labelled box): "
           f"{s['named_in_place']:.2%}")
     print(f"per-image card set: precision {s['set_precision']:.2%}, recall {s['set_recall']:.2%}")
+    for band, figures in s["by_shown"].items():
+        print(f"  cards {band} of their face: {figures['right']} of {figures['cards']} right "
+              f"({figures['share_right']:.2%})")
     print(f"readings without a flag: {s['certain']}, of which right {s['certain_precision']:.2%}")
     worst = sorted(s["per_class_accuracy"].items(), key=lambda kv: kv[1])[:5]
     print("weakest classes: " + ", ".join(f"{k} {v:.0%}" for k, v in worst))
