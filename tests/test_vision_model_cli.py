@@ -97,7 +97,10 @@ def test_eval_reports_figures_and_a_confusion_plot(tmp_path: Path, dealer_assist
                                     "names": dict(enumerate(CLASS_NAMES))}))
     done = _run(dealer_assist, cli_env, "eval", str(ours), "--split", "test", "--out", str(tmp_path / "ours"))
     assert done.returncode == 0, done.stderr
-    assert json.loads((tmp_path / "ours" / "report.json").read_text()) == report
+    theirs = json.loads((tmp_path / "ours" / "report.json").read_text())
+    # Only the set beside its scenes.jsonl can say how much of each card shows.
+    assert report.pop("by_shown") == {} and sum(band["cards"] for band in theirs.pop("by_shown").values()) > 0
+    assert theirs == report
 
 
 def test_eval_refuses_a_missing_split(tmp_path: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
