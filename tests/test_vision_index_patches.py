@@ -120,3 +120,16 @@ def test_index_patch_sets_are_written_per_class_and_resume(tmp_path) -> None:  #
     patch = cv2.imread(str(next((tmp_path / "set" / NO_INDEX).iterdir())))
     assert patch.shape == (64, 64, 3)
     assert index_training_patches(tmp_path / "set", [7_000_100, 7_000_101], log) == 0  # both scenes done
+
+
+def test_reader_settings_out_of_range_are_refused_by_name() -> None:
+    import pytest
+
+    from engine.errors import InputError
+    from vision.reader import ReaderSettings
+
+    with pytest.raises(InputError, match=r"index_weight must be within 0\.\.10, got -1"):
+        ReaderSettings(index_weight=-1.0)
+    with pytest.raises(InputError, match=r"confident must be within 0\.\.1, got 1\.5"):
+        ReaderSettings(confident=1.5)
+    assert ReaderSettings(index_look=False, index_weight=0.0).index_weight == 0.0
