@@ -223,40 +223,38 @@ def truth_of(image_path: Path, shape: tuple[int, ...], cards: list[Card]) -> lis
             for c, cx, cy, bw, bh in rows]
 
 
-def shown_shares(images_dir: Path) -> dict[str, dict[Card, float]]:
-    """Per image name, how much of each card's face shows, from the ``scenes.jsonl`` that ``write_scenes`` keeps
-    beside the images; empty for any other dataset."""
+def _scene_records(images_dir: Path) -> dict[str, dict[str, Any]]:
+    """Per image name, its record in the ``scenes.jsonl`` that ``write_scenes`` keeps beside the images (every card
+    drawn, its corners and how much of it shows); empty for any other dataset."""
     records = images_dir.parent / SCENES_FILE
     if not records.exists():
         return {}
-    found: dict[str, dict[Card, float]] = {}
+    found = {}
     for line in records.read_text().splitlines():
         if line.strip():
             record = json.loads(line)
-            found[Path(record["image"]).name] = {card_of_class_name(placed["card"]): float(placed["visible"])
-                                                 for placed in record["cards"]}
+            found[Path(record["image"]).name] = record
     return found
 
 
+def shown_shares(images_dir: Path) -> dict[str, dict[Card, float]]:
+    """Per image name of a synthetic scene set, how much of each card's face shows."""
+    return {name: {card_of_class_name(placed["card"]): float(placed["visible"]) for placed in record["cards"]}
+            for name, record in _scene_records(images_dir).items()}
+
+
 def unlabelled_cards(images_dir: Path) -> dict[str, list[tuple[Card, tuple[float, ...]]]]:
-    """Per image name, the cards drawn in a synthetic scene that show too little of their face to be labelled, with
-    their whole-card boxes (from the ``scenes.jsonl`` that ``write_scenes`` keeps beside the images); empty for any
-    other dataset."""
-    records = images_dir.parent / SCENES_FILE
-    if not records.exists():
-        return {}
+    """Per image name of a synthetic scene set, the cards drawn that show too little of their face to be labelled,
+    with their whole-card boxes."""
     found: dict[str, list[tuple[Card, tuple[float, ...]]]] = {}
-    for line in records.read_text().splitlines():
-        if not line.strip():
-            continue
-        record = json.loads(line)
+    for name, record in _scene_records(images_dir).items():
         cards = []
         for placed in record["cards"]:
             if not placed["labelled"] and placed["visible"] > 0:
                 pts = np.array(placed["corners"], np.float64)
                 cards.append((card_of_class_name(placed["card"]),
                               (*(float(v) for v in pts.min(axis=0)), *(float(v) for v in pts.max(axis=0)))))
-        found[Path(record["image"]).name] = cards
+        found[name] = cards
     return found
 
 

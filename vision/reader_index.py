@@ -13,11 +13,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.synth.faces import FACE_SIZE
+from vision.synth.faces import CARD_ASPECT, FACE_SIZE
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float64]  # 4 x 2: a card's top-left, top-right, bottom-right, bottom-left corner
-CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 INDEX_PATCH_SIZE = 64
 # The part of the face cut around the top-left index, as shares of the face's width and height: the index (rank
 # over suit) and a margin for outlines that are a little off. Square on the card: 133 x 133 face pixels.

@@ -20,11 +20,10 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import InputError
-from vision.synth.faces import FACE_SIZE
+from vision.synth.faces import CARD_ASPECT, FACE_SIZE
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float32]  # 4 x 2: the face's top-left, top-right, bottom-right, bottom-left in frame pixels
-CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 
 
 @dataclass(frozen=True)

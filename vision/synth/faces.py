@@ -23,6 +23,7 @@ from engine.errors import InputError
 
 Image = npt.NDArray[np.uint8]
 FACE_SIZE = (250, 350)  # width, height in pixels: the 5:7 shape of a poker card
+CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]  # height over width
 CORNER_RADIUS = 0.06  # of the face width
 CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache" / "card-faces"
 DEBIAN_DECKS_DIR = Path("/usr/share/carddecks")

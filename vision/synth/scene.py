@@ -15,19 +15,16 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from vision.synth import textures
-from vision.synth.faces import FACE_SIZE, available_decks, face_mask, load_deck, paste_card
+from vision.synth.faces import CARD_ASPECT, FACE_SIZE, available_decks, face_mask, load_deck, paste_card
 
 Image = npt.NDArray[np.uint8]
 FRAME_SIZE = (1280, 720)
 # A card is labelled when at least this share of its face shows; layouts avoid cards that show a little less, so
 # that nothing on the picture is half-way between "a card" and "not a card".
 LABEL_MIN_VISIBLE = 0.4
-CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]
 # Where every deck drawn prints a card's index (rank over suit), as shares of the face's width and height: the
 # top-left corner and, turned, the bottom-right one. Some decks print all four corners; only these two count.
 INDEX_CORNERS = ((0.0, 0.0, 0.2, 0.3), (0.8, 0.7, 1.0, 1.0))
-# A card's index counts as in view when this share of one of its index corners shows.
-INDEX_MIN_VISIBLE = 0.8
 
 
 @dataclass(frozen=True)
@@ -52,10 +49,6 @@ class PlacedCard:
     @property
     def labelled(self) -> bool:
         return self.visible >= LABEL_MIN_VISIBLE
-
-    @property
-    def index_in_view(self) -> bool:
-        return self.index_visible >= INDEX_MIN_VISIBLE
 
 
 @dataclass(frozen=True)
@@ -210,17 +203,13 @@ def render_scene(seed: int, size: tuple[int, int] = FRAME_SIZE, decks: list[str]
         matrix = cv2.getPerspectiveTransform(src, dst)
         image = cv2.warpPerspective(image, matrix, size, borderMode=cv2.BORDER_REFLECT)
         camera.append(("perspective", matrix))
-        if len(all_corners):
-            all_corners = cv2.perspectiveTransform(all_corners.reshape(-1, 1, 2).astype(np.float64),
-                                                   matrix).reshape(-1, 4, 2)
     if rng.random() < 0.6:  # wide-angle webcam lens
         k = float(rng.uniform(-0.12, 0.08))
         camera.append(("lens", k))
         map_x, map_y = _lens_map(k, size)
         image = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-        if len(all_corners):
-            all_corners = _distort(all_corners.reshape(-1, 2), k, size).reshape(-1, 4, 2)
     image = textures.apply_sensor(rng, image)
+    all_corners = _through_camera(all_corners.reshape(-1, 2).astype(np.float64), camera, size).reshape(-1, 4, 2)
 
     index_shares = [_shares_in_picture(corners_pixels, camera, size) for corners_pixels in index_pixels]
     placed = tuple(PlacedCard(card, all_corners[i].astype(np.float32), placed_visible[i], index_shares[i])
@@ -252,19 +241,25 @@ def index_pixels_showing(owner: npt.NDArray[np.int16], card: int,
     return found
 
 
+def _through_camera(points: npt.NDArray[np.float64], camera: list[tuple[str, object]],
+                    size: tuple[int, int]) -> npt.NDArray[np.float64]:
+    """Where points (N x 2) of the laid table land in the picture after the camera's steps."""
+    for step, value in camera:
+        if not len(points):
+            break
+        if step == "perspective":
+            points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), value).reshape(-1, 2)
+        else:
+            points = _distort(points, float(value), size)  # type: ignore[arg-type]
+    return points
+
+
 def _shares_in_picture(corners_pixels: list[tuple[npt.NDArray[np.float64], int]], camera: list[tuple[str, object]],
                        size: tuple[int, int]) -> tuple[float, float]:
     """Per index corner, the share of its pixels that show and land inside the picture after the camera."""
     shares = []
     for points, total in corners_pixels:
-        moved = points
-        for step, value in camera:
-            if not len(moved):
-                break
-            if step == "perspective":
-                moved = cv2.perspectiveTransform(moved.reshape(-1, 1, 2), value).reshape(-1, 2)
-            else:
-                moved = _distort(moved, float(value), size)  # type: ignore[arg-type]
+        moved = _through_camera(points, camera, size)
         inside = (moved[:, 0] >= 0) & (moved[:, 1] >= 0) & (moved[:, 0] < size[0]) & (moved[:, 1] < size[1])
         shares.append(float(inside.sum()) / max(total, 1))
     return (shares[0], shares[1])
