@@ -110,10 +110,14 @@ class _CountingBackend:
         self.backend, self.crops, self.patches = backend, 0, 0
         self.name = backend.name
         self.has_index_reader = backend.has_index_reader
+        self.has_outline_model = backend.has_outline_model
 
     def read_index(self, batch):  # type: ignore[no-untyped-def]
         self.patches += len(batch)
         return self.backend.read_index(batch)
+
+    def outline_raw(self, batch):  # type: ignore[no-untyped-def]
+        return self.backend.outline_raw(batch)
 
     def detect_raw(self, batch):  # type: ignore[no-untyped-def]
         return self.backend.detect_raw(batch)

@@ -24,7 +24,7 @@ from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, Point
 from vision.reader_classes import card_of_class_name
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
-from vision.reader_index import fuse_index, index_columns, index_patches
+from vision.reader_index import fuse_index, index_columns, index_patch, index_patches
 from vision.reader_models import (
     DEFAULT_MODEL_DIR,
     Backend,
@@ -34,6 +34,7 @@ from vision.reader_models import (
     open_backend,
     to_tensor,
 )
+from vision.reader_outline import Quad, decode_outlines, match_outlines, outline_box, upright_outline
 
 Image = npt.NDArray[np.uint8]
 
@@ -65,9 +66,23 @@ class ReaderSettings:
     # it is. Chosen on the validation sets (models/README.md, step 15).
     index_look: bool = True
     index_weight: float = 0.5
+    # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are cut at
+    # the corners of its card's outline, when an outline's own box overlaps the reading's box at least
+    # ``outline_match`` (IoU); otherwise at the corners worked out from its box. Outlines under ``outline_min``
+    # are not taken.
+    outline_look: bool = True
+    outline_match: float = 0.5
+    outline_min: float = 0.30
+    # An outline at least ``outline_find_min`` sure that no detector box overlaps over ``outline_unboxed`` (IoU) is
+    # a card the detector missed (mostly one under another in a fan): it is read from its outline's box. Off, the
+    # outline model runs only when a reading is doubtful.
+    outline_finds: bool = False
+    outline_find_min: float = 0.5
+    outline_unboxed: float = 0.3
 
     def __post_init__(self) -> None:
-        shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap")
+        shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
+                             "outline_match", "outline_min", "outline_find_min", "outline_unboxed")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -146,31 +161,68 @@ class CardReader:
         out[doubtful] = (first_views * probs[doubtful] + more.sum(axis=0)) / (first_views + len(more))
         return out
 
+    def outlines(self, frame: Image) -> tuple[list[Quad], npt.NDArray[np.float32]]:
+        """The cards' outlines in ``frame`` pixels from the outline model, and their scores (none without one)."""
+        if not (self.backend.has_outline_model and self.settings.outline_look):
+            return [], np.zeros(0, np.float32)
+        size = self.manifest.detector_input_size(*frame.shape[:2])
+        square, scale, (pad_x, pad_y) = letterbox(frame, size)
+        raw = self.backend.outline_raw(to_tensor([square]))
+        found, scores = decode_outlines(raw, self.settings.outline_min, self.settings.nms_iou)
+        return [(quad - np.array([pad_x, pad_y])) / scale for quad in found], scores
+
+    def found_by_outline(self, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
+                         outlines: list[Quad], outline_scores: npt.NDArray[np.float32],
+                         ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``boxes`` and ``scores`` with the boxes of sure outlines that no box overlaps added (``outline_finds``)."""
+        from vision.eval import iou
+
+        box_list = [tuple(float(v) for v in b) for b in boxes]
+        found = [(outline_box(o), float(s)) for o, s in zip(outlines, outline_scores, strict=True)
+                 if s >= self.settings.outline_find_min
+                 and all(iou(outline_box(o), b) < self.settings.outline_unboxed for b in box_list)]
+        if not found:
+            return boxes, scores
+        return (np.concatenate([boxes, np.array([b for b, _ in found], np.float32).reshape(-1, 4)]),
+                np.concatenate([scores, np.array([s for _, s in found], np.float32)]))
+
     def index_look(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
-                   probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """``probs`` with every doubtful reading's index corners read and added in (``index_look``)."""
+                   probs: npt.NDArray[np.float32], outlines: list[Quad] | None = None) -> npt.NDArray[np.float32]:
+        """``probs`` with every doubtful reading's index corners read and added in (``index_look``): cut at its
+        card's outline where the outline model found it (``outlines``: already found for this frame, or None to
+        look now), else at the corners its box allows."""
         columns = self.index_columns
         doubtful = self.doubtful(boxes, scores, probs)
         if columns is None or not doubtful:
             return probs
         size = self.manifest.index_imgsz
-        patches = [patch for i in doubtful
-                   for patch in index_patches(frame, (float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]),
-                                                      float(boxes[i][3])), size)]
-        read = self.backend.read_index(to_tensor(patches)).reshape(len(doubtful), len(patches) // len(doubtful), -1)
+        box_list = [(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3])) for i in doubtful]
+        if outlines is None:
+            outlines = self.outlines(frame)[0]
+        matched = match_outlines(box_list, outlines, self.settings.outline_match)
+        per_reading = [[index_patch(frame, np.roll(upright_outline(outline), -turn, axis=0), size) for turn in (0, 2)]
+                       if outline is not None else index_patches(frame, box, size)
+                       for box, outline in zip(box_list, matched, strict=True)]
+        read = self.backend.read_index(to_tensor([patch for patches in per_reading for patch in patches]))
         out = probs.copy()
-        for row, i in zip(read, doubtful, strict=True):
-            out[i] = fuse_index(probs[i], row, columns, self.settings.index_weight)
+        start = 0
+        for patches, i in zip(per_reading, doubtful, strict=True):
+            out[i] = fuse_index(probs[i], read[start : start + len(patches)], columns, self.settings.index_weight)
+            start += len(patches)
         return out
 
     def read_raw(self, frame: Image) -> list[RawReading]:
         with self._lock:
             boxes, scores = self.detect(frame)
+            outlines = None
+            if self.settings.outline_finds:
+                outlines, outline_scores = self.outlines(frame)
+                boxes, scores = self.found_by_outline(boxes, scores, outlines, outline_scores)
             probs = self.classify(frame, boxes)
             if self.settings.second_look and len(boxes):
                 probs = self.second_look(frame, boxes, scores, probs)
             if self.settings.index_look and len(boxes):
-                probs = self.index_look(frame, boxes, scores, probs)
+                probs = self.index_look(frame, boxes, scores, probs, outlines)
         return [RawReading(tuple(float(v) for v in b), float(s), p)  # type: ignore[arg-type]
                 for b, s, p in zip(boxes, scores, probs, strict=True)]
 

@@ -27,8 +27,9 @@ def register(vision_subparsers: Any) -> None:
     ev.set_defaults(func=_eval)
 
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
-    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "export", "all"], default="all",
-                    help="index: build the index reader's patch set and train it (models/README.md, step 15)")
+    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "outline", "export", "all"],
+                    default="all", help="index: build the index reader's patch set and train it (models/README.md, "
+                    "step 15); outline: the outline model's tiles and training (step 17)")
     tr.add_argument("--detector-epochs", type=int, default=30)
     tr.add_argument("--classifier-epochs", type=int, default=12)
     tr.add_argument("--index-epochs", type=int, default=30)
@@ -36,6 +37,11 @@ def register(vision_subparsers: Any) -> None:
                     help="training scenes whose cards' index corners are cut for the index reader (default 1600)")
     tr.add_argument("--index-photo-scenes", type=int, default=600,
                     help="scenes of the photographed deck cut for the index reader (default 600)")
+    tr.add_argument("--outline-epochs", type=int, default=30)
+    tr.add_argument("--outline-scenes", type=int, default=1600,
+                    help="training scenes cut into tiles for the outline model (default 1600)")
+    tr.add_argument("--outline-photo-scenes", type=int, default=400,
+                    help="scenes of the photographed deck cut into tiles for the outline model (default 400)")
     tr.add_argument("--hours", type=float, default=None, help="time box per model (Ultralytics stops in time)")
     tr.add_argument("--train-scenes", type=int, default=640)
     tr.add_argument("--table-frames", type=int, default=150, help="frames of the demo table cut into classifier crops")
@@ -57,6 +63,9 @@ def register(vision_subparsers: Any) -> None:
                     help="fine-tune the classifier from this checkpoint (e.g. models/card-classifier.pt)")
     tr.add_argument("--index-from", type=Path, default=None,
                     help="start the index reader from this checkpoint (default: models/card-classifier.pt)")
+    tr.add_argument("--outline-from", type=Path, default=None,
+                    help="fine-tune the outline model from this checkpoint (default: a first run takes the card "
+                         "detector's layers)")
     tr.add_argument("--lr", type=float, default=None,
                     help="starting learning rate (AdamW; default 0.002, a detector fine-tune 0.0005)")
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
@@ -69,6 +78,8 @@ def register(vision_subparsers: Any) -> None:
     ex.add_argument("--classifier-run", type=Path, default=None)
     ex.add_argument("--index-run", type=Path, default=None,
                     help="the index reader's run (default: runs/vision/index, when it has been trained)")
+    ex.add_argument("--outline-run", type=Path, default=None,
+                    help="the outline model's run (default: runs/vision/outline, when it has been trained)")
     ex.add_argument("--models", type=Path, default=None)
     ex.set_defaults(func=_export)
 
@@ -150,14 +161,16 @@ def _train(args: argparse.Namespace) -> int:
 
     for checkpoint, example in ((args.detector_from, "models/card-detector.pt"),
                                 (args.classifier_from, "models/card-classifier.pt"),
-                                (args.index_from, "models/card-index.pt")):
+                                (args.index_from, "models/card-index.pt"),
+                                (args.outline_from, "models/card-outline.pt")):
         if checkpoint is not None and not checkpoint.is_file():
             raise InputError(f"no checkpoint {checkpoint} to fine-tune from; give a .pt file such as {example}")
     if args.lr is not None and not 0 < args.lr < 1:
         raise InputError(f"--lr {args.lr} is not a learning rate; give a value between 0 and 1, such as 0.001")
     rate = {} if args.lr is None else {"lr0": args.lr}
     if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes, args.proposal_scenes,
-           args.hard_copies, args.index_scenes, args.index_photo_scenes) < 0:
+           args.hard_copies, args.index_scenes, args.index_photo_scenes, args.outline_scenes,
+           args.outline_photo_scenes) < 0:
         raise InputError("scene, frame and copy counts cannot be negative; give 0 or more")
     if args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
@@ -180,22 +193,29 @@ def _train(args: argparse.Namespace) -> int:
                                             real_dir=args.real)
         train.train_index_reader(patches, epochs=args.index_epochs, hours=args.hours, threads=args.threads,
                                  start_from=args.index_from, **rate)
+    if args.stage in ("outline", "all"):
+        tiles = train.build_outline_tiles(train_scenes=args.outline_scenes, photo_scenes=args.outline_photo_scenes,
+                                          real_dir=args.real)
+        train.train_outline_model(tiles, epochs=args.outline_epochs, hours=args.hours, threads=args.threads,
+                                  start_from=args.outline_from, **rate)
     if args.stage in ("export", "all"):
-        print(f"exported: {_do_export(None, None, None, args.models)}")
+        print(f"exported: {_do_export(None, None, None, None, args.models)}")
     return 0
 
 
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
-               models: Path | None) -> Path:
+               outline_run: Path | None, models: Path | None) -> Path:
     from vision import train
 
     return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
-                               models or train.REPO_ROOT / "models", index_run or train.RUNS / "index")
+                               models or train.REPO_ROOT / "models", index_run or train.RUNS / "index",
+                               outline_run or train.RUNS / "outline")
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
-        print(f"exported: {_do_export(args.detector_run, args.classifier_run, args.index_run, args.models)}")
+        manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run, args.models)
+        print(f"exported: {manifest}")
     except FileNotFoundError as error:
         raise InputError(str(error)) from error
     return 0

@@ -24,6 +24,7 @@ MANIFEST = "reader.json"
 DETECTOR = "card-detector"
 CLASSIFIER = "card-classifier"
 INDEX_READER = "card-index"  # optional: reads a card's index corners (vision.reader_index)
+OUTLINE_MODEL = "card-outline"  # optional: each card's outline as an oriented box (vision.reader_outline)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class ModelManifest:
     detector_max_imgsz: int = 640
     index_imgsz: int = 0  # 0: the folder has no index reader
     index_names: tuple[str, ...] = ()
+    outline_imgsz: int = 0  # 0: the folder has no outline model
 
     def detector_input_size(self, height: int, width: int) -> int:
         """The detector's square input for a frame: cards should reach it at about the size they were trained at
@@ -50,10 +52,12 @@ class ModelManifest:
         try:
             data = json.loads(path.read_text())
             index = data.get("index") or {}
+            outline = data.get("outline") or {}
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
-                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())))
+                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())),
+                       int(outline.get("imgsz", 0)))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error
@@ -113,8 +117,13 @@ class Backend(Protocol):
 
     def read_index(self, batch: Floats) -> Floats: ...
 
+    def outline_raw(self, batch: Floats) -> Floats: ...
+
     @property
     def has_index_reader(self) -> bool: ...
+
+    @property
+    def has_outline_model(self) -> bool: ...
 
 
 class OnnxBackend:
@@ -132,8 +141,9 @@ class OnnxBackend:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._det = self._open(ort, folder / f"{DETECTOR}.onnx", options)
         self._cls = self._open(ort, folder / f"{CLASSIFIER}.onnx", options)
-        index = folder / f"{INDEX_READER}.onnx"
+        index, outline = folder / f"{INDEX_READER}.onnx", folder / f"{OUTLINE_MODEL}.onnx"
         self._idx = self._open(ort, index, options) if index.exists() else None
+        self._out = self._open(ort, outline, options) if outline.exists() else None
 
     @staticmethod
     def _open(ort: Any, path: Path, options: Any) -> Any:
@@ -155,6 +165,15 @@ class OnnxBackend:
         if self._idx is None:
             raise InputError("this model folder has no index reader (card-index.onnx)")
         return self._run_classifier(self._idx, batch)
+
+    @property
+    def has_outline_model(self) -> bool:
+        return self._out is not None
+
+    def outline_raw(self, batch: Floats) -> Floats:
+        if self._out is None:
+            raise InputError("this model folder has no outline model (card-outline.onnx)")
+        return np.asarray(self._out.run(None, {self._out.get_inputs()[0].name: batch})[0], np.float32)
 
     @staticmethod
     def _run_classifier(session: Any, batch: Floats) -> Floats:
@@ -180,8 +199,9 @@ class TorchBackend:
         self._torch = torch
         self._det = self._load(YOLO, folder / f"{DETECTOR}.pt")
         self._cls = self._load(YOLO, folder / f"{CLASSIFIER}.pt")
-        index = folder / f"{INDEX_READER}.pt"
+        index, outline = folder / f"{INDEX_READER}.pt", folder / f"{OUTLINE_MODEL}.pt"
         self._idx = self._load(YOLO, index) if index.exists() else None
+        self._out = self._load(YOLO, outline) if outline.exists() else None
 
     @staticmethod
     def _load(yolo: Any, path: Path) -> Any:
@@ -220,6 +240,15 @@ class TorchBackend:
         if len(batch) == 0:
             return np.zeros((0, 0), np.float32)
         return self._forward(self._idx, batch)
+
+    @property
+    def has_outline_model(self) -> bool:
+        return self._out is not None
+
+    def outline_raw(self, batch: Floats) -> Floats:
+        if self._out is None:
+            raise InputError("this model folder has no outline model (card-outline.pt)")
+        return self._forward(self._out, batch)
 
 
 def open_backend(kind: str, folder: Path = DEFAULT_MODEL_DIR, threads: int = 2) -> Backend:

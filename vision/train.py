@@ -35,8 +35,10 @@ def set_cpu_threads(threads: int) -> None:
 
 def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz: int, batch: int,
                threads: int = 2, time_hours: float | None = None, weights: Path | None = None,
-               callbacks: Mapping[str, Callable[[Any], None]] | None = None, **overrides: Any) -> Path:
+               transfer: Path | None = None, callbacks: Mapping[str, Callable[[Any], None]] | None = None,
+               **overrides: Any) -> Path:
     """Train (or resume) one Ultralytics model; returns the run folder. ``weights`` starts from a checkpoint;
+    ``transfer`` builds the model from its YAML and takes every layer that fits from another task's checkpoint;
     ``callbacks`` (Ultralytics event name → function of the trainer) report progress."""
     prepare_offline_ultralytics()
     from ultralytics import YOLO
@@ -57,6 +59,8 @@ def train_yolo(model_yaml: str, data: Path, run_dir: Path, *, epochs: int, imgsz
     # From a checkpoint, start from the checkpoint itself: building from the YAML and loading it would leave the
     # classification head behind (the YAML's 1000 classes do not match), so a fine-tune would start from a random head.
     model = YOLO(str(weights)) if weights is not None else YOLO(model_yaml)
+    if transfer is not None and weights is None:
+        model.load(str(transfer))
     for event, function in (callbacks or {}).items():
         model.add_callback(event, function)
     args: dict[str, Any] = dict(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=0, device="cpu",
@@ -227,8 +231,53 @@ def train_index_reader(index_dir: Path, run_dir: Path = RUNS / "index", epochs: 
                          "patience": 100, "optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 0.5, **overrides})
 
 
+OUTLINE_RECIPE = {"model": "yolo26n-obb.yaml", "imgsz": 320, "batch": 16}
+
+
+def build_outline_tiles(work: Path = WORK_DIR, train_scenes: int = 1600, photo_scenes: int = 400,
+                        real_dir: Path | None = None) -> Path:
+    """The outline model's data (``work/outline-tiles``, returns its data.yaml): two 640 px tiles of each training
+    and validation scene, and of ``photo_scenes`` scenes of the photographed deck, each card labelled by its outline
+    as an oriented box. Real photos take no part: their labels are axis-aligned boxes, not outlines."""
+    import yaml
+
+    from vision.synth.dataset import detector_tiles, write_scenes
+
+    synth, out = work / "synth", work / "outline-tiles"
+    write_scenes(synth / "val", range(1_000_000, 1_000_100))
+    write_scenes(synth / "train", range(0, train_scenes))
+    detector_tiles(synth / "val", out / "val", seed=5, oriented=True)
+    detector_tiles(synth / "train", out / "train", seed=4, oriented=True)
+    train_dirs = ["outline-tiles/train/images"]
+    if photo_scenes:
+        from vision.synth.photo_deck import photo_faces, register_photo_decks
+        from vision.train_data import DEFAULT_REAL_PHOTOS
+
+        decks = register_photo_decks(photo_faces(real_dir or DEFAULT_REAL_PHOTOS), PHOTO_DECKS)
+        write_scenes(synth / "photo", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + photo_scenes), decks=decks)
+        detector_tiles(synth / "photo", out / "photo", seed=6, oriented=True)
+        train_dirs.append("outline-tiles/photo/images")
+    data = out / "data.yaml"
+    data.write_text(yaml.safe_dump({"path": str(work), "train": train_dirs, "val": ["outline-tiles/val/images"],
+                                    "names": {0: "card"}}, sort_keys=False))
+    return data
+
+
+def train_outline_model(data: Path, run_dir: Path = RUNS / "outline", epochs: int = 30, hours: float | None = None,
+                        start_from: Path | None = None, threads: int = 2, **overrides: Any) -> Path:
+    """Train the outline model (YOLO26n-obb, one class: each card's outline as an oriented box). A first run takes
+    the card detector's layers (all but the angle); ``start_from`` fine-tunes an outline checkpoint. Turns and flips
+    are safe here: an oriented label turns with its card."""
+    r = OUTLINE_RECIPE
+    transfer = None if start_from is not None else REPO_ROOT / "models" / "card-detector.pt"
+    return train_yolo(str(r["model"]), data, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
+                      threads=threads, time_hours=hours, weights=start_from, transfer=transfer,
+                      **{"flipud": 0.5, "fliplr": 0.5, "degrees": 0.0, "close_mosaic": 3, "patience": 100,
+                         "optimizer": "AdamW", "lr0": 0.001, "warmup_epochs": 0.5, **overrides})
+
+
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
-                  index_run: Path | None = None) -> Path:
+                  index_run: Path | None = None, outline_run: Path | None = None) -> Path:
     """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
     ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. A model whose run has
     no checkpoint is kept as ``models_dir`` already has it (so one retrained model can be exported alone); without
@@ -238,21 +287,22 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
     prepare_offline_ultralytics()
     from ultralytics import YOLO
 
-    from vision.reader_models import CLASSIFIER, DETECTOR, INDEX_READER, MANIFEST
+    from vision.reader_models import CLASSIFIER, DETECTOR, INDEX_READER, MANIFEST, OUTLINE_MODEL
 
     models_dir.mkdir(parents=True, exist_ok=True)
     path = models_dir / MANIFEST
-    keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index"}
+    keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index", OUTLINE_MODEL: "outline"}
     before = json.loads(path.read_text()) if path.exists() else {}
     manifest: dict[str, Any] = {role: before[key] for role, key in keys.items()
                                 if key in before and (models_dir / f"{role}.onnx").exists()}
     roles = [(DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], True),
              (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True),
-             (INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True)]
+             (INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True),
+             (OUTLINE_MODEL, outline_run, OUTLINE_RECIPE["imgsz"], True)]
     for role, run, imgsz, dynamic in roles:
         best = run / "weights" / "best.pt" if run is not None else None
         if best is None or not best.exists():
-            if role in manifest or role == INDEX_READER:
+            if role in manifest or role in (INDEX_READER, OUTLINE_MODEL):
                 continue
             raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
         target = models_dir / f"{role}.pt"
@@ -268,8 +318,8 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
             shutil.move(str(onnx), models_dir / f"{role}.onnx")
         names = model.names
         manifest[role] = {"imgsz": int(imgsz), "names": [names[i] for i in sorted(names)]}
-        if role == DETECTOR:
+        if role in (DETECTOR, OUTLINE_MODEL):
             manifest[role]["max_imgsz"] = DETECTOR_MAX_IMGSZ
-    data = {keys[role]: manifest[role] for role in (DETECTOR, CLASSIFIER, INDEX_READER) if role in manifest}
+    data = {keys[role]: manifest[role] for role in keys if role in manifest}
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import yaml
 
 from vision.reader_classes import CLASS_INDEX, CLASS_NAMES
@@ -150,8 +151,9 @@ def scenes_not_done(seeds: Iterable[int], done_log: Path, size: tuple[int, int] 
 
 
 def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int = 2, seed: int = 0,
-                   keep_share: float = 0.3) -> Path:
-    """Square tiles of the scenes, labelled as one class ('card'), for the 1-class detector.
+                   keep_share: float = 0.3, oriented: bool = False) -> Path:
+    """Square tiles of the scenes, labelled as one class ('card'), for the 1-class detector; with ``oriented``, each
+    card's label is its outline as an oriented box (``oriented_label``), for the outline model.
 
     The reader shrinks a 1280 x 720 frame by half; the detector trains at 320 px, where a whole 1280 px scene would
     be shrunk four times. A 640 px tile trained at 320 px shows the cards at the size the reader will see them.
@@ -170,22 +172,80 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
         image = cv2.imread(str(scenes_dir / record["image"]))
         h, w = image.shape[:2]
         boxes = _scene_boxes(record, (w, h))
+        outlines = [np.array(card["corners"], np.float64) for card in record["cards"] if card["labelled"]]
         for name, (ox, oy) in zip(names, offsets, strict=True):
             piece = image[oy : oy + tile, ox : ox + tile]
             th, tw = piece.shape[:2]
             lines = []
-            for _, (x1, y1, x2, y2) in boxes:
+            for (_, (x1, y1, x2, y2)), outline in zip(boxes, outlines, strict=True):
                 cx1, cy1 = max(x1 - ox, 0.0), max(y1 - oy, 0.0)
                 cx2, cy2 = min(x2 - ox, float(tw)), min(y2 - oy, float(th))
                 if cx2 - cx1 < 2 or cy2 - cy1 < 2:
                     continue
                 if (cx2 - cx1) * (cy2 - cy1) < keep_share * (x2 - x1) * (y2 - y1):
                     continue
+                if oriented:
+                    label = oriented_label(outline - np.array([ox, oy]), (tw, th))
+                    if label is not None:
+                        lines.append(label)
+                    continue
                 lines.append(f"0 {(cx1 + cx2) / 2 / tw:.6f} {(cy1 + cy2) / 2 / th:.6f} "
                              f"{(cx2 - cx1) / tw:.6f} {(cy2 - cy1) / th:.6f}")
             cv2.imwrite(str(out / "images" / f"{name}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
             (out / "labels" / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
     return out
+
+
+def oriented_label(outline: npt.NDArray[np.float64], size: tuple[int, int]) -> str | None:
+    """A card's outline (4 corners, pixels of a ``size`` picture) as an Ultralytics oriented-box label line
+    (``0 x1 y1 … x4 y4``, normalised): a rectangle turned as the card is, around the part of the card inside the
+    picture (a card cut by the picture's edge is boxed as far as it shows, as the axis-aligned labels are)."""
+    w, h = size
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    area, inside = cv2.intersectConvexConvex(np.asarray(outline, np.float32), frame)
+    if inside is None or area < 4:
+        return None
+    (_, _), (_, _), degrees = cv2.minAreaRect(np.asarray(outline, np.float32))
+    turn = np.deg2rad(degrees)
+    axes = np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]])  # rows: the card's two axes
+    local = inside.reshape(-1, 2).astype(np.float64) @ axes.T
+    u1, v1, u2, v2 = _largest_aligned_rectangle(local)
+    corners = np.array([[u1, v1], [u2, v1], [u2, v2], [u1, v2]]) @ axes
+    corners = np.clip(corners / np.array([w, h]), 0.0, 1.0)
+    return "0 " + " ".join(f"{v:.6f}" for v in corners.reshape(-1))
+
+
+def _largest_aligned_rectangle(polygon: npt.NDArray[np.float64], steps: int = 24) -> tuple[float, float, float, float]:
+    """The biggest rectangle with sides along the axes inside a convex polygon (u, v points), to a grid of
+    ``steps`` along u: the whole card where it lies inside the picture, its part inside where the edge cuts it (a
+    rectangle around that part would stick out of the picture, and clipping its corners would turn it)."""
+    # Half a pixel in from either end: where the polygon's end is an edge turned by a rounding error, the span
+    # exactly at its end is a single point.
+    us = np.linspace(polygon[:, 0].min() + 0.5, polygon[:, 0].max() - 0.5, steps + 1)
+    spans = [_vertical_span(polygon, u) for u in us]
+    best, best_area = (us[0], spans[0][0], us[-1], spans[0][1]), -1.0
+    for i in range(len(us)):
+        for j in range(i + 1, len(us)):
+            low, high = max(spans[i][0], spans[j][0]), min(spans[i][1], spans[j][1])
+            area = (us[j] - us[i]) * (high - low)
+            if high > low and area > best_area:
+                best, best_area = (us[i], low, us[j], high), area
+    return tuple(float(v) for v in best)  # type: ignore[return-value]
+
+
+def _vertical_span(polygon: npt.NDArray[np.float64], u: float) -> tuple[float, float]:
+    """Where the line at ``u`` crosses a convex polygon: its lowest and highest v (its nearest vertex's v when it
+    misses by rounding)."""
+    crossings = []
+    for (ua, va), (ub, vb) in zip(polygon, np.roll(polygon, -1, axis=0), strict=True):
+        if min(ua, ub) - 1e-6 <= u <= max(ua, ub) + 1e-6:
+            crossings.append(va if abs(ub - ua) < 1e-9 else va + (vb - va) * (u - ua) / (ub - ua))
+            if abs(ub - ua) < 1e-9:
+                crossings.append(vb)
+    if not crossings:
+        nearest = polygon[np.argmin(np.abs(polygon[:, 0] - u))]
+        return float(nearest[1]), float(nearest[1])
+    return float(min(crossings)), float(max(crossings))
 
 
 def proposal_crops(out: Path, seeds: Iterable[int], done_log: Path, reader_dir: Path | None = None,

@@ -1,0 +1,126 @@
+"""Card outlines: oriented-box labels for the outline model, decoding its output, and cutting index corners at an
+outline's corners."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.reader_outline import decode_outlines, match_outlines, outline_box, upright_outline
+from vision.synth.dataset import detector_tiles, oriented_label, write_scenes
+from vision.synth.faces import CARD_ASPECT
+
+
+def _card(centre: tuple[float, float], width: float, degrees: float) -> np.ndarray:
+    """A card's corners, top-left first, clockwise on the screen."""
+    a = np.deg2rad(degrees)
+    local = np.array([[-0.5, -CARD_ASPECT / 2], [0.5, -CARD_ASPECT / 2], [0.5, CARD_ASPECT / 2],
+                      [-0.5, CARD_ASPECT / 2]]) * width
+    turn = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    return local @ turn + np.array(centre)
+
+
+def _label_corners(line: str, size: tuple[int, int]) -> np.ndarray:
+    values = line.split()
+    assert values[0] == "0"
+    return np.array([float(v) for v in values[1:]]).reshape(4, 2) * np.array(size)
+
+
+def _right_angled(quad: np.ndarray) -> bool:
+    edges = np.roll(quad, -1, axis=0) - quad
+    return all(abs(float(np.dot(edges[i], edges[(i + 1) % 4]))) < 1e-3 * float(np.dot(edges[i], edges[i])) + 1e-6
+               for i in range(4))
+
+
+def test_a_card_inside_the_picture_is_labelled_by_its_own_outline() -> None:
+    card = _card((300, 200), 90, 27)
+    label = _label_corners(oriented_label(card, (640, 480)) or "", (640, 480))
+    # the same four corners (in some order), to a pixel
+    assert max(float(np.min(np.linalg.norm(card - point, axis=1))) for point in label) < 1.0
+
+
+def test_a_card_cut_by_the_edge_is_labelled_by_its_part_inside_turned_as_the_card() -> None:
+    card = _card((20, 200), 100, 33)  # about half of it left of the picture
+    label = _label_corners(oriented_label(card, (640, 480)) or "", (640, 480))
+    assert label.min() >= 0 and label[:, 0].max() <= 640 and label[:, 1].max() <= 480
+    assert _right_angled(label)
+    # its sides run along the card's sides
+    card_edge, label_edges = card[1] - card[0], np.roll(label, -1, axis=0) - label
+    cosines = [abs(float(np.dot(card_edge, e))) / (np.linalg.norm(card_edge) * np.linalg.norm(e)) for e in label_edges]
+    assert max(cosines) > 0.999
+    # it lies inside the card and covers the larger part of the card inside the picture (the rest is the
+    # triangle the edge cuts at a slant, outside any rectangle turned as the card)
+    inside_card = [cv2.pointPolygonTest(card.astype(np.float32), (float(x), float(y)), True) >= -1 for x, y in label]
+    assert all(inside_card)
+    picture = np.float32([[0, 0], [640, 0], [640, 480], [0, 480]])
+    visible, _ = cv2.intersectConvexConvex(card.astype(np.float32), picture)
+    assert cv2.contourArea(label.astype(np.float32)) > 0.5 * visible
+
+
+def test_a_card_outside_the_picture_has_no_label() -> None:
+    assert oriented_label(_card((-200, 200), 80, 10), (640, 480)) is None
+
+
+def test_oriented_tiles_label_each_card_by_a_rectangle_along_a_scene_card(tmp_path: Path) -> None:
+    scenes = write_scenes(tmp_path / "scenes", range(3, 5))
+    tiles = detector_tiles(scenes, tmp_path / "tiles", tile=640, per_scene=2, seed=1, oriented=True)
+    records = {Path(r["image"]).stem: r for r in map(json.loads, (scenes / "scenes.jsonl").read_text().splitlines())}
+    labelled = 0
+    for label_file in (tiles / "labels").glob("*.txt"):
+        scene_name, x, y = label_file.stem.rsplit("_", 2)
+        offset = np.array([int(x[1:]), int(y[1:])])
+        outlines = [np.array(c["corners"]) - offset for c in records[scene_name]["cards"] if c["labelled"]]
+        for line in label_file.read_text().splitlines():
+            label = _label_corners(line, (640, 640))
+            assert _right_angled(label)
+            # inside one of the scene's labelled cards
+            assert any(all(cv2.pointPolygonTest(o.astype(np.float32), (float(px), float(py)), True) >= -2
+                           for px, py in label) for o in outlines), (label_file.stem, label)
+            labelled += 1
+    assert labelled >= 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(-180, 180), st.integers(0, 3), st.booleans())
+def test_an_outline_is_put_upright_whatever_order_its_corners_come_in(degrees: float, start: int,
+                                                                       backwards: bool) -> None:
+    card = _card((400, 300), 120, degrees)
+    given_corners = np.roll(card, -start, axis=0)
+    if backwards:
+        given_corners = given_corners[::-1]
+    quad = upright_outline(given_corners)
+    x, y = quad[:, 0], quad[:, 1]
+    assert float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) > 0  # clockwise on the screen
+    assert np.linalg.norm(quad[1] - quad[0]) < np.linalg.norm(quad[2] - quad[1])  # a short edge first
+    # the card's own top-left corner, or its bottom-right one (the card turned half a turn), comes first
+    assert min(np.linalg.norm(quad[0] - card[0]), np.linalg.norm(quad[0] - card[2])) < 1e-6
+    assert sorted(map(tuple, np.round(quad, 6))) == sorted(map(tuple, np.round(card, 6)))
+
+
+def test_outlines_are_decoded_from_the_raw_output_with_overlapping_ones_made_one() -> None:
+    # anchors: cx cy w h score angle; two anchors on one card, one on another, one too unsure
+    anchors = np.array([[200, 150, 60, 84, 0.9, 0.3],
+                        [202, 151, 61, 83, 0.7, 0.31],
+                        [400, 300, 50, 70, 0.8, -0.2],
+                        [100, 100, 40, 56, 0.1, 0.0]], np.float32)
+    quads, scores = decode_outlines(anchors.T[None], conf=0.3, iou=0.6)
+    assert len(quads) == 2
+    assert list(np.round(scores, 2)) == [0.9, 0.8]
+    centres = [q.mean(axis=0) for q in quads]
+    assert np.allclose(centres[0], [200, 150], atol=1e-3) and np.allclose(centres[1], [400, 300], atol=1e-3)
+    sides = sorted(np.linalg.norm(np.roll(quads[0], -1, axis=0) - quads[0], axis=1))
+    assert np.allclose(sides, [60, 60, 84, 84], atol=0.01)
+
+
+def test_a_box_is_matched_to_the_outline_around_it_and_no_other() -> None:
+    near, far = _card((200, 150), 80, 20), _card((600, 400), 80, -35)
+    box = outline_box(near)
+    matched = match_outlines([box, (0.0, 0.0, 30.0, 30.0)], [far, near], min_iou=0.5)
+    assert matched[0] is not None and np.allclose(matched[0], near)
+    assert matched[1] is None
+    assert match_outlines([box], [], min_iou=0.5) == [None]

@@ -1,0 +1,63 @@
+"""Cards' outlines from the outline model: each card as an oriented box (YOLO26n-obb, one class).
+
+The card detector boxes a card with an axis-aligned box; a turned card's two possible outlines can then only be
+worked out from the box's shape (``vision.reader_index.card_outlines``), and a half-covered card's box is often off.
+The outline model sees the card's edges and gives its outline directly, so that the index look cuts the index
+corners where they really are.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Floats = npt.NDArray[np.float32]
+Quad = npt.NDArray[np.float64]  # 4 x 2 corners
+
+
+def decode_outlines(raw: Floats, conf: float, iou: float) -> tuple[list[Quad], Floats]:
+    """The outlines (4 corners each, network input pixels) and scores in the outline model's raw output
+    ``(1, 4 + 1 + 1, A)``: ``cx cy w h score angle`` (radians) per anchor, after rotated non-maximum suppression."""
+    preds = raw[0].T
+    scores = preds[:, 4:-1].max(axis=1)
+    keep = scores >= conf
+    preds, scores = preds[keep], scores[keep]
+    if len(preds) == 0:
+        return [], scores.astype(np.float32)
+    rects = [((float(p[0]), float(p[1])), (float(p[2]), float(p[3])), float(np.degrees(p[-1]))) for p in preds]
+    idx = np.array(cv2.dnn.NMSBoxesRotated(rects, scores.tolist(), conf, iou), dtype=np.int64).reshape(-1)
+    order = idx[np.argsort(-scores[idx])]
+    return [cv2.boxPoints(rects[i]).astype(np.float64) for i in order], scores[order].astype(np.float32)
+
+
+def upright_outline(corners: Quad) -> Quad:
+    """The corners ordered as a card lying upright would have them: clockwise on the screen, a short edge first
+    (top-left, top-right, bottom-right, bottom-left of the face, or of the face turned half a turn)."""
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    x, y = quad[:, 0], quad[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:  # anticlockwise on the screen (y down)
+        quad = quad[::-1]
+    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
+        quad = np.roll(quad, -1, axis=0)
+    return quad
+
+
+def outline_box(outline: Quad) -> tuple[float, float, float, float]:
+    """The axis-aligned box around an outline."""
+    (x1, y1), (x2, y2) = outline.min(axis=0), outline.max(axis=0)
+    return float(x1), float(y1), float(x2), float(y2)
+
+
+def match_outlines(boxes: list[tuple[float, float, float, float]], outlines: list[Quad],
+                   min_iou: float) -> list[Quad | None]:
+    """For each box, the outline whose own box overlaps it most, if at least ``min_iou``; else None."""
+    from vision.eval import iou
+
+    outline_boxes = [outline_box(o) for o in outlines]
+    matched: list[Quad | None] = []
+    for box in boxes:
+        overlaps = [iou(box, other) for other in outline_boxes]
+        best = int(np.argmax(overlaps)) if overlaps else -1
+        matched.append(outlines[best] if best >= 0 and overlaps[best] >= min_iou else None)
+    return matched
