@@ -24,7 +24,7 @@ from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, Point
 from vision.reader_classes import card_of_class_name
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
-from vision.reader_index import fuse_index, index_columns, index_patch, index_patches
+from vision.reader_index import fuse_index, index_columns, index_patches
 from vision.reader_models import (
     DEFAULT_MODEL_DIR,
     Backend,
@@ -34,7 +34,7 @@ from vision.reader_models import (
     open_backend,
     to_tensor,
 )
-from vision.reader_outline import Quad, decode_outlines, match_outlines, outline_box, upright_outline
+from vision.reader_outline import Quad, decode_outlines, match_outlines, outline_box, outline_patches
 
 Image = npt.NDArray[np.uint8]
 
@@ -66,10 +66,9 @@ class ReaderSettings:
     # it is. Chosen on the validation sets (models/README.md, step 15).
     index_look: bool = True
     index_weight: float = 0.5
-    # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are cut at
-    # the corners of its card's outline, when an outline's own box overlaps the reading's box at least
-    # ``outline_match`` (IoU); otherwise at the corners worked out from its box. Outlines under ``outline_min``
-    # are not taken.
+    # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are also
+    # cut at the corners of its card's outline, when an outline's own box overlaps the reading's box at least
+    # ``outline_match`` (IoU); the surest of all its patches counts. Outlines under ``outline_min`` are not taken.
     outline_look: bool = True
     outline_match: float = 0.5
     outline_min: float = 0.30
@@ -188,9 +187,9 @@ class CardReader:
 
     def index_look(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
                    probs: npt.NDArray[np.float32], outlines: list[Quad] | None = None) -> npt.NDArray[np.float32]:
-        """``probs`` with every doubtful reading's index corners read and added in (``index_look``): cut at its
-        card's outline where the outline model found it (``outlines``: already found for this frame, or None to
-        look now), else at the corners its box allows."""
+        """``probs`` with every doubtful reading's index corners read and added in (``index_look``): cut at the
+        corners its box allows, and at its card's outline where the outline model found it (``outlines``: already
+        found for this frame, or None to look now)."""
         columns = self.index_columns
         doubtful = self.doubtful(boxes, scores, probs)
         if columns is None or not doubtful:
@@ -200,8 +199,7 @@ class CardReader:
         if outlines is None:
             outlines = self.outlines(frame)[0]
         matched = match_outlines(box_list, outlines, self.settings.outline_match)
-        per_reading = [[index_patch(frame, np.roll(upright_outline(outline), -turn, axis=0), size) for turn in (0, 2)]
-                       if outline is not None else index_patches(frame, box, size)
+        per_reading = [index_patches(frame, box, size) + outline_patches(frame, outline, size)
                        for box, outline in zip(box_list, matched, strict=True)]
         read = self.backend.read_index(to_tensor([patch for patches in per_reading for patch in patches]))
         out = probs.copy()

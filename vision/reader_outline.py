@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.reader_index import index_patch
+
 Floats = npt.NDArray[np.float32]
 Quad = npt.NDArray[np.float64]  # 4 x 2 corners
 
@@ -61,3 +63,12 @@ def match_outlines(boxes: list[tuple[float, float, float, float]], outlines: lis
         best = int(np.argmax(overlaps)) if overlaps else -1
         matched.append(outlines[best] if best >= 0 and overlaps[best] >= min_iou else None)
     return matched
+
+
+def outline_patches(image: npt.NDArray[np.uint8], outline: Quad | None, size: int) -> list[npt.NDArray[np.uint8]]:
+    """The two index patches of a card's outline, upright (its index corners, the card either way up); none
+    without an outline."""
+    if outline is None:
+        return []
+    upright = upright_outline(outline)
+    return [index_patch(image, np.roll(upright, -turn, axis=0), size) for turn in (0, 2)]
