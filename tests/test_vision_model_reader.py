@@ -13,6 +13,7 @@ from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_b
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
+from vision.reader_outline import match_outlines, outline_patches, upright_outline
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
 from vision.synth.textures import felt
@@ -171,12 +172,68 @@ def test_only_doubtful_readings_get_an_index_look() -> None:
     paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
     paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
     raw = reader.read_raw(overlapped)
-    assert len(raw) >= 2 and counting.patches == 4 * len(raw)  # both boxes overlap: four index patches each
+    # both boxes overlap: four index patches each from the box, two more where the card's outline was found
+    outlines = match_outlines([r.box for r in raw], reader.outlines(overlapped)[0], ReaderSettings().outline_match)
+    assert any(o is not None for o in outlines)
+    assert len(raw) >= 2 and counting.patches == sum(4 + 2 * (o is not None) for o in outlines)
     # by hand: the second look's probabilities with the surest index patch averaged in
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
-    patches = reader.backend.read_index(to_tensor(index_patches(overlapped, raw[0].box)))
-    expected = fuse_index(looked[0].probabilities, patches, reader.index_columns, ReaderSettings().index_weight)
-    assert np.allclose(raw[0].probabilities, expected, atol=1e-5)
+    for reading, before, outline in zip(raw, looked, outlines, strict=True):
+        patches = reader.backend.read_index(to_tensor(index_patches(overlapped, reading.box)
+                                                      + outline_patches(overlapped, outline, 64)))
+        expected = fuse_index(before.probabilities, patches, reader.index_columns, ReaderSettings().index_weight)
+        assert np.allclose(reading.probabilities, expected, atol=1e-5)
+
+
+def test_the_outline_model_finds_each_cards_corners() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR)
+    assert reader.backend.has_outline_model  # shipped
+    errors = []
+    for seed in UNSEEN_SEEDS[:4]:
+        scene = render_scene(seed)
+        outlines, scores = reader.outlines(scene.image)
+        assert len(outlines) == len(scores) and all(0.0 <= s <= 1.0 for s in scores)
+        for placed in scene.cards:
+            if placed.visible < 0.95 or not placed.labelled:
+                continue
+            corners = np.asarray(placed.corners, np.float64)
+            box = (*corners.min(axis=0), *corners.max(axis=0))
+            h, w = scene.image.shape[:2]
+            if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+                continue  # cut by the picture's edge
+            (found,) = match_outlines([tuple(float(v) for v in box)], outlines, 0.5)
+            assert found is not None, (seed, str(placed.card))
+            upright = upright_outline(found)
+            width = float(np.linalg.norm(corners[1] - corners[0]))
+            # the card's own corners, the card either way up
+            off = min(float(np.abs(np.roll(upright, -turn, axis=0) - corners).max()) for turn in (0, 2))
+            errors.append(off / width)
+    assert len(errors) >= 5
+    assert float(np.median(errors)) < 0.08  # a whole card lying apart: its corners within a few pixels
+
+
+def test_a_model_folder_without_an_outline_model_cuts_index_corners_from_boxes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import shutil
+
+    for path in DEFAULT_MODEL_DIR.iterdir():
+        if path.suffix == ".onnx" and not path.name.startswith("card-outline"):
+            shutil.copy(path, tmp_path / path.name)
+    manifest = json.loads((DEFAULT_MODEL_DIR / "reader.json").read_text())
+    manifest.pop("outline", None)
+    (tmp_path / "reader.json").write_text(json.dumps(manifest))
+    bare = CardReader(tmp_path)
+    assert not bare.backend.has_outline_model and bare.outlines(_table(6))[0] == []
+    counting = _CountingBackend(bare.backend)
+    bare.backend = counting
+    frame = _table(6)
+    faces = load_deck(FIVE_CARD_DRAW)
+    paste_card(frame, faces[parse_card("7S")], _card_corners(560, 360))
+    paste_card(frame, faces[parse_card("9D")], _card_corners(625, 380))
+    raw = bare.read_raw(frame)
+    assert len(raw) >= 2 and counting.patches == 4 * len(raw)
+    no_outline = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_look=False)).read_raw(frame)
+    assert all(np.allclose(a.probabilities, b.probabilities, atol=1e-5) for a, b in zip(raw, no_outline, strict=True))
 
 
 def test_a_model_folder_without_an_index_reader_reads_without_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -267,6 +324,10 @@ def test_onnx_runtime_and_pytorch_read_the_same() -> None:
             assert abs(x.confidence - y.confidence) < 0.01
             assert x.flags == y.flags
             compared += 1
+        (outlines_a, scores_a), (outlines_b, scores_b) = onnx.outlines(frame), torch.outlines(frame)
+        assert len(outlines_a) == len(outlines_b) and np.allclose(scores_a, scores_b, atol=0.01)
+        for p, q in zip(outlines_a, outlines_b, strict=True):
+            assert np.abs(upright_outline(p) - upright_outline(q)).max() < 1.5
     assert compared >= 10
 
 
