@@ -21,10 +21,10 @@ sys.path.insert(0, str(REPO))
 
 
 def frames_per_second(backend: str, frames: list, threads: int, second_look: bool = True,
-                      index_look: bool = True) -> tuple[float, float]:
+                      index_look: bool = True, outline_look: bool = True) -> tuple[float, float]:
     from vision.reader import CardReader, ReaderSettings
 
-    settings = ReaderSettings(second_look=second_look, index_look=index_look)
+    settings = ReaderSettings(second_look=second_look, index_look=index_look, outline_look=outline_look)
     reader = CardReader(backend=backend, threads=threads, settings=settings)
     reader.read(frames[0])  # warm-up
     cards = 0
@@ -53,8 +53,11 @@ def main() -> int:
     for backend in ("onnx", "torch"):
         fps, cards = frames_per_second(backend, frames, args.threads)
         print(f"  {backend:6s}: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame, {cards:.1f} cards a frame)")
-    for what, second, index in (("the index look", True, False), ("the second look and the index look", False, False)):
-        fps, _cards = frames_per_second("onnx", frames, args.threads, second_look=second, index_look=index)
+    for what, second, index, outline in (("the outline model", True, True, False),
+                                         ("the index look", True, False, False),
+                                         ("the second look and the index look", False, False, False)):
+        fps, _cards = frames_per_second("onnx", frames, args.threads, second_look=second, index_look=index,
+                                        outline_look=outline)
         print(f"  onnx without {what} at doubtful readings: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame)")
     if args.no_accuracy:
         return 0
