@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -212,46 +214,44 @@ def test_the_outline_model_finds_each_cards_corners() -> None:
     assert float(np.median(errors)) < 0.08  # a whole card lying apart: its corners within a few pixels
 
 
-def test_a_model_folder_without_an_outline_model_cuts_index_corners_from_boxes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def _folder_without(folder: Path, model: str, manifest_key: str) -> Path:
+    """A copy of the shipped ONNX models in ``folder`` without one optional model and its manifest entry."""
     import json
     import shutil
 
     for path in DEFAULT_MODEL_DIR.iterdir():
-        if path.suffix == ".onnx" and not path.name.startswith("card-outline"):
-            shutil.copy(path, tmp_path / path.name)
+        if path.suffix == ".onnx" and not path.name.startswith(model):
+            shutil.copy(path, folder / path.name)
     manifest = json.loads((DEFAULT_MODEL_DIR / "reader.json").read_text())
-    manifest.pop("outline", None)
-    (tmp_path / "reader.json").write_text(json.dumps(manifest))
-    bare = CardReader(tmp_path)
-    assert not bare.backend.has_outline_model and bare.outlines(_table(6))[0] == []
-    counting = _CountingBackend(bare.backend)
-    bare.backend = counting
+    manifest.pop(manifest_key, None)
+    (folder / "reader.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def _two_overlapping_cards() -> np.ndarray:
     frame = _table(6)
     faces = load_deck(FIVE_CARD_DRAW)
     paste_card(frame, faces[parse_card("7S")], _card_corners(560, 360))
     paste_card(frame, faces[parse_card("9D")], _card_corners(625, 380))
+    return frame
+
+
+def test_a_model_folder_without_an_outline_model_cuts_index_corners_from_boxes(tmp_path: Path) -> None:
+    bare = CardReader(_folder_without(tmp_path, "card-outline", "outline"))
+    assert not bare.backend.has_outline_model and bare.outlines(_table(6))[0] == []
+    counting = _CountingBackend(bare.backend)
+    bare.backend = counting
+    frame = _two_overlapping_cards()
     raw = bare.read_raw(frame)
     assert len(raw) >= 2 and counting.patches == 4 * len(raw)
     no_outline = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_look=False)).read_raw(frame)
     assert all(np.allclose(a.probabilities, b.probabilities, atol=1e-5) for a, b in zip(raw, no_outline, strict=True))
 
 
-def test_a_model_folder_without_an_index_reader_reads_without_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    import json
-    import shutil
-
-    for path in DEFAULT_MODEL_DIR.iterdir():
-        if path.suffix == ".onnx" and not path.name.startswith("card-index"):
-            shutil.copy(path, tmp_path / path.name)
-    manifest = json.loads((DEFAULT_MODEL_DIR / "reader.json").read_text())
-    manifest.pop("index", None)
-    (tmp_path / "reader.json").write_text(json.dumps(manifest))
-    bare = CardReader(tmp_path)
+def test_a_model_folder_without_an_index_reader_reads_without_one(tmp_path: Path) -> None:
+    bare = CardReader(_folder_without(tmp_path, "card-index", "index"))
     assert bare.index_columns is None
-    frame = _table(6)
-    faces = load_deck(FIVE_CARD_DRAW)
-    paste_card(frame, faces[parse_card("7S")], _card_corners(560, 360))
-    paste_card(frame, faces[parse_card("9D")], _card_corners(625, 380))
+    frame = _two_overlapping_cards()
     plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False))
     assert [str(d.card) for d in bare.read(frame)] == [str(d.card) for d in plain.read(frame)]
 
