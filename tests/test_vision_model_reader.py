@@ -418,3 +418,20 @@ def test_named_in_place_accepts_a_whole_card_box_over_a_visible_part_label() -> 
     result = EvalResult()
     score_image(result, truth, [Detection(nine, 0.9, (0, 0, 60, 45))])  # a 9 read where the 7 shows
     assert result.in_place == 0  # it covers 1/16 of the 9's label: not the 9's place
+
+
+def test_outline_finds_adds_only_sure_outlines_that_no_box_overlaps() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_finds=True))
+    boxes = np.array([[100, 100, 200, 240]], np.float32)
+    scores = np.array([0.9], np.float32)
+
+    def square(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y], [x + 100, y], [x + 100, y + 140], [x, y + 140]], np.float64)
+
+    outlines = [square(102, 101), square(500, 300), square(800, 300)]  # on the box, apart and sure, apart unsure
+    outline_scores = np.array([0.95, 0.8, 0.4], np.float32)
+    more_boxes, more_scores = reader.found_by_outline(boxes, scores, outlines, outline_scores)
+    assert more_boxes.tolist() == [[100, 100, 200, 240], [500, 300, 600, 440]]
+    assert np.allclose(more_scores, [0.9, 0.8])
+    same = reader.found_by_outline(boxes, scores, outlines[:1], outline_scores[:1])
+    assert same[0] is boxes and same[1] is scores
