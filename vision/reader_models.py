@@ -37,7 +37,6 @@ class ModelManifest:
     detector_max_imgsz: int = 640
     index_imgsz: int = 0  # 0: the folder has no index reader
     index_names: tuple[str, ...] = ()
-    outline_imgsz: int = 0  # 0: the folder has no outline model
 
     def detector_input_size(self, height: int, width: int) -> int:
         """The detector's square input for a frame: cards should reach it at about the size they were trained at
@@ -52,12 +51,10 @@ class ModelManifest:
         try:
             data = json.loads(path.read_text())
             index = data.get("index") or {}
-            outline = data.get("outline") or {}
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
-                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())),
-                       int(outline.get("imgsz", 0)))
+                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error

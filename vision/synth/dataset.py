@@ -198,8 +198,8 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
 
 def oriented_label(outline: npt.NDArray[np.float64], size: tuple[int, int]) -> str | None:
     """A card's outline (4 corners, pixels of a ``size`` picture) as an Ultralytics oriented-box label line
-    (``0 x1 y1 … x4 y4``, normalised): a rectangle turned as the card is, around the part of the card inside the
-    picture (a card cut by the picture's edge is boxed as far as it shows, as the axis-aligned labels are)."""
+    (``0 x1 y1 … x4 y4``, normalised): a rectangle turned as the card is, the card itself where it lies inside the
+    picture; for a card the picture's edge cuts, the largest such rectangle inside the part that shows."""
     w, h = size
     frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     area, inside = cv2.intersectConvexConvex(np.asarray(outline, np.float32), frame)
