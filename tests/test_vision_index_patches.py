@@ -132,4 +132,6 @@ def test_reader_settings_out_of_range_are_refused_by_name() -> None:
         ReaderSettings(index_weight=-1.0)
     with pytest.raises(InputError, match=r"confident must be within 0\.\.1, got 1\.5"):
         ReaderSettings(confident=1.5)
+    with pytest.raises(InputError, match=r"outline_shift must be within 0\.\.0\.5 \(a share .*, got 0\.8"):
+        ReaderSettings(outline_shift=0.8)
     assert ReaderSettings(index_look=False, index_weight=0.0).index_weight == 0.0

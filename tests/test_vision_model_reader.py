@@ -15,7 +15,7 @@ from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_b
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
-from vision.reader_outline import match_outlines, outline_patches, upright_outline
+from vision.reader_outline import match_outlines, outline_box, outline_patches, upright_outline
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
 from vision.synth.textures import felt
@@ -174,15 +174,16 @@ def test_only_doubtful_readings_get_an_index_look() -> None:
     paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
     paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
     raw = reader.read_raw(overlapped)
-    # both boxes overlap: four index patches each from the box, two more where the card's outline was found
+    # both boxes overlap: four index patches each from the box, 18 more where the card's outline was found (its
+    # two index corners, the outline moved to 3 x 3 places)
     outlines = match_outlines([r.box for r in raw], reader.outlines(overlapped)[0], ReaderSettings().outline_match)
     assert any(o is not None for o in outlines)
-    assert len(raw) >= 2 and counting.patches == sum(4 + 2 * (o is not None) for o in outlines)
+    assert len(raw) >= 2 and counting.patches == sum(4 + 18 * (o is not None) for o in outlines)
     # by hand: the second look's probabilities with the surest index patch averaged in
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
     for reading, before, outline in zip(raw, looked, outlines, strict=True):
         patches = reader.backend.read_index(to_tensor(index_patches(overlapped, reading.box)
-                                                      + outline_patches(overlapped, outline, 64)))
+                                                      + outline_patches(overlapped, outline, 64, 0.1)))
         expected = fuse_index(before.probabilities, patches, reader.index_columns, ReaderSettings().index_weight)
         assert np.allclose(reading.probabilities, expected, atol=1e-5)
 
@@ -420,18 +421,22 @@ def test_named_in_place_accepts_a_whole_card_box_over_a_visible_part_label() -> 
     assert result.in_place == 0  # it covers 1/16 of the 9's label: not the 9's place
 
 
-def test_outline_finds_adds_only_sure_outlines_that_no_box_overlaps() -> None:
-    reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_finds=True))
-    boxes = np.array([[100, 100, 200, 240]], np.float32)
+def test_outline_finds_adds_a_fanned_card_only_the_outline_model_found_when_its_index_reads() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR)
+    assert reader.settings.outline_finds  # on by default
+    frame = _two_overlapping_cards()  # the 9D lies on the 7S: the 7S's index corner shows
+    under, top = _card_corners(560, 360).astype(np.float64), _card_corners(625, 380).astype(np.float64)
+    felt_only = _card_corners(1100, 200).astype(np.float64)  # a sure outline over bare felt: no index
+    boxes = np.array([outline_box(top)], np.float32)  # the detector boxed only the top card
     scores = np.array([0.9], np.float32)
-
-    def square(x: float, y: float) -> np.ndarray:
-        return np.array([[x, y], [x + 100, y], [x + 100, y + 140], [x, y + 140]], np.float64)
-
-    outlines = [square(102, 101), square(500, 300), square(800, 300)]  # on the box, apart and sure, apart unsure
-    outline_scores = np.array([0.95, 0.8, 0.4], np.float32)
-    more_boxes, more_scores = reader.found_by_outline(boxes, scores, outlines, outline_scores)
-    assert more_boxes.tolist() == [[100, 100, 200, 240], [500, 300, 600, 440]]
+    outlines = [top, under, felt_only]
+    more_boxes, more_scores = reader.found_by_outline(frame, boxes, scores, outlines,
+                                                      np.array([0.9, 0.8, 0.9], np.float32))
+    assert more_boxes.tolist() == [list(outline_box(top)), list(outline_box(under))]
     assert np.allclose(more_scores, [0.9, 0.8])
-    same = reader.found_by_outline(boxes, scores, outlines[:1], outline_scores[:1])
+    # an unsure outline is not taken, nor one the box claims
+    same = reader.found_by_outline(frame, boxes, scores, outlines, np.array([0.9, 0.3, 0.9], np.float32))
     assert same[0] is boxes and same[1] is scores
+    # the fanned card is read: its box comes from the outline and the reading names it
+    readings = reader.read(frame)
+    assert {str(d.card) for d in readings} >= {"7S", "9D"}

@@ -11,7 +11,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.reader_outline import decode_outlines, match_outlines, outline_box, upright_outline
+from vision.reader_outline import (
+    decode_outlines,
+    match_outlines,
+    outline_box,
+    outline_patches,
+    shifted_outline,
+    unclaimed_outlines,
+    upright_outline,
+)
 from vision.synth.dataset import detector_tiles, oriented_label, write_scenes
 from vision.synth.faces import CARD_ASPECT
 
@@ -124,3 +132,36 @@ def test_a_box_is_matched_to_the_outline_around_it_and_no_other() -> None:
     assert matched[0] is not None and np.allclose(matched[0], near)
     assert matched[1] is None
     assert match_outlines([box], [], min_iou=0.5) == [None]
+
+
+def test_in_a_fan_the_card_under_its_neighbour_stays_unclaimed_when_only_the_top_card_is_boxed() -> None:
+    # the lower card of a fan: turned 12 degrees under the top one, its box overlaps the top card's a lot
+    top, under = _card((300, 200), 100, 0), _card((280, 205), 100, 12)
+    apart = _card((700, 400), 100, 30)
+    top_box = np.array([outline_box(top)], np.float32)
+    assert unclaimed_outlines(top_box, [under, top, apart], min_iou=0.5) == [0, 2]  # not the top card's own
+    both = np.array([outline_box(top), outline_box(under)], np.float32)
+    assert unclaimed_outlines(both, [under, top], min_iou=0.5) == []
+    assert unclaimed_outlines(np.zeros((0, 4), np.float32), [top], min_iou=0.5) == [0]
+    assert unclaimed_outlines(top_box, [], min_iou=0.5) == []
+
+
+def test_a_shifted_outline_moves_along_the_cards_own_edges() -> None:
+    card = _card((300, 200), 100, 30)
+    upright = upright_outline(card)
+    moved = shifted_outline(card, 0.1, 0.0)
+    short_edge = (upright[1] - upright[0]) / np.linalg.norm(upright[1] - upright[0])
+    assert np.allclose(moved - upright, np.tile(short_edge * 10.0, (4, 1)))  # a tenth of the width along
+    long_edge = (upright[3] - upright[0]) / np.linalg.norm(upright[3] - upright[0])
+    assert np.allclose(shifted_outline(card, 0.0, -0.2) - upright, np.tile(long_edge * -20.0, (4, 1)))
+    assert np.allclose(shifted_outline(card, 0.0, 0.0), upright)
+
+
+def test_outline_patches_without_and_with_shifts() -> None:
+    image = np.full((400, 600, 3), 90, np.uint8)
+    card = _card((300, 200), 100, 20)
+    assert len(outline_patches(image, card, 64)) == 2  # the two index corners
+    shifted = outline_patches(image, card, 64, shift=0.1)
+    assert len(shifted) == 18 and all(p.shape == (64, 64, 3) for p in shifted)
+    assert all(np.array_equal(a, b) for a, b in zip(shifted[:2], outline_patches(image, card, 64), strict=True))
+    assert outline_patches(image, None, 64, shift=0.1) == []

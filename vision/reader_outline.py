@@ -65,10 +65,45 @@ def match_outlines(boxes: list[tuple[float, float, float, float]], outlines: lis
     return matched
 
 
-def outline_patches(image: npt.NDArray[np.uint8], outline: Quad | None, size: int) -> list[npt.NDArray[np.uint8]]:
+def unclaimed_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou: float) -> list[int]:
+    """The outlines no box claims: boxes and outlines are paired one to one, the pair overlapping most first, while
+    an outline's own box overlaps a box at least ``min_iou`` (IoU). In a fan, a card under its neighbour may
+    overlap the neighbour's box a lot; it is only claimed when that box has not paired with its own outline."""
+    from vision.eval import iou
+
+    outline_boxes = [outline_box(o) for o in outlines]
+    pairs = sorted(((iou(tuple(float(v) for v in box), other), b, o)
+                    for b, box in enumerate(boxes) for o, other in enumerate(outline_boxes)), reverse=True)
+    paired_boxes: set[int] = set()
+    claimed: set[int] = set()
+    for overlap, b, o in pairs:
+        if overlap < min_iou:
+            break
+        if b not in paired_boxes and o not in claimed:
+            paired_boxes.add(b)
+            claimed.add(o)
+    return [o for o in range(len(outlines)) if o not in claimed]
+
+
+def shifted_outline(outline: Quad, along: float, across: float) -> Quad:
+    """The outline moved along its short and long edges by ``along`` and ``across`` times its width."""
+    upright = upright_outline(outline)
+    short, long = upright[1] - upright[0], upright[3] - upright[0]
+    width = float(np.linalg.norm(short))
+    return upright + (along * short / max(width, 1e-6) + across * long / max(float(np.linalg.norm(long)), 1e-6)) * width
+
+
+def outline_patches(image: npt.NDArray[np.uint8], outline: Quad | None, size: int,
+                    shift: float = 0.0) -> list[npt.NDArray[np.uint8]]:
     """The two index patches of a card's outline, upright (its index corners, the card either way up); none
-    without an outline."""
+    without an outline. With ``shift``, also cut from the outline moved by that share of the card's width each way
+    along and across the card (3 x 3 places): an outline a little off still puts one of them on the index."""
     if outline is None:
         return []
-    upright = upright_outline(outline)
-    return [index_patch(image, np.roll(upright, -turn, axis=0), size) for turn in (0, 2)]
+    steps = (0.0, -shift, shift) if shift > 0 else (0.0,)
+    patches = []
+    for along in steps:
+        for across in steps:
+            moved = shifted_outline(outline, along, across)
+            patches += [index_patch(image, np.roll(moved, -turn, axis=0), size) for turn in (0, 2)]
+    return patches
