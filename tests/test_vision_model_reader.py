@@ -174,11 +174,11 @@ def test_only_doubtful_readings_get_an_index_look() -> None:
     paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
     paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
     raw = reader.read_raw(overlapped)
-    # both boxes overlap: four index patches each from the box, 18 more where the card's outline was found (its
-    # two index corners, the outline moved to 3 x 3 places)
+    # both boxes overlap: four index patches each from the box, 10 more where the card's outline was found (its
+    # two index corners, the outline also moved both ways along and across the card)
     outlines = match_outlines([r.box for r in raw], reader.outlines(overlapped)[0], ReaderSettings().outline_match)
     assert any(o is not None for o in outlines)
-    assert len(raw) >= 2 and counting.patches == sum(4 + 18 * (o is not None) for o in outlines)
+    assert len(raw) >= 2 and counting.patches == sum(4 + 10 * (o is not None) for o in outlines)
     # by hand: the second look's probabilities with the surest index patch averaged in
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
     for reading, before, outline in zip(raw, looked, outlines, strict=True):

@@ -76,10 +76,9 @@ class ReaderSettings:
     # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are also
     # cut at the corners of its card's outline, when an outline's own box overlaps the reading's box at least
     # ``outline_match`` (IoU); the surest of all its patches counts. Outlines under ``outline_min`` are not taken.
-    # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width each
-    # way (3 x 3 places, 18 patches), since a half-covered card's outline is a guess at the hidden part. On the
-    # 300 second validation scenes 0.1 took the misreadings from 30 to 25 (0.06: 26, 0.15 and a 5 x 5 grid: 26);
-    # the real validation photos read the same.
+    # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width along
+    # and across the card, both ways (5 places, 10 patches), since a half-covered card's outline is a guess at the
+    # hidden part. Chosen on the 300 second validation scenes (models/README.md, step 19).
     outline_look: bool = True
     outline_match: float = 0.5
     outline_min: float = 0.30

@@ -96,14 +96,15 @@ def shifted_outline(outline: Quad, along: float, across: float) -> Quad:
 def outline_patches(image: npt.NDArray[np.uint8], outline: Quad | None, size: int,
                     shift: float = 0.0) -> list[npt.NDArray[np.uint8]]:
     """The two index patches of a card's outline, upright (its index corners, the card either way up); none
-    without an outline. With ``shift``, also cut from the outline moved by that share of the card's width each way
-    along and across the card (3 x 3 places): an outline a little off still puts one of them on the index."""
+    without an outline. With ``shift``, also cut from the outline moved by that share of the card's width along the
+    card and across it, both ways (5 places): an outline a little off still puts one of them on the index."""
     if outline is None:
         return []
-    steps = (0.0, -shift, shift) if shift > 0 else (0.0,)
+    places = [(0.0, 0.0)]
+    if shift > 0:
+        places += [(-shift, 0.0), (shift, 0.0), (0.0, -shift), (0.0, shift)]
     patches = []
-    for along in steps:
-        for across in steps:
-            moved = shifted_outline(outline, along, across)
-            patches += [index_patch(image, np.roll(moved, -turn, axis=0), size) for turn in (0, 2)]
+    for along, across in places:
+        moved = shifted_outline(outline, along, across)
+        patches += [index_patch(image, np.roll(moved, -turn, axis=0), size) for turn in (0, 2)]
     return patches
