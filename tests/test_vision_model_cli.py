@@ -105,9 +105,10 @@ def test_eval_reports_figures_and_a_confusion_plot(tmp_path: Path, dealer_assist
 
 def test_eval_refuses_a_missing_split(tmp_path: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
     data = tmp_path / "data.yaml"
-    data.write_text(yaml.safe_dump({"path": str(tmp_path), "val": "val/images", "names": ["10 of clubs"]}))
+    data.write_text(yaml.safe_dump({"path": str(tmp_path), "val": "val/images", "val2": "val2/images",
+                                    "names": ["10 of clubs"]}))
     done = _run(dealer_assist, cli_env, "eval", str(data), "--split", "test")
-    assert done.returncode == 2 and "no 'test' split" in done.stderr
+    assert done.returncode == 2 and "no 'test' split; choose one of: val, val2" in done.stderr
 
 
 def test_export_without_a_trained_run_says_so(tmp_path: Path, dealer_assist: list[str],

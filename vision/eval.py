@@ -197,7 +197,7 @@ def dataset_images(data_yaml: Path, split: str) -> tuple[list[Path], list[Card]]
     entry = data.get(split)
     if entry is None:
         raise InputError(f"{data_yaml} has no '{split}' split; choose one of: "
-                         f"{', '.join(k for k in ('train', 'val', 'test') if k in data)}")
+                         f"{', '.join(k for k in data if k not in ('path', 'names', 'nc', 'download'))}")
     base = Path(data.get("path") or data_yaml.parent)
     if not base.is_absolute():
         base = (data_yaml.parent / base).resolve()

@@ -84,16 +84,19 @@ EXTRA_SCENE_SEEDS = 3_000_000  # scenes rendered only for their crops
 PHOTO_DECK_SEEDS = 4_000_000  # scenes drawn from the real photographs' own deck
 PHOTO_DECKS = 8  # decks made of the photographed faces (face k of each card in deck k)
 PROPOSAL_SEEDS = 6_000_000  # scenes cut where the shipped detector boxes their cards
+SECOND_VAL_SEED = 1_000_100  # the second validation scenes (synth/val2) follow the first 100
 
 
 def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: int = 100, test_scenes: int = 100,
                    real_dir: Path | None = None, table_frames: int = 150, extra_scenes: int = 0,
                    photo_scenes: int = 0, real_copies: int = 3, proposal_scenes: int = 0,
-                   hard_copies: int = 2) -> dict[str, Path]:
+                   hard_copies: int = 2, second_val_scenes: int = 300) -> dict[str, Path]:
     """Every training set, written under ``work`` (kept between runs: finished parts are not redone).
 
     - ``real-det``: the real photos' boxes as one class, split by source photo;
     - ``synth/{train,val,test}``: seeded scenes (train seeds 0…, val 1 000 000…, test 2 000 000…);
+    - ``synth/val2``: ``second_val_scenes`` more validation scenes (seeds 1 000 100…), for choosing the reader's
+      settings: the first 100 hold few half-covered cards (72), too few to tell settings apart;
     - ``synth-tiles/{train,val}``: two 640 px tiles of each scene, where cards are as big, once the detector's
       input is shrunk, as the reader sees them in a 1280 x 720 frame;
     - ``det``: data.yaml for the detector (real photos + synthetic tiles);
@@ -117,6 +120,8 @@ def build_datasets(work: Path = WORK_DIR, train_scenes: int = 640, val_scenes: i
     write_scenes(synth / "val", range(1_000_000, 1_000_000 + val_scenes))
     write_scenes(synth / "train", range(0, train_scenes))
     write_scenes(synth / "test", range(2_000_000, 2_000_000 + test_scenes))
+    if second_val_scenes:
+        write_scenes(synth / "val2", range(SECOND_VAL_SEED, SECOND_VAL_SEED + second_val_scenes))
     prepare_eval_sets(work, real)
     for split in ("train", "val", "test"):
         detector_view(synth / split, work / "synth-det" / split)

@@ -162,7 +162,8 @@ def real_crops(out: Path, split: str, source_dir: Path = DEFAULT_REAL_PHOTOS, co
 
 def prepare_eval_sets(work: Path = WORK_DIR, source_dir: Path = DEFAULT_REAL_PHOTOS) -> dict[str, Path]:
     """Data files for measuring the reader: ``real-test.yaml`` (the real photos' val and test splits with their own
-    '10 of clubs' class names) and ``synth-test.yaml`` (the synthetic val and test scenes, our class names)."""
+    '10 of clubs' class names) and ``synth-test.yaml`` (the synthetic val and test scenes, our class names; and the
+    second validation scenes as ``val2`` where they are rendered)."""
     from vision.reader_classes import CLASS_NAMES
 
     splits = split_real_photos(source_dir)
@@ -180,6 +181,9 @@ def prepare_eval_sets(work: Path = WORK_DIR, source_dir: Path = DEFAULT_REAL_PHO
     real.write_text(yaml.safe_dump({"path": str(work / "real-eval"), "val": "val/images", "test": "test/images",
                                     "names": names}, sort_keys=False))
     synth = work / "synth-test.yaml"
-    synth.write_text(yaml.safe_dump({"path": str(work / "synth"), "val": "val/images", "test": "test/images",
+    splits_found = {"val": "val/images", "test": "test/images"}
+    if (work / "synth" / "val2" / "images").is_dir():  # the second validation scenes, where rendered
+        splits_found["val2"] = "val2/images"
+    synth.write_text(yaml.safe_dump({"path": str(work / "synth"), **splits_found,
                                      "names": dict(enumerate(CLASS_NAMES))}, sort_keys=False))
     return {"real": real, "synth": synth}
