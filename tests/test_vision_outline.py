@@ -165,3 +165,19 @@ def test_outline_patches_without_and_with_shifts() -> None:
     assert len(shifted) == 10 and all(p.shape == (64, 64, 3) for p in shifted)
     assert all(np.array_equal(a, b) for a, b in zip(shifted[:2], outline_patches(image, card, 64), strict=True))
     assert outline_patches(image, None, 64, shift=0.1) == []
+
+
+def test_an_outline_fine_tune_runs_without_mosaic_and_warm_up(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # training itself is slow: only the settings handed to Ultralytics are looked at
+    from vision import train
+
+    seen: list[dict] = []
+    monkeypatch.setattr(train, "train_yolo", lambda *args, **kwargs: seen.append(kwargs) or tmp_path)
+    train.train_outline_model(tmp_path / "data.yaml", tmp_path / "run", start_from=tmp_path / "outline.pt",
+                              lr0=0.0003)
+    train.train_outline_model(tmp_path / "data.yaml", tmp_path / "run")
+    fine_tune, first_run = seen
+    assert fine_tune["mosaic"] == 0.0 and fine_tune["warmup_epochs"] == 0.0 and fine_tune["lr0"] == 0.0003
+    assert fine_tune["weights"] == tmp_path / "outline.pt" and fine_tune["transfer"] is None
+    assert "mosaic" not in first_run and first_run["close_mosaic"] == 3 and first_run["warmup_epochs"] == 0.5
+    assert first_run["transfer"].name == "card-detector.pt"

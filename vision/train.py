@@ -271,14 +271,17 @@ def build_outline_tiles(work: Path = WORK_DIR, train_scenes: int = 1600, photo_s
 def train_outline_model(data: Path, run_dir: Path = RUNS / "outline", epochs: int = 30, hours: float | None = None,
                         start_from: Path | None = None, threads: int = 2, **overrides: Any) -> Path:
     """Train the outline model (YOLO26n-obb, one class: each card's outline as an oriented box). A first run takes
-    the card detector's layers (all but the angle); ``start_from`` fine-tunes an outline checkpoint. Turns and flips
-    are safe here: an oriented label turns with its card."""
+    the card detector's layers (all but the angle); ``start_from`` fine-tunes an outline checkpoint, without mosaic
+    and warm-up: with mosaic back on, a fine-tune first fell under where it started (models/README.md, steps 18-19).
+    Turns and flips are safe here: an oriented label turns with its card."""
     r = OUTLINE_RECIPE
     transfer = None if start_from is not None else REPO_ROOT / "models" / "card-detector.pt"
+    schedule = ({"mosaic": 0.0, "close_mosaic": 0, "warmup_epochs": 0.0} if start_from is not None
+                else {"close_mosaic": 3, "warmup_epochs": 0.5})
     return train_yolo(str(r["model"]), data, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
                       threads=threads, time_hours=hours, weights=start_from, transfer=transfer,
-                      **{"flipud": 0.5, "fliplr": 0.5, "degrees": 0.0, "close_mosaic": 3, "patience": 100,
-                         "optimizer": "AdamW", "lr0": 0.001, "warmup_epochs": 0.5, **overrides})
+                      **{"flipud": 0.5, "fliplr": 0.5, "degrees": 0.0, "patience": 100, "optimizer": "AdamW",
+                         "lr0": 0.001, **schedule, **overrides})
 
 
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
