@@ -110,7 +110,7 @@ class _CountingBackend:
     """The reader's own backend, counting the crops it is asked to classify."""
 
     def __init__(self, backend) -> None:  # type: ignore[no-untyped-def]
-        self.backend, self.crops, self.patches = backend, 0, 0
+        self.backend, self.crops, self.patches, self.outline_looks = backend, 0, 0, 0
         self.name = backend.name
         self.has_index_reader = backend.has_index_reader
         self.has_outline_model = backend.has_outline_model
@@ -120,6 +120,7 @@ class _CountingBackend:
         return self.backend.read_index(batch)
 
     def outline_raw(self, batch):  # type: ignore[no-untyped-def]
+        self.outline_looks += 1
         return self.backend.outline_raw(batch)
 
     def detect_raw(self, batch):  # type: ignore[no-untyped-def]
@@ -169,11 +170,13 @@ def test_only_doubtful_readings_get_an_index_look() -> None:
     for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
         paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
     assert len(reader.read(apart)) == 2 and counting.patches == 0  # sure readings: no index look
+    assert counting.outline_looks == 0  # nor the outline model: no card can lie under a sure one
 
     overlapped = _table(6)
     paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
     paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
     raw = reader.read_raw(overlapped)
+    assert counting.outline_looks == 1  # doubtful readings: the outline model looks once, for finds and corners
     # both boxes overlap: four index patches each from the box, 10 more where the card's outline was found (its
     # two index corners, the outline also moved both ways along and across the card)
     outlines = match_outlines([r.box for r in raw], reader.outlines(overlapped)[0], ReaderSettings().outline_match)

@@ -86,7 +86,8 @@ class ReaderSettings:
     # A sure outline (``outline_find_min``) that no detector box claims (``vision.reader_outline.unclaimed_outlines``)
     # is a card the detector missed, mostly one under another in a fan, when one of its index corners reads as a
     # card at least ``outline_find_index`` surely: it is read from its outline's box. The index check keeps out
-    # outlines drawn across two cards, which the outline model gives on close-up photos.
+    # outlines drawn across two cards, which the outline model gives on close-up photos. Only frames with a doubtful
+    # reading are looked over (a fanned card's neighbours are overlapped, so doubtful).
     outline_finds: bool = True
     outline_find_min: float = 0.5
     outline_find_index: float = 0.8
@@ -233,11 +234,16 @@ class CardReader:
     def read_raw(self, frame: Image) -> list[RawReading]:
         with self._lock:
             boxes, scores = self.detect(frame)
-            outlines = None
-            if self.settings.outline_finds:
-                outlines, outline_scores = self.outlines(frame)
-                boxes, scores = self.found_by_outline(frame, boxes, scores, outlines, outline_scores)
             probs = self.classify(frame, boxes)
+            outlines = None
+            # The cards the detector misses lie under others, whose readings are then doubtful: a frame of sure
+            # readings (cards lying apart) or of none is not looked over by the outline model.
+            if self.settings.outline_finds and len(boxes) and self.doubtful(boxes, scores, probs):
+                outlines, outline_scores = self.outlines(frame)
+                found, found_scores = self.found_by_outline(frame, boxes, scores, outlines, outline_scores)
+                if len(found) > len(boxes):
+                    probs = np.concatenate([probs, self.classify(frame, found[len(boxes) :])])
+                    boxes, scores = found, found_scores
             if self.settings.second_look and len(boxes):
                 probs = self.second_look(frame, boxes, scores, probs)
             if self.settings.index_look and len(boxes):
