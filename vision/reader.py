@@ -40,6 +40,7 @@ from vision.reader_outline import (
     match_outlines,
     outline_box,
     outline_patches,
+    pair_outlines,
     unclaimed_outlines,
 )
 
@@ -91,6 +92,8 @@ class ReaderSettings:
     outline_finds: bool = True
     outline_find_min: float = 0.5
     outline_find_index: float = 0.8
+    index_pairing: bool = False
+    index_neighbours: bool = False
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -216,18 +219,30 @@ class CardReader:
         if columns is None or not doubtful:
             return probs
         size = self.manifest.index_imgsz
-        box_list = [(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3])) for i in doubtful]
+        all_boxes = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
+        box_list = [all_boxes[i] for i in doubtful]
         if outlines is None:
             outlines = self.outlines(frame)[0]
-        matched = match_outlines(box_list, outlines, self.settings.outline_match)
+        if self.settings.index_pairing:
+            paired = pair_outlines(boxes, outlines, self.settings.outline_match)
+            matched = [outlines[paired[i]] if i in paired else None for i in doubtful]
+        else:
+            matched = match_outlines(box_list, outlines, self.settings.outline_match)
         shift = self.settings.outline_shift
         per_reading = [index_patches(frame, box, size) + outline_patches(frame, outline, size, shift)
                        for box, outline in zip(box_list, matched, strict=True)]
         read = self.backend.read_index(to_tensor([patch for patches in per_reading for patch in patches]))
+        held = probs.argmax(axis=1)
         out = probs.copy()
         start = 0
         for patches, i in zip(per_reading, doubtful, strict=True):
-            out[i] = fuse_index(probs[i], read[start : start + len(patches)], columns, self.settings.index_weight)
+            excluded = []
+            if self.settings.index_neighbours:
+                excluded = sorted({int(held[j]) for j in range(len(boxes)) if j != i
+                                   and _overlap_share(all_boxes[i], all_boxes[j]) > 0
+                                   and probs[j, held[j]] > probs[i, held[j]]})
+            out[i] = fuse_index(probs[i], read[start : start + len(patches)], columns, self.settings.index_weight,
+                                excluded)
             start += len(patches)
         return out
 

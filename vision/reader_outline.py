@@ -65,23 +65,29 @@ def match_outlines(boxes: list[tuple[float, float, float, float]], outlines: lis
     return matched
 
 
-def unclaimed_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou: float) -> list[int]:
-    """The outlines no box claims: boxes and outlines are paired one to one, the pair overlapping most first, while
-    an outline's own box overlaps a box at least ``min_iou`` (IoU). In a fan, a card under its neighbour may
-    overlap the neighbour's box a lot; it is only claimed when that box has not paired with its own outline."""
+def pair_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou: float) -> dict[int, int]:
+    """Boxes paired one to one with outlines (box index → outline index), the pair overlapping most first, while an
+    outline's own box overlaps a box at least ``min_iou`` (IoU). In a fan, a card under its neighbour may overlap
+    the neighbour's box a lot; it is only paired with that box when the box has not paired with its own outline."""
     from vision.eval import iou
 
     outline_boxes = [outline_box(o) for o in outlines]
     pairs = sorted(((iou(tuple(float(v) for v in box), other), b, o)
                     for b, box in enumerate(boxes) for o, other in enumerate(outline_boxes)), reverse=True)
-    paired_boxes: set[int] = set()
+    paired: dict[int, int] = {}
     claimed: set[int] = set()
     for overlap, b, o in pairs:
         if overlap < min_iou:
             break
-        if b not in paired_boxes and o not in claimed:
-            paired_boxes.add(b)
+        if b not in paired and o not in claimed:
+            paired[b] = o
             claimed.add(o)
+    return paired
+
+
+def unclaimed_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou: float) -> list[int]:
+    """The outlines no box claims when boxes and outlines are paired one to one (``pair_outlines``)."""
+    claimed = set(pair_outlines(boxes, outlines, min_iou).values())
     return [o for o in range(len(outlines)) if o not in claimed]
 
 
@@ -93,18 +99,20 @@ def shifted_outline(outline: Quad, along: float, across: float) -> Quad:
     return upright + (along * short / max(width, 1e-6) + across * long / max(float(np.linalg.norm(long)), 1e-6)) * width
 
 
-def outline_patches(image: npt.NDArray[np.uint8], outline: Quad | None, size: int,
-                    shift: float = 0.0) -> list[npt.NDArray[np.uint8]]:
-    """The two index patches of a card's outline, upright (its index corners, the card either way up); none
-    without an outline. With ``shift``, also cut from the outline moved by that share of the card's width along the
-    card and across it, both ways (5 places): an outline a little off still puts one of them on the index."""
-    if outline is None:
-        return []
+def outline_places(outline: Quad, shift: float = 0.0) -> list[Quad]:
+    """The outline, and with ``shift`` also the outline moved by that share of the card's width along the card and
+    across it, both ways (5 places): an outline a little off still puts one of them on the index."""
     places = [(0.0, 0.0)]
     if shift > 0:
         places += [(-shift, 0.0), (shift, 0.0), (0.0, -shift), (0.0, shift)]
-    patches = []
-    for along, across in places:
-        moved = shifted_outline(outline, along, across)
-        patches += [index_patch(image, np.roll(moved, -turn, axis=0), size) for turn in (0, 2)]
-    return patches
+    return [shifted_outline(outline, along, across) for along, across in places]
+
+
+def outline_patches(image: npt.NDArray[np.uint8], outline: Quad | None, size: int,
+                    shift: float = 0.0) -> list[npt.NDArray[np.uint8]]:
+    """The two index patches (its index corners, the card either way up), upright, of each of a card's outline's
+    places (``outline_places``); none without an outline."""
+    if outline is None:
+        return []
+    return [index_patch(image, np.roll(place, -turn, axis=0), size)
+            for place in outline_places(outline, shift) for turn in (0, 2)]

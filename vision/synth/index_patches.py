@@ -1,7 +1,8 @@
 """Training patches for the index reader: the index corners of rendered cards, cut the way the reader cuts them.
 
 Each face-up card is boxed twice: where the shipped detector boxes it, and by its own box a little jittered. Each
-box gives four patches (``vision.reader_index.index_patches``). A patch is named after its card when its corner lies
+box gives four patches (``vision.reader_index.index_patches``). Where the shipped outline model outlines the card,
+the outline gives ten more, cut as the reader cuts them (``vision.reader_outline.outline_patches``, shifted). A patch is named after its card when its corner lies
 on one of the card's two index corners, its edge along the card's (``CORNER_CLOSE``, ``ANGLE_CLOSE``), and the index
 there shows (``INDEX_SHOWS``); it is ``none`` when it lies on no index corner or the index is hidden (under
 ``INDEX_HIDDEN``); patches between the two are left out rather than taught either way.
@@ -9,7 +10,7 @@ there shows (``INDEX_SHOWS``); it is ``none`` when it lies on no index corner or
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import cv2
@@ -50,9 +51,12 @@ def patch_label(card: PlacedCard, outline: npt.NDArray[np.float64]) -> str | Non
 
 
 def scene_patches(scene: Scene, detector_boxes: npt.NDArray[np.float32], rng: np.random.Generator,
-                  min_visible: float = 0.25) -> list[tuple[str, npt.NDArray[np.uint8]]]:
-    """Labelled index patches of every face-up card showing at least ``min_visible`` of its face."""
+                  min_visible: float = 0.25, outlines: Sequence[npt.NDArray[np.float64]] = (),
+                  outline_shift: float = 0.0) -> list[tuple[str, npt.NDArray[np.uint8]]]:
+    """Labelled index patches of every face-up card showing at least ``min_visible`` of its face: cut from its boxes
+    and from ``outlines`` (the outline model's) whose own box overlaps its box (IoU ≥ 0.5)."""
     from vision.eval import iou
+    from vision.reader_outline import outline_box, outline_places
 
     h, w = scene.image.shape[:2]
     found = []
@@ -64,20 +68,24 @@ def scene_patches(scene: Scene, detector_boxes: npt.NDArray[np.float32], rng: np
         size = np.array([x2 - x1, y2 - y1, x2 - x1, y2 - y1])
         boxes = [tuple(float(v) for v in np.array(own) + rng.normal(0, BOX_JITTER, 4) * size)]
         boxes += [tuple(float(v) for v in b) for b in detector_boxes if iou(tuple(b), own) >= 0.5]
-        for box in boxes:
-            for outline in card_outlines(box):  # type: ignore[arg-type]
-                for turn in (0, 2):
-                    turned = np.roll(outline, -turn, axis=0)
-                    label = patch_label(card, turned)
-                    if label is not None:
-                        found.append((label, index_patch(scene.image, turned)))
+        cut = [outline for box in boxes for outline in card_outlines(box)]  # type: ignore[arg-type]
+        cut += [place for outline in outlines if iou(outline_box(outline), own) >= 0.5
+                for place in outline_places(outline, outline_shift)]
+        for outline in cut:
+            for turn in (0, 2):
+                turned = np.roll(outline, -turn, axis=0)
+                label = patch_label(card, turned)
+                if label is not None:
+                    found.append((label, index_patch(scene.image, turned)))
     return found
 
 
 def index_training_patches(out: Path, seeds: Iterable[int], done_log: Path, decks: list[str] | None = None,
-                           prefix: str = "scene", reader_dir: Path | None = None, keep_none: int = 3) -> int:
+                           prefix: str = "scene", reader_dir: Path | None = None, keep_none: int = 3,
+                           with_outlines: bool = True) -> int:
     """Write the index patches of freshly rendered scenes into ``out/<class>/``; resumable like the crop sets. Only
-    one ``none`` patch in ``keep_none`` is kept: most patches show no index, and the cards would drown in them."""
+    one ``none`` patch in ``keep_none`` is kept: most patches show no index, and the cards would drown in them.
+    ``with_outlines``: also the patches the outline model's outlines give (when the model folder has one)."""
     from vision.reader import CardReader
     from vision.reader_models import DEFAULT_MODEL_DIR
 
@@ -85,8 +93,10 @@ def index_training_patches(out: Path, seeds: Iterable[int], done_log: Path, deck
     count = 0
     for scene in scenes_not_done(seeds, done_log, decks=decks):
         boxes, _ = reader.detect(scene.image)
+        outlines = reader.outlines(scene.image)[0] if with_outlines else []
         rng = np.random.default_rng(scene.seed)
-        for i, (label, patch) in enumerate(scene_patches(scene, boxes, rng)):
+        patches = scene_patches(scene, boxes, rng, outlines=outlines, outline_shift=reader.settings.outline_shift)
+        for i, (label, patch) in enumerate(patches):
             if label == NO_INDEX and i % keep_none:
                 continue
             folder = out / label
