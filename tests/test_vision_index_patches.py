@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 from hypothesis import given, settings
@@ -135,3 +137,22 @@ def test_reader_settings_out_of_range_are_refused_by_name() -> None:
     with pytest.raises(InputError, match=r"outline_shift must be within 0\.\.0\.5 \(a share .*, got 0\.8"):
         ReaderSettings(outline_shift=0.8)
     assert ReaderSettings(index_look=False, index_weight=0.0).index_weight == 0.0
+
+
+def test_a_cards_outline_adds_patches_named_after_it_at_its_index_corners() -> None:
+    from vision.synth.index_patches import scene_patches
+
+    scene = render_scene(7_000_102)
+    card = next(c for c in scene.cards if c.visible == 1.0 and min(c.index_shares) >= 0.95)
+    no_boxes = np.zeros((0, 4), np.float32)
+    before = scene_patches(scene, no_boxes, np.random.default_rng(0))
+    outline = card.corners.astype(np.float64)
+    after = scene_patches(scene, no_boxes, np.random.default_rng(0), outlines=[outline], outline_shift=0.1)
+    added = Counter(label for label, _ in after) - Counter(label for label, _ in before)
+    # the outline as found gives both index corners; moved by a tenth of the width, the patches lie at the edge of
+    # what is taught (left out, or named). A patch is named after no other card (a card the outline overlaps lends
+    # it only `none` labels: it lies on none of that card's corners).
+    assert added[str(card.card)] >= 2 and set(added) <= {str(card.card), NO_INDEX}
+    assert len(after) - len(before) <= 2 * 10 * len(scene.cards)
+    far = outline + 400.0  # an outline over no card adds nothing
+    assert len(scene_patches(scene, no_boxes, np.random.default_rng(0), outlines=[far])) == len(before)

@@ -15,7 +15,7 @@ from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_b
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
-from vision.reader_outline import match_outlines, outline_box, outline_patches, upright_outline
+from vision.reader_outline import outline_box, outline_patches, pair_outlines, upright_outline
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
 from vision.synth.textures import felt
@@ -179,7 +179,9 @@ def test_only_doubtful_readings_get_an_index_look() -> None:
     assert counting.outline_looks == 1  # doubtful readings: the outline model looks once, for finds and corners
     # both boxes overlap: four index patches each from the box, 10 more where the card's outline was found (its
     # two index corners, the outline also moved both ways along and across the card)
-    outlines = match_outlines([r.box for r in raw], reader.outlines(overlapped)[0], ReaderSettings().outline_match)
+    found = reader.outlines(overlapped)[0]
+    paired = pair_outlines(np.array([r.box for r in raw], np.float32), found, ReaderSettings().outline_match)
+    outlines = [found[paired[i]] if i in paired else None for i in range(len(raw))]
     assert any(o is not None for o in outlines)
     assert len(raw) >= 2 and counting.patches == sum(4 + 10 * (o is not None) for o in outlines)
     # by hand: the second look's probabilities with the surest index patch averaged in
@@ -207,8 +209,9 @@ def test_the_outline_model_finds_each_cards_corners() -> None:
             h, w = scene.image.shape[:2]
             if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
                 continue  # cut by the picture's edge
-            (found,) = match_outlines([tuple(float(v) for v in box)], outlines, 0.5)
-            assert found is not None, (seed, str(placed.card))
+            paired = pair_outlines(np.array([box], np.float32), outlines, 0.5)
+            assert 0 in paired, (seed, str(placed.card))
+            found = outlines[paired[0]]
             upright = upright_outline(found)
             width = float(np.linalg.norm(corners[1] - corners[0]))
             # the card's own corners, the card either way up

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from vision.reader_outline import (
     decode_outlines,
-    match_outlines,
     outline_box,
     outline_patches,
+    pair_outlines,
     shifted_outline,
     unclaimed_outlines,
     upright_outline,
@@ -125,13 +125,24 @@ def test_outlines_are_decoded_from_the_raw_output_with_overlapping_ones_made_one
     assert np.allclose(sides, [60, 60, 84, 84], atol=0.01)
 
 
-def test_a_box_is_matched_to_the_outline_around_it_and_no_other() -> None:
+def test_a_box_is_paired_with_the_outline_around_it_and_no_other() -> None:
     near, far = _card((200, 150), 80, 20), _card((600, 400), 80, -35)
-    box = outline_box(near)
-    matched = match_outlines([box, (0.0, 0.0, 30.0, 30.0)], [far, near], min_iou=0.5)
-    assert matched[0] is not None and np.allclose(matched[0], near)
-    assert matched[1] is None
-    assert match_outlines([box], [], min_iou=0.5) == [None]
+    boxes = np.array([outline_box(near), (0.0, 0.0, 30.0, 30.0)], np.float32)
+    assert pair_outlines(boxes, [far, near], min_iou=0.5) == {0: 1}  # the box over bare felt gets none
+    assert pair_outlines(boxes, [], min_iou=0.5) == {}
+
+
+def test_in_a_fan_each_box_keeps_its_own_outline_though_it_overlaps_its_neighbours_more() -> None:
+    top, under = _card((300, 200), 100, 0), _card((284, 204), 100, 10)
+    # the lower card's box is a little off, and overlaps the top card's outline most; the top card's box claims that
+    # outline first (it fits it better), so the lower card's box is paired with its own
+    top_box = outline_box(top)
+    under_box = (top_box[0] - 8.0, top_box[1] + 2.0, top_box[2] - 6.0, top_box[3] + 4.0)
+    from vision.eval import iou
+
+    assert iou(under_box, outline_box(top)) > iou(under_box, outline_box(under))
+    boxes = np.array([under_box, top_box], np.float32)
+    assert pair_outlines(boxes, [top, under], min_iou=0.5) == {1: 0, 0: 1}
 
 
 def test_in_a_fan_the_card_under_its_neighbour_stays_unclaimed_when_only_the_top_card_is_boxed() -> None:

@@ -37,7 +37,6 @@ from vision.reader_models import (
 from vision.reader_outline import (
     Quad,
     decode_outlines,
-    match_outlines,
     outline_box,
     outline_patches,
     pair_outlines,
@@ -75,8 +74,9 @@ class ReaderSettings:
     index_look: bool = True
     index_weight: float = 0.5
     # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are also
-    # cut at the corners of its card's outline, when an outline's own box overlaps the reading's box at least
-    # ``outline_match`` (IoU); the surest of all its patches counts. Outlines under ``outline_min`` are not taken.
+    # cut at the corners of its card's outline: boxes and outlines are paired one to one, the pair overlapping most
+    # first, while an outline's own box overlaps a box at least ``outline_match`` (IoU). The surest of all its
+    # patches counts. Outlines under ``outline_min`` are not taken.
     # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width along
     # and across the card, both ways (5 places, 10 patches), since a half-covered card's outline is a guess at the
     # hidden part. Chosen on the 300 second validation scenes (models/README.md, step 19).
@@ -92,8 +92,6 @@ class ReaderSettings:
     outline_finds: bool = True
     outline_find_min: float = 0.5
     outline_find_index: float = 0.8
-    index_pairing: bool = False
-    index_neighbours: bool = False
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -219,30 +217,19 @@ class CardReader:
         if columns is None or not doubtful:
             return probs
         size = self.manifest.index_imgsz
-        all_boxes = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
-        box_list = [all_boxes[i] for i in doubtful]
+        box_list = [(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3])) for i in doubtful]
         if outlines is None:
             outlines = self.outlines(frame)[0]
-        if self.settings.index_pairing:
-            paired = pair_outlines(boxes, outlines, self.settings.outline_match)
-            matched = [outlines[paired[i]] if i in paired else None for i in doubtful]
-        else:
-            matched = match_outlines(box_list, outlines, self.settings.outline_match)
+        paired = pair_outlines(boxes, outlines, self.settings.outline_match)
+        matched = [outlines[paired[i]] if i in paired else None for i in doubtful]
         shift = self.settings.outline_shift
         per_reading = [index_patches(frame, box, size) + outline_patches(frame, outline, size, shift)
                        for box, outline in zip(box_list, matched, strict=True)]
         read = self.backend.read_index(to_tensor([patch for patches in per_reading for patch in patches]))
-        held = probs.argmax(axis=1)
         out = probs.copy()
         start = 0
         for patches, i in zip(per_reading, doubtful, strict=True):
-            excluded = []
-            if self.settings.index_neighbours:
-                excluded = sorted({int(held[j]) for j in range(len(boxes)) if j != i
-                                   and _overlap_share(all_boxes[i], all_boxes[j]) > 0
-                                   and probs[j, held[j]] > probs[i, held[j]]})
-            out[i] = fuse_index(probs[i], read[start : start + len(patches)], columns, self.settings.index_weight,
-                                excluded)
+            out[i] = fuse_index(probs[i], read[start : start + len(patches)], columns, self.settings.index_weight)
             start += len(patches)
         return out
 

@@ -71,15 +71,12 @@ def index_columns(class_names: tuple[str, ...], index_names: tuple[str, ...]) ->
 
 
 def fuse_index(probs: npt.NDArray[np.float32], patch_probs: npt.NDArray[np.float32], columns: list[int],
-               weight: float, excluded: list[int] | None = None) -> npt.NDArray[np.float32]:
+               weight: float) -> npt.NDArray[np.float32]:
     """The card classifier's probabilities ``probs`` with the index reader's added in: of the box's index patches
     (rows of ``patch_probs``), the one whose index reads surest is taken, and its card probabilities (renormalised)
     are averaged in with ``weight`` times how sure that patch is. A box whose patches show no index (all
     ``none``) keeps the classifier's reading."""
     cards = patch_probs[:, columns]
-    if excluded:
-        cards = cards.copy()
-        cards[:, excluded] = 0.0
     best = int(cards.max(axis=1).argmax())
     sureness = float(cards[best].max())
     share = cards[best] / max(float(cards[best].sum()), 1e-9)

@@ -51,20 +51,6 @@ def outline_box(outline: Quad) -> tuple[float, float, float, float]:
     return float(x1), float(y1), float(x2), float(y2)
 
 
-def match_outlines(boxes: list[tuple[float, float, float, float]], outlines: list[Quad],
-                   min_iou: float) -> list[Quad | None]:
-    """For each box, the outline whose own box overlaps it most, if at least ``min_iou``; else None."""
-    from vision.eval import iou
-
-    outline_boxes = [outline_box(o) for o in outlines]
-    matched: list[Quad | None] = []
-    for box in boxes:
-        overlaps = [iou(box, other) for other in outline_boxes]
-        best = int(np.argmax(overlaps)) if overlaps else -1
-        matched.append(outlines[best] if best >= 0 and overlaps[best] >= min_iou else None)
-    return matched
-
-
 def pair_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou: float) -> dict[int, int]:
     """Boxes paired one to one with outlines (box index → outline index), the pair overlapping most first, while an
     outline's own box overlaps a box at least ``min_iou`` (IoU). In a fan, a card under its neighbour may overlap

@@ -2,10 +2,12 @@
 
 Each face-up card is boxed twice: where the shipped detector boxes it, and by its own box a little jittered. Each
 box gives four patches (``vision.reader_index.index_patches``). Where the shipped outline model outlines the card,
-the outline gives ten more, cut as the reader cuts them (``vision.reader_outline.outline_patches``, shifted). A patch is named after its card when its corner lies
-on one of the card's two index corners, its edge along the card's (``CORNER_CLOSE``, ``ANGLE_CLOSE``), and the index
-there shows (``INDEX_SHOWS``); it is ``none`` when it lies on no index corner or the index is hidden (under
-``INDEX_HIDDEN``); patches between the two are left out rather than taught either way.
+the outline gives ten more, cut as the reader cuts them (``vision.reader_outline.outline_places``, shifted).
+
+A patch is named after its card when its corner lies on one of the card's two index corners, its edge along the
+card's (``CORNER_CLOSE``, ``ANGLE_CLOSE``), and the index there shows (``INDEX_SHOWS``); it is ``none`` when it lies on
+no index corner or the index is hidden (under ``INDEX_HIDDEN``); patches between the two are left out rather than
+taught either way.
 """
 
 from __future__ import annotations
