@@ -156,3 +156,21 @@ def test_a_cards_outline_adds_patches_named_after_it_at_its_index_corners() -> N
     assert len(after) - len(before) <= 2 * 10 * len(scene.cards)
     far = outline + 400.0  # an outline over no card adds nothing
     assert len(scene_patches(scene, no_boxes, np.random.default_rng(0), outlines=[far])) == len(before)
+
+
+def test_an_index_fine_tune_starts_gently_and_a_first_run_from_the_classifier(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # training itself is slow: only the settings handed to Ultralytics are looked at
+    from vision import train
+
+    seen: list[dict] = []
+    monkeypatch.setattr(train, "train_yolo", lambda *args, **kwargs: seen.append(kwargs) or tmp_path)
+    train.train_index_reader(tmp_path / "patches", tmp_path / "run", start_from=tmp_path / "index.pt")
+    train.train_index_reader(tmp_path / "patches", tmp_path / "run")
+    train.train_index_reader(tmp_path / "patches", tmp_path / "run", start_from=tmp_path / "index.pt", lr0=0.0002)
+    fine_tune, first_run, chosen_rate = seen
+    assert fine_tune["weights"] == tmp_path / "index.pt"
+    assert fine_tune["lr0"] == 0.0005 and fine_tune["warmup_epochs"] == 0.0
+    assert first_run["weights"].name == "card-classifier.pt"
+    assert first_run["lr0"] == 0.002 and first_run["warmup_epochs"] == 0.5
+    assert chosen_rate["lr0"] == 0.0002
+    assert all(s["fliplr"] == 0.0 and s["flipud"] == 0.0 for s in seen)  # a mirrored index is not a card

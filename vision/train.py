@@ -226,14 +226,17 @@ def build_index_patches(work: Path = WORK_DIR, train_scenes: int = 1600, photo_s
 def train_index_reader(index_dir: Path, run_dir: Path = RUNS / "index", epochs: int = 30, hours: float | None = None,
                        start_from: Path | None = None, threads: int = 2,
                        callbacks: Mapping[str, Callable[[Any], None]] | None = None, **overrides: Any) -> Path:
-    """Train the index reader (53 cards + ``none``, 64 px patches), by default from the card classifier's weights.
-    No flips, rotations or shears: a turned index must read as ``none``, so that the upright patch wins."""
+    """Train the index reader (53 cards + ``none``, 64 px patches), by default from the card classifier's weights;
+    ``start_from`` fine-tunes an index checkpoint (AdamW 0.0005, no warm-up). No flips, rotations or shears: a
+    turned index must read as ``none``, so that the upright patch wins."""
     r = INDEX_RECIPE
     weights = start_from or REPO_ROOT / "models" / "card-classifier.pt"
+    schedule = {"lr0": 0.0005, "warmup_epochs": 0.0} if start_from is not None else {"lr0": 0.002,
+                                                                                       "warmup_epochs": 0.5}
     return train_yolo(str(r["model"]), index_dir, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
                       threads=threads, time_hours=hours, weights=weights, callbacks=callbacks,
                       **{"fliplr": 0.0, "flipud": 0.0, "scale": 0.1, "erasing": 0.0, "auto_augment": "",
-                         "patience": 100, "optimizer": "AdamW", "lr0": 0.002, "warmup_epochs": 0.5, **overrides})
+                         "patience": 100, "optimizer": "AdamW", **schedule, **overrides})
 
 
 OUTLINE_RECIPE = {"model": "yolo26n-obb.yaml", "imgsz": 320, "batch": 16}
