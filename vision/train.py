@@ -231,8 +231,8 @@ def train_index_reader(index_dir: Path, run_dir: Path = RUNS / "index", epochs: 
     turned index must read as ``none``, so that the upright patch wins."""
     r = INDEX_RECIPE
     weights = start_from or REPO_ROOT / "models" / "card-classifier.pt"
-    schedule = {"lr0": 0.0005, "warmup_epochs": 0.0} if start_from is not None else {"lr0": 0.002,
-                                                                                       "warmup_epochs": 0.5}
+    schedule = ({"lr0": 0.0005, "warmup_epochs": 0.0} if start_from is not None
+                else {"lr0": 0.002, "warmup_epochs": 0.5})
     return train_yolo(str(r["model"]), index_dir, run_dir, epochs=epochs, imgsz=int(r["imgsz"]), batch=int(r["batch"]),
                       threads=threads, time_hours=hours, weights=weights, callbacks=callbacks,
                       **{"fliplr": 0.0, "flipud": 0.0, "scale": 0.1, "erasing": 0.0, "auto_augment": "",
