@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import os
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -158,13 +159,17 @@ def _debian_faces(name: str) -> dict[Card, Image]:
         png = folder / f"{card}.png"
         missing = folder / f"{card}.missing"
         if not png.exists() and not missing.exists():
+            # Rendered under a name of this process's own and renamed when whole: processes building training sets
+            # side by side share the cache, and one must never read a face another is still writing.
+            part = folder / f"{card}.{os.getpid()}.part.png"
             for element in _svg_ids(card):
                 result = subprocess.run(
                     ["rsvg-convert", f"--export-id={element}", "-h", str(FACE_SIZE[1] * 2), str(svg), "-o",
-                     str(png)], capture_output=True, check=False)
-                if result.returncode == 0 and png.exists() and png.stat().st_size > 0:
+                     str(part)], capture_output=True, check=False)
+                if result.returncode == 0 and part.exists() and part.stat().st_size > 0:
+                    os.replace(part, png)
                     break
-                png.unlink(missing_ok=True)
+                part.unlink(missing_ok=True)
             else:
                 missing.write_text("this deck has no such card\n")
         if png.exists():
