@@ -136,6 +136,8 @@ def test_reader_settings_out_of_range_are_refused_by_name() -> None:
         ReaderSettings(confident=1.5)
     with pytest.raises(InputError, match=r"outline_shift must be within 0\.\.0\.5 \(a share .*, got 0\.8"):
         ReaderSettings(outline_shift=0.8)
+    with pytest.raises(InputError, match=r"outline_box_ratio must be within 1\.\.2 \(a card outline's .*, got 2\.5"):
+        ReaderSettings(outline_box_ratio=2.5)
     assert ReaderSettings(index_look=False, index_weight=0.0).index_weight == 0.0
 
 

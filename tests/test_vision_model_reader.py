@@ -10,7 +10,7 @@ import pytest
 from engine.cards import parse_card
 from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
-from vision.eval import EvalResult, score_image
+from vision.eval import EvalResult, iou, score_image
 from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_boxes
 from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
@@ -132,7 +132,9 @@ class _CountingBackend:
 
 
 def test_only_doubtful_readings_get_a_second_look() -> None:
-    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2, settings=ReaderSettings(index_look=False))
+    # boxes left where the detector put them, so that the views can be cut by hand below
+    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2,
+                        settings=ReaderSettings(index_look=False, outline_boxes=False))
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
     faces = load_deck(FIVE_CARD_DRAW)
@@ -156,7 +158,8 @@ def test_only_doubtful_readings_get_a_second_look() -> None:
              for m in SECOND_LOOK_MARGINS for k in range(4)]
     by_hand = (2 * first[0] + counting.backend.classify(to_tensor(views)).sum(axis=0)) / 10
     assert np.allclose(raw[0].probabilities, by_hand, atol=1e-5)
-    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(second_look=False, index_look=False))
+    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(second_look=False, index_look=False,
+                                                                 outline_boxes=False))
     assert np.allclose(plain.read_raw(overlapped)[0].probabilities, first[0], atol=1e-5)
 
 
@@ -219,6 +222,26 @@ def test_the_outline_model_finds_each_cards_corners() -> None:
             errors.append(off / width)
     assert len(errors) >= 5
     assert float(np.median(errors)) < 0.08  # a whole card lying apart: its corners within a few pixels
+
+
+def test_partly_covered_cards_boxes_move_towards_their_outlines() -> None:
+    fused = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_boxes=True))
+    plain = CardReader(DEFAULT_MODEL_DIR)
+    fits: dict[str, list[float]] = {"fused": [], "plain": []}
+    moved = 0
+    for seed in UNSEEN_SEEDS:
+        scene = render_scene(seed)
+        boxes = {name: [r.box for r in reader.read_raw(scene.image)] for name, reader in
+                 (("fused", fused), ("plain", plain))}
+        moved += sum(1 for a, b in zip(boxes["fused"], boxes["plain"], strict=False) if a != b)
+        for card, truth in _truth(scene):
+            if next(p for p in scene.cards if p.card == card).visible >= 0.9:
+                continue
+            for name, found in boxes.items():
+                fits[name].append(max((iou(truth, box) for box in found), default=0.0))
+    assert moved > 0 and len(fits["fused"]) >= 20
+    # the boxes of cards under others fit them better (measured: mean IoU 0.862 against 0.851 on these scenes)
+    assert float(np.mean(fits["fused"])) > float(np.mean(fits["plain"]))
 
 
 def _folder_without(folder: Path, model: str, manifest_key: str) -> Path:

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.reader_outline import (
     decode_outlines,
+    fused_boxes,
+    outline_aspect,
     outline_box,
     outline_patches,
     pair_outlines,
@@ -192,3 +195,25 @@ def test_an_outline_fine_tune_runs_without_mosaic_and_warm_up(monkeypatch, tmp_p
     assert fine_tune["weights"] == tmp_path / "outline.pt" and fine_tune["transfer"] is None
     assert "mosaic" not in first_run and first_run["close_mosaic"] == 3 and first_run["warmup_epochs"] == 0.5
     assert first_run["transfer"].name == "card-detector.pt"
+
+
+def test_a_box_moves_towards_its_cards_outline_by_the_two_models_scores() -> None:
+    card = _card((400.0, 300.0), 100.0, 30.0)
+    tight = np.array(outline_box(card), np.float32)
+    wide = tight + np.array([-30.0, -10.0, 20.0, 10.0], np.float32)  # taking in part of the neighbour
+    far = np.array([900.0, 100.0, 1000.0, 240.0], np.float32)  # a box no outline overlaps
+    boxes = np.stack([wide, far])
+    same = fused_boxes(boxes, np.array([0.6, 0.9], np.float32), [card], np.array([0.6], np.float32), 0.5, 1.3)
+    assert np.allclose(same[0], (wide + tight) / 2) and np.array_equal(same[1], far)
+    surer_outline = fused_boxes(boxes, np.array([0.3, 0.9], np.float32), [card], np.array([0.9], np.float32), 0.5,
+                                1.3)
+    assert np.allclose(surer_outline[0], 0.75 * tight + 0.25 * wide)
+
+
+def test_an_outline_not_shaped_like_a_card_leaves_the_box_alone() -> None:
+    two_cards = np.array([[300.0, 200.0], [440.0, 200.0], [440.0, 340.0], [300.0, 340.0]])  # square: two side by side
+    assert outline_aspect(two_cards) == pytest.approx(1.0)
+    assert outline_aspect(_card((0.0, 0.0), 80.0, 17.0)) == pytest.approx(CARD_ASPECT)
+    box = np.array([[310.0, 195.0, 450.0, 345.0]], np.float32)
+    assert np.array_equal(fused_boxes(box, np.array([0.8], np.float32), [two_cards], np.array([0.9], np.float32),
+                                      0.5, 1.3), box)

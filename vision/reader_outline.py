@@ -71,6 +71,27 @@ def pair_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou:
     return paired
 
 
+def outline_aspect(outline: Quad) -> float:
+    """How many times as long as wide an outline is."""
+    sides = [float(np.linalg.norm(outline[k] - outline[(k + 1) % 4])) for k in range(4)]
+    return max(sides) / max(min(sides), 1e-6)
+
+
+def fused_boxes(boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32], outlines: list[Quad],
+                outline_scores: npt.NDArray[np.float32], min_iou: float, min_aspect: float,
+                ) -> npt.NDArray[np.float32]:
+    """``boxes``, each one paired with an outline at least ``min_aspect`` times as long as wide (``pair_outlines``)
+    moved to the mean of itself and the outline's own box, each weighted by its model's score. In a fan the detector
+    often boxes a card a little wide, taking in part of its neighbour; the outline model follows the card's edges."""
+    card_like = [o for o, outline in enumerate(outlines) if outline_aspect(outline) >= min_aspect]
+    fused = boxes.copy()
+    for b, k in pair_outlines(boxes, [outlines[o] for o in card_like], min_iou).items():
+        o = card_like[k]
+        weight = float(outline_scores[o]) / max(float(outline_scores[o]) + float(scores[b]), 1e-6)
+        fused[b] = weight * np.array(outline_box(outlines[o]), np.float32) + (1.0 - weight) * boxes[b]
+    return fused
+
+
 def unclaimed_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou: float) -> list[int]:
     """The outlines no box claims when boxes and outlines are paired one to one (``pair_outlines``)."""
     claimed = set(pair_outlines(boxes, outlines, min_iou).values())
