@@ -463,8 +463,11 @@ def test_outline_finds_adds_a_fanned_card_only_the_outline_model_found_when_its_
                                                       np.array([0.9, 0.8, 0.9], np.float32))
     assert more_boxes.tolist() == [list(outline_box(top)), list(outline_box(under))]
     assert np.allclose(more_scores, [0.9, 0.8])
-    # an unsure outline is not taken, nor one the box claims
-    same = reader.found_by_outline(frame, boxes, scores, outlines, np.array([0.9, 0.3, 0.9], np.float32))
+    # the outline model scores a card mostly under another low: its index, not the score, lets it in
+    low = reader.found_by_outline(frame, boxes, scores, outlines, np.array([0.9, 0.15, 0.9], np.float32))
+    assert low[0].tolist() == [list(outline_box(top)), list(outline_box(under))]
+    # an outline under outline_find_min is not taken, nor one the box claims
+    same = reader.found_by_outline(frame, boxes, scores, outlines, np.array([0.9, 0.05, 0.9], np.float32))
     assert same[0] is boxes and same[1] is scores
     # the fanned card is read: its box comes from the outline and the reading names it
     readings = reader.read(frame)

@@ -78,21 +78,25 @@ class ReaderSettings:
     # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are also
     # cut at the corners of its card's outline: boxes and outlines are paired one to one, the pair overlapping most
     # first, while an outline's own box overlaps a box at least ``outline_match`` (IoU). The surest of all its
-    # patches counts. Outlines under ``outline_min`` are not taken.
+    # patches counts. Outlines under ``outline_min`` are not taken: a card under its neighbour gets an outline in the
+    # right place scored low, so the index corners decide (0.30 until step 26 in models/README.md; 0.1 read 8 more of
+    # the 300 second validation scenes' cards, real validation photos alike).
     # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width along
     # and across the card, both ways (5 places, 10 patches), since a half-covered card's outline is a guess at the
     # hidden part. Chosen on the 300 second validation scenes (models/README.md, step 19).
     outline_look: bool = True
     outline_match: float = 0.5
-    outline_min: float = 0.30
+    outline_min: float = 0.10
     outline_shift: float = 0.10
-    # A sure outline (``outline_find_min``) that no detector box claims (``vision.reader_outline.unclaimed_outlines``)
-    # is a card the detector missed, mostly one under another in a fan, when one of its index corners reads as a
-    # card at least ``outline_find_index`` surely: it is read from its outline's box. The index check keeps out
-    # outlines drawn across two cards, which the outline model gives on close-up photos. Only frames with a doubtful
-    # reading are looked over (a fanned card's neighbours are overlapped, so doubtful).
+    # An outline (scored at least ``outline_find_min``) that no detector box claims
+    # (``vision.reader_outline.unclaimed_outlines``) is a card the detector missed, mostly one under another in a
+    # fan, when one of its index corners reads as a card at least ``outline_find_index`` surely: it is read from its
+    # outline's box. The index check, not the outline's score, keeps out outlines drawn across two cards (which the
+    # outline model gives on close-up photos) and over bare felt: the outline model scores a card mostly under
+    # another low (0.1-0.35) though it outlines it well. Only frames with a doubtful reading are looked over (a
+    # fanned card's neighbours are overlapped, so doubtful).
     outline_finds: bool = True
-    outline_find_min: float = 0.5
+    outline_find_min: float = 0.10
     outline_find_index: float = 0.8
     # ``outline_boxes``: in a frame with a doubtful reading, each box paired with an outline is moved to their
     # score-weighted mean (``vision.reader_outline.fused_boxes``) and read again, so that a fanned card's box takes
