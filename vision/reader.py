@@ -79,8 +79,8 @@ class ReaderSettings:
     # cut at the corners of its card's outline: boxes and outlines are paired one to one, the pair overlapping most
     # first, while an outline's own box overlaps a box at least ``outline_match`` (IoU). The surest of all its
     # patches counts. Outlines under ``outline_min`` are not taken: a card under its neighbour gets an outline in the
-    # right place scored low, so the index corners decide (0.30 until step 26 in models/README.md; 0.1 read 8 more of
-    # the 300 second validation scenes' cards, real validation photos alike).
+    # right place scored low, so the index corners decide (with ``outline_find_min``: 0.30 / 0.5 until step 26 in
+    # models/README.md; 0.1 / 0.1 read 8 more of the 300 second validation scenes' cards, real photos alike).
     # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width along
     # and across the card, both ways (5 places, 10 patches), since a half-covered card's outline is a guess at the
     # hidden part. Chosen on the 300 second validation scenes (models/README.md, step 19).
