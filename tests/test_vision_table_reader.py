@@ -17,11 +17,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, parse_card, parse_cards, standard_deck
-from vision.detection import DUPLICATE, Detection
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.layout import load_layout
 from vision.sources import CaptureSource, SyntheticTableSource
 from vision.stability import CardPlaced, StabilitySettings
-from vision.table_reader import ReadView, TableReader, describe, merge_readings, tile_origins
+from vision.table_reader import (
+    ReadView,
+    TableReader,
+    caption_places,
+    describe,
+    draw_detections,
+    merge_readings,
+    tile_origins,
+)
 
 LAYOUT = load_layout("baibuu_7")
 DECK = standard_deck()
@@ -304,3 +312,30 @@ def test_the_markers_are_hidden_from_the_reader() -> None:
     elsewhere = np.ones(frame.shape[:2], bool)
     elsewhere[:150, :250] = elsewhere[:150, -250:] = elsewhere[-150:, :250] = elsewhere[-150:, -250:] = False
     assert np.array_equal(hidden[elsewhere], frame[elsewhere])  # the rest of the table untouched
+
+
+def test_captions_of_a_fan_never_cover_each_other() -> None:
+    fan = [(500.0, 10.0 + 25 * i, 650.0, 110.0 + 25 * i) for i in range(6)]  # each box 25 px below the last
+    rects = caption_places(fan, [(170, 22)] * 6, 1280, 720)
+    assert all(min(x1, y1) >= 0 and x2 <= 1280 and y2 <= 720 for x1, y1, x2, y2 in rects)
+    for a, b in itertools.combinations(rects, 2):  # no two captions share a pixel row and column
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert all(rect[0] == 500 for rect in rects)  # each stays at its card's left edge
+    assert caption_places([(100.0, 100.0, 200.0, 240.0)], [(80, 20)], 1280, 720) == [(100, 240, 180, 260)]
+    (x1, y1, x2, y2), = caption_places([(1200.0, 600.0, 1280.0, 720.0)], [(170, 22)], 1280, 720)
+    assert x2 <= 1280 and y2 <= 720 and (x2 - x1, y2 - y1) == (170, 22)  # a card at the corner: caption inside
+
+
+def test_drawn_readings_are_green_when_sure_and_red_with_their_flags() -> None:
+    image = np.full((720, 1280, 3), 40, np.uint8)
+    sure = Detection(parse_card("7H"), 0.99, (100.0, 100.0, 200.0, 240.0))
+    unsure = Detection(parse_card("9C"), 0.4, (600.0, 100.0, 700.0, 240.0), flags=frozenset({LOW_CONFIDENCE,
+                                                                                             PARTLY_COVERED}))
+    drawn = draw_detections(image.copy(), [sure, unsure])
+    green = (drawn[..., 1] > 150) & (drawn[..., 2] < 120)
+    red = (drawn[..., 2] > 200) & (drawn[..., 1] < 60)
+    assert green[100:241, 95:205].any() and not green[:, 560:].any()
+    assert red[100:241, 595:705].any() and not red[:, :560].any()
+    # the flagged caption is longer: it names its flags ("covered unsure")
+    caption_width = [np.flatnonzero(mask[240:270].any(axis=0)) for mask in (green, red)]
+    assert np.ptp(caption_width[1]) > np.ptp(caption_width[0]) + 40

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from engine.errors import InputError
 from vision.calibration import Calibration, CalibrationError, calibrate, find_markers
-from vision.detection import DUPLICATE, LOW_CONFIDENCE, Detection
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.layout import Layout, draw_layout, load_layout
 from vision.sources import Clock, FrameSource, SourceStatus, SystemClock, seconds
 from vision.stability import StabilitySettings, Stabilizer, TableEvent, TableSnapshot
@@ -418,11 +418,18 @@ DETECTION_COLOUR = (80, 220, 80)  # BGR green: a sure reading
 DOUBT_COLOUR = (0, 0, 255)  # red: a reading with a flag
 
 
+FLAG_WORDS = {LOW_CONFIDENCE: "unsure", PARTLY_COVERED: "covered", DUPLICATE: "twice"}
+Rect = tuple[int, int, int, int]  # x1, y1, x2, y2
+
+
 def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
-    """Each card's outline (or box) with its name and confidence; flagged readings in red with their flags."""
+    """Each card's outline (or box) with its name and confidence; flagged readings in red with their flags. The
+    captions sit on a dark ground and never over each other, so a fan of cards stays legible."""
     import cv2
 
     scale = max(image.shape[:2]) / 1280.0
+    font, font_scale, thickness = cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, max(1, round(scale))
+    texts, sizes = [], []
     for detection in detections:
         colour = DETECTION_COLOUR if detection.is_certain else DOUBT_COLOUR
         if detection.corners is not None:
@@ -433,11 +440,42 @@ def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
             cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(1, round(2 * scale)), cv2.LINE_AA)
         text = f"{detection.card} {detection.confidence:.2f}"
         if detection.flags:
-            text += " " + ",".join(sorted(flag.replace("_", " ") for flag in detection.flags))
-        x, y = round(detection.box[0]), round(detection.box[3]) + round(14 * scale)
-        cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale, colour, 1, cv2.LINE_AA)
+            text += " " + " ".join(sorted(FLAG_WORDS.get(flag, flag) for flag in detection.flags))
+        (width, height), baseline = cv2.getTextSize(text, font, font_scale, thickness)
+        texts.append(text)
+        sizes.append((width + 6, height + baseline + 6))
+    rects = caption_places([d.box for d in detections], sizes, image.shape[1], image.shape[0])
+    for detection, text, (x1, y1, x2, y2) in zip(detections, texts, rects, strict=True):
+        colour = DETECTION_COLOUR if detection.is_certain else DOUBT_COLOUR
+        cv2.rectangle(image, (x1, y1), (x2, y2), (20, 20, 20), -1)
+        cv2.rectangle(image, (x1, y1), (x2, y2), colour, 1)
+        cv2.putText(image, text, (x1 + 3, y2 - 3 - round(4 * scale)), font, font_scale, colour, thickness, cv2.LINE_AA)
     return image
+
+
+def caption_places(boxes: Sequence[tuple[float, float, float, float]], sizes: Sequence[tuple[int, int]],
+                   width: int, height: int) -> list[Rect]:
+    """Where each box's caption goes: under its box if there is room, else the nearest free place below or above
+    it, inside the image and over no caption placed before (a caption may have to cover another card's box)."""
+    placed: list[Rect] = []
+    for (x1, _y1, _x2, y2), (w, h) in zip(boxes, sizes, strict=True):
+        left = min(max(round(x1), 0), max(width - w, 0))
+        start = min(max(round(y2), 0), max(height - h, 0))
+        step = max(h, 1)
+        rows = range(-(height // step) - 1, height // step + 2)
+        tops = {min(max(start + k * step, 0), max(height - h, 0)) for k in rows}
+        rect = (left, start, left + w, start + h)
+        for top in sorted(tops, key=lambda c: (abs(c - start), c < start)):  # nearest first, below before above
+            trial = (left, top, left + w, top + h)
+            if not any(_rects_meet(trial, other) for other in placed):
+                rect = trial
+                break
+        placed.append(rect)
+    return placed
+
+
+def _rects_meet(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _banner(image: Frame, text: str) -> None:
