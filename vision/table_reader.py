@@ -429,9 +429,9 @@ def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
 
     scale = max(image.shape[:2]) / 1280.0
     font, font_scale, thickness = cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale, max(1, round(scale))
+    colours = [DETECTION_COLOUR if detection.is_certain else DOUBT_COLOUR for detection in detections]
     texts, sizes = [], []
-    for detection in detections:
-        colour = DETECTION_COLOUR if detection.is_certain else DOUBT_COLOUR
+    for detection, colour in zip(detections, colours, strict=True):
         if detection.corners is not None:
             points = np.round(np.array(detection.corners)).astype(np.int32)
             cv2.polylines(image, [points], True, colour, max(1, round(2 * scale)), cv2.LINE_AA)
@@ -445,8 +445,7 @@ def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
         texts.append(text)
         sizes.append((width + 6, height + baseline + 6))
     rects = caption_places([d.box for d in detections], sizes, image.shape[1], image.shape[0])
-    for detection, text, (x1, y1, x2, y2) in zip(detections, texts, rects, strict=True):
-        colour = DETECTION_COLOUR if detection.is_certain else DOUBT_COLOUR
+    for colour, text, (x1, y1, x2, y2) in zip(colours, texts, rects, strict=True):
         cv2.rectangle(image, (x1, y1), (x2, y2), (20, 20, 20), -1)
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, 1)
         cv2.putText(image, text, (x1 + 3, y2 - 3 - round(4 * scale)), font, font_scale, colour, thickness, cv2.LINE_AA)
