@@ -149,3 +149,19 @@ def test_training_smoke_run_a_few_batches(tmp_path: Path) -> None:
     train_yolo("yolo11n-cls.yaml", tmp_path / "cls", run, epochs=1, imgsz=32, batch=8, threads=1, plots=False)
     assert (run / "weights" / "last.pt").exists() and (run / "done").exists()
     train_yolo("yolo11n-cls.yaml", tmp_path / "cls", run, epochs=1, imgsz=32, batch=8, threads=1, plots=False)
+
+
+def test_watch_before_calibration_lists_the_cards_it_sees(tmp_path: Path, dealer_assist: list[str],
+                                                         cli_env: dict[str, str]) -> None:
+    scene = render_scene(7_100_003)  # a table with no markers: the camera being aimed before calibration
+    path = tmp_path / "aiming.png"
+    cv2.imwrite(str(path), scene.image)
+    done = _run(dealer_assist, cli_env, "watch", "--camera", str(path), "--frames", "1",
+                "--snapshot", str(tmp_path / "view.png"))
+    assert done.returncode == 1, done.stderr  # the missing calibration is a problem, said so
+    lines = done.stdout.splitlines()
+    seen = next(line for line in lines if line.startswith("seen, in no place: ")).split(": ", 1)[1].split()
+    shown = {str(card.card) for card in scene.labelled_cards}
+    assert len(set(seen) & shown) >= len(shown) - 1  # the cards in view are named (one may be misread)
+    assert any(line.startswith("problem: not calibrated") for line in lines)
+    assert (tmp_path / "view.png").exists()

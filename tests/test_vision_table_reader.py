@@ -24,6 +24,7 @@ from vision.stability import CardPlaced, StabilitySettings
 from vision.table_reader import (
     ReadView,
     TableReader,
+    banner_lines,
     caption_places,
     describe,
     draw_detections,
@@ -178,6 +179,28 @@ def test_without_markers_in_view_the_reader_says_it_is_not_calibrated() -> None:
     table = TableReader(Blank(), layout=LAYOUT, read=ColourReader())
     snapshot = table.step()
     assert snapshot.problem is not None and snapshot.problem.startswith("not calibrated: markers 0, 1, 2 and 3")
+
+
+def test_before_calibration_the_live_view_still_shows_what_the_camera_reads() -> None:
+    class MarkerlessTable:  # a card in view, no marker yet: the camera being aimed
+        name = "markerless"
+        status = SyntheticTableSource(LAYOUT).status
+
+        def read(self) -> np.ndarray:
+            frame = np.full((720, 1280, 3), 90, np.uint8)
+            frame[200:340, 300:400] = (60, 230, 60)  # the face ColourReader names as the deck's first card
+            return frame
+
+        def close(self) -> None:
+            pass
+
+    table = TableReader(MarkerlessTable(), layout=LAYOUT, read=ColourReader())
+    snapshot = table.step()
+    assert snapshot.problem is not None and snapshot.problem.startswith("not calibrated")
+    assert [d.card for d in table.last_seen] == [DECK[0]] and table.last_detections == []
+    assert snapshot.zones == {} or all(not zone.cards for zone in snapshot.zones.values())  # nothing placed
+    drawn = table.annotate()
+    assert (drawn[340:370, 300:480] != table.last_frame[340:370, 300:480]).any()  # its caption under the card
 
 
 def test_merging_keeps_the_surest_reading_of_a_spot_and_shows_disagreement() -> None:
@@ -339,3 +362,11 @@ def test_drawn_readings_are_green_when_sure_and_red_with_their_flags() -> None:
     # the flagged caption is longer: it names its flags ("covered unsure")
     caption_width = [np.flatnonzero(mask[240:270].any(axis=0)) for mask in (green, red)]
     assert np.ptp(caption_width[1]) > np.ptp(caption_width[0]) + 40
+
+
+def test_a_long_problem_is_wrapped_whole_across_the_view() -> None:
+    advice = "not calibrated: markers 0, 1, 2 and 3 not found: make sure every table corner is in the camera's view"
+    lines = banner_lines(advice, 40, len)
+    assert all(len(line) <= 40 for line in lines) and len(lines) == 3
+    assert " ".join(lines) == advice  # every word, in order
+    assert banner_lines("one " * 100, 12, len, most=2) == ["one one one", "one one one ..."]

@@ -142,7 +142,10 @@ def _watch(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(snapshot.to_json()))
             else:
-                for line in describe(snapshot) or ["no cards on the table"]:
+                seen = " ".join(str(d.card) for d in reader.last_seen)
+                # Cards read but placed nowhere: the table is not calibrated (or they lie off every zone).
+                nowhere = f"seen, in no place: {seen}" if seen else "no cards on the table"
+                for line in describe(snapshot) or [nowhere]:
                     print(line)
                 if snapshot.problem:
                     print(f"problem: {snapshot.problem}")

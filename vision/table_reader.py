@@ -276,6 +276,9 @@ class TableReader:
         self._snapshot = self.stabilizer.snapshot(problem="no frame read yet")
         self.last_frame: Frame | None = None
         self.last_detections: list[TableDetection] = []
+        # The last frame's readings, placed or not: the live view draws them even before the table is calibrated,
+        # so that whoever aims the camera sees what it reads.
+        self.last_seen: list[Detection] = []
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -300,10 +303,12 @@ class TableReader:
             try:
                 self.calibration = calibrate(frame, self.layout.markers)
             except CalibrationError as error:
+                self.last_seen = list(self._read(frame))
                 return self._publish(None, f"not calibrated: {error}")
         try:
             self.calibration.check_frame(width, height)
         except CalibrationError as error:
+            self.last_seen = list(self._read(frame))
             return self._publish(None, str(error))
         self._frames_since_check += 1
         if self.recheck_every and self._frames_since_check >= self.recheck_every:
@@ -315,6 +320,7 @@ class TableReader:
             hidden = frame.copy()
             hide_markers(hidden, self.layout, self.calibration.to_pixels)
             detections = list(self._read(hidden))
+        self.last_seen = list(detections)
         located = locate(detections, self.calibration, self.layout)
         self.last_detections = located
         events = self.stabilizer.update(located, seconds(self.clock))
@@ -408,7 +414,7 @@ class TableReader:
             captions = {name: " ".join(str(card.card) for card in zone.cards) for name, zone in snapshot.zones.items()}
             attention = [name for name, zone in snapshot.zones.items() if not zone.is_certain]
             draw_layout(image, self.layout, self.calibration, captions=captions, attention=attention)
-        draw_detections(image, [item.detection for item in self.last_detections])
+        draw_detections(image, self.last_seen)
         if snapshot.problem:
             _banner(image, snapshot.problem)
         return image
@@ -478,20 +484,32 @@ def _rects_meet(a: Rect, b: Rect) -> bool:
 
 
 def _banner(image: Frame, text: str) -> None:
+    """The problem across the top of the view, wrapped to the image's width so that its advice is read whole."""
     import cv2
 
     scale = max(image.shape[:2]) / 1280.0
-    cv2.rectangle(image, (0, 0), (image.shape[1], round(28 * scale)), (0, 0, 160), -1)
-    cv2.putText(
-        image,
-        text[:150],
-        (8, round(19 * scale)),
-        cv2.FONT_HERSHEY_SIMPLEX,
-        0.5 * scale,
-        (255, 255, 255),
-        1,
-        cv2.LINE_AA,
-    )
+    font, font_scale = cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale
+    lines = banner_lines(text, image.shape[1] - round(16 * scale),
+                         lambda line: cv2.getTextSize(line, font, font_scale, 1)[0][0])
+    line_height = round(22 * scale)
+    cv2.rectangle(image, (0, 0), (image.shape[1], line_height * len(lines) + round(8 * scale)), (0, 0, 160), -1)
+    for row, line in enumerate(lines):
+        cv2.putText(image, line, (8, round(19 * scale) + row * line_height), font, font_scale, (255, 255, 255), 1,
+                    cv2.LINE_AA)
+
+
+def banner_lines(text: str, width: int, measure: Callable[[str], int], most: int = 4) -> list[str]:
+    """``text`` broken between words into lines ``measure`` finds at most ``width`` wide (a longer word stands on
+    its own line); past ``most`` lines the last ends in "..." (the drawing font has no other)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and measure(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], lines[most - 1] + " ..."]
+    return lines or [""]
 
 
 def describe(snapshot: TableSnapshot) -> list[str]:
