@@ -57,7 +57,19 @@ def test_calibrate_names_the_missing_markers(dealer_assist: list[str], cli_env: 
     assert result.stderr.startswith("dealer-assist: marker 2 not found (only markers 0, 1 and 3 seen, 4 needed)")
     assert not (tmp_path / "c.json").exists()  # nothing half-written
     result = run(dealer_assist, ["calibrate", "--image", "missing.png"], cli_env, tmp_path)
-    assert result.returncode == 2 and "no image at missing.png" in result.stderr
+    assert result.returncode == 2 and "no such image: missing.png" in result.stderr
+
+
+def test_a_camera_that_never_opens_is_named_with_what_camera_takes(
+    dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    result = run(dealer_assist, ["calibrate", "--camera", "tabel3.mp4"], cli_env, tmp_path)  # a typo'd file name
+    assert result.returncode == 2
+    message = result.stderr.strip()
+    assert message.startswith("dealer-assist: no frame from tabel3.mp4 in 3 s (cannot open): check the cable")
+    assert "retrying" not in message  # the command gives up; it does not retry
+    assert "a video file or a folder of frames that exists" in message
+    assert not (tmp_path / "data" / "calibration.json").exists()
 
 
 def test_layout_plan_and_marker_sheet(dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path) -> None:

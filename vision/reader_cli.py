@@ -103,16 +103,9 @@ def _reader(args: argparse.Namespace) -> Any:
 
 
 def _read(args: argparse.Namespace) -> int:
-    import cv2
+    from vision.image_files import read_image
 
-    frames = []
-    for path in args.images:
-        if not path.exists():
-            raise InputError(f"no such image: {path}")
-        frame = cv2.imread(str(path))
-        if frame is None:
-            raise InputError(f"{path} is not an image OpenCV can read (use JPEG or PNG)")
-        frames.append((path, frame))
+    frames = [(path, read_image(path)) for path in args.images]
     reader = _reader(args)
     for path, frame in frames:
         detections = reader.read(frame)

@@ -60,6 +60,7 @@ class SourceStatus:
     message: str
     at: float
     lost_count: int = 0  # how many times the source has been lost since it started
+    reason: str = ""  # while lost, why in a few words ("cannot open", "no frame")
 
     @property
     def ok(self) -> bool:
@@ -86,11 +87,12 @@ class _StatusMixin:
     _on_status: StatusListener | None
     _status: SourceStatus
 
-    def _set_status(self, state: SourceState, message: str, *, lost_count: int | None = None) -> None:
+    def _set_status(self, state: SourceState, message: str, *, lost_count: int | None = None,
+                    reason: str = "") -> None:
         count = self._status.lost_count if lost_count is None else lost_count
         if state == self._status.state and message == self._status.message and count == self._status.lost_count:
             return
-        self._status = SourceStatus(state, message, seconds(self._clock), count)
+        self._status = SourceStatus(state, message, seconds(self._clock), count, reason)
         if self._on_status is not None:
             self._on_status(self._status)
 
@@ -195,7 +197,8 @@ class CaptureSource(_StatusMixin):
         self._next_attempt = seconds(self._clock) + self._backoff
         count = self._status.lost_count + (1 if newly_lost else 0)
         retry = "retrying now" if self._backoff == 0 else f"retrying in {self._backoff:g} s"
-        self._set_status("lost", f"{self.name}: {why}; check the cable or stream, {retry}", lost_count=count)
+        self._set_status("lost", f"{self.name}: {why}; check the cable or stream, {retry}", lost_count=count,
+                         reason=why)
 
     def close(self) -> None:
         if self._capture is not None:

@@ -87,12 +87,12 @@ def _layout_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-
     from vision.calibration import calibrate
+    from vision.image_files import read_image
     from vision.layout import draw_layout, load_layout
 
     layout = load_layout(args.layout)
-    frame = _image(args.image) if args.image else _first_frame(args.camera, layout)
+    frame = read_image(args.image) if args.image else _first_frame(args.camera, layout)
     calibration = calibrate(frame, layout.markers, min_markers=args.min_markers, max_error_mm=args.max_error_mm)
     calibration.save(args.out)
     width, height = calibration.image_size
@@ -164,7 +164,6 @@ def _read_frames(reader: Any, frames: int, *, timeout_s: float = 10.0) -> Any:
     """Step the reader until it has read ``frames`` frames; a camera that gives none in time is an error."""
     import time
 
-    from engine.errors import InputError
 
     deadline = time.monotonic() + timeout_s
     done = 0
@@ -174,7 +173,7 @@ def _read_frames(reader: Any, frames: int, *, timeout_s: float = 10.0) -> Any:
         if snapshot.frame > done or (reader.last_frame is not None and snapshot.problem):
             done += 1
         elif time.monotonic() > deadline:
-            raise InputError(f"{reader.source.status.message}: no frame in {timeout_s:g} s")
+            raise no_frame_error(reader.source, timeout_s)
         else:
             time.sleep(0.05)
     return snapshot
@@ -205,12 +204,13 @@ def _live_window(reader: Any, frames: int | None) -> int:
 
 def _layout(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration
+    from vision.image_files import read_image
     from vision.layout import draw_layout, load_layout, render_plan
 
     layout = load_layout(args.layout)
     if args.over:
         calibration = Calibration.load(args.calibration or DEFAULT_CALIBRATION)
-        frame = _image(args.over)
+        frame = read_image(args.over)
         calibration.check_frame(frame.shape[1], frame.shape[0])
         image = draw_layout(frame, layout, calibration)
     else:
@@ -234,35 +234,32 @@ def _markers(args: argparse.Namespace) -> int:
     return 0
 
 
-def _image(path: Path) -> Any:
-    import cv2
-
-    from engine.errors import InputError
-
-    if not path.is_file():
-        raise InputError(f"no image at {path}")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise InputError(f"{path}: not an image OpenCV can read (PNG or JPEG expected)")
-    return image
-
-
 def _first_frame(camera: str, layout: Any) -> Any:
     import time
 
-    from engine.errors import InputError
     from vision.sources import open_source
 
     source = open_source(camera, layout=layout)
     try:
-        for _ in range(30):  # a camera may need a few tries before its first frame
+        for _ in range(30):  # a camera may need a few tries before its first frame (3 s)
             frame = source.read()
             if frame is not None:
                 return frame
             time.sleep(0.1)
-        raise InputError(f"{source.status.message}: no frame from {camera}")
+        raise no_frame_error(source, 3.0)
     finally:
         source.close()
+
+
+def no_frame_error(source: Any, waited_s: float) -> Exception:
+    """The error of a command that waited ``waited_s`` for its source's first frame in vain: what was wrong
+    (without the source's "retrying", since the command gives up) and what ``--camera`` takes."""
+    from engine.errors import InputError
+
+    why = source.status.reason or "no frame"
+    return InputError(f"no frame from {source.name} in {waited_s:g} s ({why}): check the cable or stream; "
+                      "--camera takes a camera's number (0, 1, ...), a stream URL (rtsp://...), a video file or a "
+                      "folder of frames that exists, or 'synthetic'")
 
 
 def _write_png(path: Path, image: Any) -> None:

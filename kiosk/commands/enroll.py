@@ -84,17 +84,9 @@ def register(vision_subparsers: Any) -> None:
 
 
 def _read_images(paths: list[Path]) -> list[Any]:
-    import cv2
+    from vision.image_files import read_image
 
-    frames = []
-    for path in paths:
-        if not path.exists():
-            raise InputError(f"no such image: {path}")
-        frame = cv2.imread(str(path))
-        if frame is None:
-            raise InputError(f"{path} is not an image OpenCV can read (use JPEG or PNG)")
-        frames.append(frame)
-    return frames
+    return [read_image(path) for path in paths]
 
 
 def _capture(args: argparse.Namespace) -> int:
