@@ -53,9 +53,11 @@ def main() -> int:
     for backend in ("onnx", "torch"):
         fps, cards = frames_per_second(backend, frames, args.threads)
         print(f"  {backend:6s}: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame, {cards:.1f} cards a frame)")
-    for what, second, index, outline in (("the outline model (its finds, its index corners)", True, True, False),
-                                         ("the outline model and the index look", True, False, False),
-                                         ("the outline model, the second and the index look", False, False, False)):
+    for what, second, index, outline in (
+        ("the outline model (its finds, index corners, straight look)", True, True, False),
+        ("the outline model and the index look", True, False, False),
+        ("the outline model, the second and the index look", False, False, False),
+    ):
         fps, _cards = frames_per_second("onnx", frames, args.threads, second_look=second, index_look=index,
                                         outline_look=outline)
         print(f"  onnx without {what}: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame)")

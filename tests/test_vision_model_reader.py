@@ -12,10 +12,16 @@ from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.eval import EvalResult, iou, score_image
 from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_boxes
-from vision.reader_crops import SECOND_LOOK_MARGINS, square_crop
+from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
-from vision.reader_outline import outline_box, outline_patches, pair_outlines, upright_outline
+from vision.reader_outline import (
+    outline_box,
+    outline_patches,
+    pair_outlines,
+    straightened_card,
+    upright_outline,
+)
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
 from vision.synth.textures import felt
@@ -134,7 +140,7 @@ class _CountingBackend:
 def test_only_doubtful_readings_get_a_second_look() -> None:
     # boxes left where the detector put them, so that the views can be cut by hand below
     reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2,
-                        settings=ReaderSettings(index_look=False, outline_boxes=False))
+                        settings=ReaderSettings(index_look=False, outline_boxes=False, straight_look=False))
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
     faces = load_deck(FIVE_CARD_DRAW)
@@ -159,8 +165,50 @@ def test_only_doubtful_readings_get_a_second_look() -> None:
     by_hand = (2 * first[0] + counting.backend.classify(to_tensor(views)).sum(axis=0)) / 10
     assert np.allclose(raw[0].probabilities, by_hand, atol=1e-5)
     plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(second_look=False, index_look=False,
-                                                                 outline_boxes=False))
+                                                                 outline_boxes=False, straight_look=False))
     assert np.allclose(plain.read_raw(overlapped)[0].probabilities, first[0], atol=1e-5)
+
+
+def test_only_doubtful_readings_with_an_outline_get_a_straight_look() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False))
+    assert reader.settings.straight_look  # on by default
+    counting = _CountingBackend(reader.backend)
+    reader.backend = counting
+    faces = load_deck(FIVE_CARD_DRAW)
+    apart = _table(5)
+    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
+        paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
+    assert len(reader.read(apart)) == 2 and counting.crops == 2 * 2  # sure readings: no straight look
+
+    overlapped = _table(6)
+    paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
+    paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
+    without = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False, straight_look=False))
+    before = without.read_raw(overlapped)
+    counting.crops = 0
+    raw = reader.read_raw(overlapped)
+    boxes = np.array([r.box for r in raw], np.float32)
+    found = reader.outlines(overlapped)[0]
+    paired = pair_outlines(boxes, found, reader.settings.outline_match)
+    assert len(raw) >= 2 and set(paired) == set(range(len(raw)))  # both overlapped, both outlined
+    assert counting.crops == 2 * len(raw) + 8 * len(raw) + 2 * len(raw)  # + the straightened card, both ways up
+    weight = reader.settings.straight_weight
+    for i, (reading, plain) in enumerate(zip(raw, before, strict=True)):
+        view = straightened_card(overlapped, found[paired[i]], 160, CROP_MARGIN)
+        straight = reader.backend.classify(to_tensor([view, np.ascontiguousarray(view[::-1, ::-1])])).mean(axis=0)
+        assert np.allclose(reading.probabilities, (plain.probabilities + weight * straight) / (1 + weight), atol=1e-5)
+
+
+def test_a_turned_card_straightened_by_its_true_corners_reads_as_itself(reader: CardReader) -> None:
+    # the straightened crop is the kind of crop the card classifier was trained on: an upright card filling it
+    scene = render_scene(7_000_011)
+    shown = [p for p in scene.labelled_cards if p.visible > 0.95]
+    turned = [p for p in shown if abs(np.degrees(np.arctan2(*(p.corners[1] - p.corners[0])[::-1]))) % 90 > 15]
+    assert turned  # a scene deals some cards turned well off square
+    views = [straightened_card(scene.image, p.corners.astype(np.float64), 160, CROP_MARGIN) for p in turned]
+    probs = reader.backend.classify(to_tensor(views + [np.ascontiguousarray(v[::-1, ::-1]) for v in views]))
+    named = [reader.cards[int(k)] for k in ((probs[: len(views)] + probs[len(views) :]) / 2).argmax(axis=1)]
+    assert named == [p.card for p in turned]
 
 
 def test_only_doubtful_readings_get_an_index_look() -> None:

@@ -20,11 +20,12 @@ from vision.reader_outline import (
     outline_patches,
     pair_outlines,
     shifted_outline,
+    straightened_card,
     unclaimed_outlines,
     upright_outline,
 )
 from vision.synth.dataset import detector_tiles, oriented_label, write_scenes
-from vision.synth.faces import CARD_ASPECT
+from vision.synth.faces import CARD_ASPECT, FACE_SIZE
 
 
 def _card(centre: tuple[float, float], width: float, degrees: float) -> np.ndarray:
@@ -111,6 +112,40 @@ def test_an_outline_is_put_upright_whatever_order_its_corners_come_in(degrees: f
     # the card's own top-left corner, or its bottom-right one (the card turned half a turn), comes first
     assert min(np.linalg.norm(quad[0] - card[0]), np.linalg.norm(quad[0] - card[2])) < 1e-6
     assert sorted(map(tuple, np.round(quad, 6))) == sorted(map(tuple, np.round(card, 6)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(-180, 180), st.integers(0, 3), st.booleans())
+def test_a_straightened_card_stands_in_the_middle_of_the_square_as_printed(degrees: float, start: int,
+                                                                          backwards: bool) -> None:
+    # a face with a red mark where the top-left index is printed and a green one at its top-right corner
+    face = np.full((FACE_SIZE[1], FACE_SIZE[0], 3), 255, np.uint8)
+    mark = FACE_SIZE[0] // 5
+    face[:mark, :mark] = (0, 0, 255)
+    face[:mark, -mark:] = (0, 255, 0)
+    card = _card((400, 300), 150, degrees)
+    to_table = cv2.getPerspectiveTransform(np.float32([[0, 0], [FACE_SIZE[0], 0], FACE_SIZE, [0, FACE_SIZE[1]]]),
+                                           card.astype(np.float32))
+    table = cv2.warpPerspective(face, to_table, (800, 600))
+    given_corners = np.roll(card, -start, axis=0)
+    if backwards:
+        given_corners = given_corners[::-1]
+    view = straightened_card(table, given_corners, 160, 1.12)
+    white = np.argwhere(view.sum(axis=2) > 100)
+    (top, left), (bottom, right) = white.min(axis=0), white.max(axis=0)
+    assert abs((bottom - top + 1) - 160 / 1.12) <= 2 and abs((right - left + 1) - 160 / 1.12 / CARD_ASPECT) <= 2
+    assert abs((top + bottom) / 2 - 79.5) <= 1 and abs((left + right) / 2 - 79.5) <= 1  # in the middle
+
+    def where(colour: tuple[int, int, int]) -> np.ndarray:
+        hits = np.argwhere(np.all(np.abs(view.astype(int) - colour) < 60, axis=2))
+        return hits.mean(axis=0)  # row, column
+
+    red, green = where((0, 0, 255)), where((0, 255, 0))
+    # upright (red top-left, green top-right) or turned half a turn (red bottom-right, green bottom-left): never a
+    # mirror image, which would put green on red's left in the upright card
+    upright = red[0] < 80
+    assert (red[1] < green[1]) if upright else (red[1] > green[1])
+    assert (green[0] < 80) == upright
 
 
 def test_outlines_are_decoded_from_the_raw_output_with_overlapping_ones_made_one() -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.reader_index import index_patch
+from vision.synth.faces import CARD_ASPECT
 
 Floats = npt.NDArray[np.float32]
 Quad = npt.NDArray[np.float64]  # 4 x 2 corners
@@ -43,6 +44,19 @@ def upright_outline(corners: Quad) -> Quad:
     if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
         quad = np.roll(quad, -1, axis=0)
     return quad
+
+
+def straightened_card(image: npt.NDArray[np.uint8], outline: Quad, size: int, margin: float) -> npt.NDArray[np.uint8]:
+    """The card inside ``outline`` turned upright (or upside down) in the middle of a ``size`` square, as tall as the
+    square over ``margin``: the crop the card classifier is trained on, of an upright card, so that a turned card in
+    a fan fills it as an upright one would rather than a corner of its neighbours' box."""
+    height = size / margin
+    width = height / CARD_ASPECT
+    middle = size / 2.0
+    square = np.float32([[middle - width / 2, middle - height / 2], [middle + width / 2, middle - height / 2],
+                         [middle + width / 2, middle + height / 2], [middle - width / 2, middle + height / 2]])
+    matrix = cv2.getPerspectiveTransform(np.asarray(upright_outline(outline), np.float32), square)
+    return cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def outline_box(outline: Quad) -> tuple[float, float, float, float]:
