@@ -164,7 +164,6 @@ def _read_frames(reader: Any, frames: int, *, timeout_s: float = 10.0) -> Any:
     """Step the reader until it has read ``frames`` frames; a camera that gives none in time is an error."""
     import time
 
-
     deadline = time.monotonic() + timeout_s
     done = 0
     snapshot = reader.snapshot
@@ -240,13 +239,15 @@ def _first_frame(camera: str, layout: Any) -> Any:
     from vision.sources import open_source
 
     source = open_source(camera, layout=layout)
+    wait_s = 3.0  # a camera may need a few tries before its first frame
+    deadline = time.monotonic() + wait_s
     try:
-        for _ in range(30):  # a camera may need a few tries before its first frame (3 s)
+        while time.monotonic() < deadline:
             frame = source.read()
             if frame is not None:
                 return frame
             time.sleep(0.1)
-        raise no_frame_error(source, 3.0)
+        raise no_frame_error(source, wait_s)
     finally:
         source.close()
 
