@@ -112,6 +112,15 @@ def test_a_card_half_under_another_is_flagged_partly_covered(reader: CardReader)
     assert all(PARTLY_COVERED in d.flags for d in under)
 
 
+def _two_cards_apart() -> np.ndarray:
+    """The AS and the QD lying apart on a felt: read surely, so looked at once."""
+    faces = load_deck(FIVE_CARD_DRAW)
+    frame = _table(5)
+    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
+        paste_card(frame, faces[parse_card(text)], _card_corners(cx, cy))
+    return frame
+
+
 class _CountingBackend:
     """The reader's own backend, counting the crops it is asked to classify."""
 
@@ -143,17 +152,12 @@ def test_only_doubtful_readings_get_a_second_look() -> None:
                         settings=ReaderSettings(index_look=False, outline_boxes=False, straight_look=False))
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
-    faces = load_deck(FIVE_CARD_DRAW)
-    apart = _table(5)
-    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
-        paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
+    apart = _two_cards_apart()
     found = reader.read(apart)
     assert len(found) == 2 and not any(d.flags for d in found)
     assert counting.crops == 2 * 2  # sure readings of cards lying apart: each crop and its half turn, nothing more
 
-    overlapped = _table(6)
-    paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
-    paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
+    overlapped = _two_overlapping_cards()
     boxes, _scores = reader.detect(overlapped)
     first = reader.classify(overlapped, boxes)
     counting.crops = 0
@@ -174,15 +178,10 @@ def test_only_doubtful_readings_with_an_outline_get_a_straight_look() -> None:
     assert reader.settings.straight_look  # on by default
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
-    faces = load_deck(FIVE_CARD_DRAW)
-    apart = _table(5)
-    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
-        paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
+    apart = _two_cards_apart()
     assert len(reader.read(apart)) == 2 and counting.crops == 2 * 2  # sure readings: no straight look
 
-    overlapped = _table(6)
-    paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
-    paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
+    overlapped = _two_overlapping_cards()
     without = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False, straight_look=False))
     before = without.read_raw(overlapped)
     counting.crops = 0
@@ -216,16 +215,11 @@ def test_only_doubtful_readings_get_an_index_look() -> None:
     assert reader.index_columns is not None  # the shipped models have an index reader
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
-    faces = load_deck(FIVE_CARD_DRAW)
-    apart = _table(5)
-    for text, (cx, cy) in {"AS": (250.0, 250.0), "QD": (1000.0, 420.0)}.items():
-        paste_card(apart, faces[parse_card(text)], _card_corners(cx, cy))
+    apart = _two_cards_apart()
     assert len(reader.read(apart)) == 2 and counting.patches == 0  # sure readings: no index look
     assert counting.outline_looks == 0  # nor the outline model: no card can lie under a sure one
 
-    overlapped = _table(6)
-    paste_card(overlapped, faces[parse_card("7S")], _card_corners(560, 360))
-    paste_card(overlapped, faces[parse_card("9D")], _card_corners(625, 380))
+    overlapped = _two_overlapping_cards()
     raw = reader.read_raw(overlapped)
     assert counting.outline_looks == 1  # doubtful readings: the outline model looks once, for finds and corners
     # both boxes overlap: four index patches each from the box, 10 more where the card's outline was found (its
