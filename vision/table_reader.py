@@ -303,13 +303,11 @@ class TableReader:
             try:
                 self.calibration = calibrate(frame, self.layout.markers)
             except CalibrationError as error:
-                self.last_seen = list(self._read(frame))
-                return self._publish(None, f"not calibrated: {error}")
+                return self._unplaced(frame, f"not calibrated: {error}")
         try:
             self.calibration.check_frame(width, height)
         except CalibrationError as error:
-            self.last_seen = list(self._read(frame))
-            return self._publish(None, str(error))
+            return self._unplaced(frame, str(error))
         self._frames_since_check += 1
         if self.recheck_every and self._frames_since_check >= self.recheck_every:
             self._frames_since_check = 0
@@ -326,6 +324,11 @@ class TableReader:
         events = self.stabilizer.update(located, seconds(self.clock))
         snapshot = self._publish(events, None)
         return snapshot
+
+    def _unplaced(self, frame: Frame, problem: str) -> TableSnapshot:
+        """A frame read with no calibration to place its cards by: the readings are kept for the live view only."""
+        self.last_seen = list(self._read(frame))
+        return self._publish(None, problem)
 
     def _check_markers(self, frame: Frame) -> None:
         """Compare where the markers are with where the calibration puts them; after a bump, calibrate again.
