@@ -118,7 +118,7 @@ def test_export_without_a_trained_run_says_so(tmp_path: Path, dealer_assist: lis
     assert done.returncode == 2 and "train" in done.stderr
 
 
-@pytest.mark.parametrize("stage", ["detector", "classifier", "index"])
+@pytest.mark.parametrize("stage", ["detector", "classifier", "index", "straight"])
 def test_train_refuses_a_missing_checkpoint_before_doing_anything(stage: str, tmp_path: Path,
                                                                   dealer_assist: list[str],
                                                                   cli_env: dict[str, str]) -> None:

@@ -125,7 +125,7 @@ class _CountingBackend:
     """The reader's own backend, counting the crops it is asked to classify."""
 
     def __init__(self, backend) -> None:  # type: ignore[no-untyped-def]
-        self.backend, self.crops, self.patches, self.outline_looks = backend, 0, 0, 0
+        self.backend, self.crops, self.patches, self.outline_looks, self.straight = backend, 0, 0, 0, 0
         self.name = backend.name
         self.has_index_reader = backend.has_index_reader
         self.has_outline_model = backend.has_outline_model
@@ -144,6 +144,10 @@ class _CountingBackend:
     def classify(self, batch):  # type: ignore[no-untyped-def]
         self.crops += len(batch)
         return self.backend.classify(batch)
+
+    def classify_straight(self, batch):  # type: ignore[no-untyped-def]
+        self.straight += len(batch)
+        return self.backend.classify_straight(batch)
 
 
 def test_only_doubtful_readings_get_a_second_look() -> None:
@@ -180,6 +184,7 @@ def test_only_doubtful_readings_with_an_outline_get_a_straight_look() -> None:
     reader.backend = counting
     apart = _two_cards_apart()
     assert len(reader.read(apart)) == 2 and counting.crops == 2 * 2  # sure readings: no straight look
+    assert counting.straight == 0
 
     overlapped = _two_overlapping_cards()
     without = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False, straight_look=False))
@@ -190,24 +195,27 @@ def test_only_doubtful_readings_with_an_outline_get_a_straight_look() -> None:
     found = reader.outlines(overlapped)[0]
     paired = pair_outlines(boxes, found, reader.settings.outline_match)
     assert len(raw) >= 2 and set(paired) == set(range(len(raw)))  # both overlapped, both outlined
-    assert counting.crops == 2 * len(raw) + 8 * len(raw) + 2 * len(raw)  # + the straightened card, both ways up
+    assert counting.crops == 2 * len(raw) + 8 * len(raw)  # the first look and the second
+    assert counting.straight == 2 * len(raw)  # the straightened card, both ways up
     weight = reader.settings.straight_weight
     for i, (reading, plain) in enumerate(zip(raw, before, strict=True)):
         view = straightened_card(overlapped, found[paired[i]], 160, CROP_MARGIN)
-        straight = reader.backend.classify(to_tensor([view, np.ascontiguousarray(view[::-1, ::-1])])).mean(axis=0)
+        both_ways = to_tensor([view, np.ascontiguousarray(view[::-1, ::-1])])
+        straight = counting.backend.classify_straight(both_ways).mean(axis=0)
         assert np.allclose(reading.probabilities, (plain.probabilities + weight * straight) / (1 + weight), atol=1e-5)
 
 
 def test_a_turned_card_straightened_by_its_true_corners_reads_as_itself(reader: CardReader) -> None:
-    # the straightened crop is the kind of crop the card classifier was trained on: an upright card filling it
+    # the straightened crop is an upright card filling it, the kind of crop the classifiers were trained on
     scene = render_scene(7_000_011)
     shown = [p for p in scene.labelled_cards if p.visible > 0.95]
     turned = [p for p in shown if abs(np.degrees(np.arctan2(*(p.corners[1] - p.corners[0])[::-1]))) % 90 > 15]
     assert turned  # a scene deals some cards turned well off square
     views = [straightened_card(scene.image, p.corners.astype(np.float64), 160, CROP_MARGIN) for p in turned]
-    probs = reader.backend.classify(to_tensor(views + [np.ascontiguousarray(v[::-1, ::-1]) for v in views]))
-    named = [reader.cards[int(k)] for k in ((probs[: len(views)] + probs[len(views) :]) / 2).argmax(axis=1)]
-    assert named == [p.card for p in turned]
+    for classify in (reader.backend.classify, reader.backend.classify_straight):
+        probs = classify(to_tensor(views + [np.ascontiguousarray(v[::-1, ::-1]) for v in views]))
+        named = [reader.cards[int(k)] for k in ((probs[: len(views)] + probs[len(views) :]) / 2).argmax(axis=1)]
+        assert named == [p.card for p in turned]
 
 
 def test_only_doubtful_readings_get_an_index_look() -> None:
@@ -514,3 +522,24 @@ def test_outline_finds_adds_a_fanned_card_only_the_outline_model_found_when_its_
     # the fanned card is read: its box comes from the outline and the reading names it
     readings = reader.read(frame)
     assert {str(d.card) for d in readings} >= {"7S", "9D"}
+
+
+def test_a_model_folder_without_a_straight_classifier_reads_straightened_cards_with_the_card_classifier(
+        tmp_path: Path) -> None:
+    bare = CardReader(_folder_without(tmp_path, "card-straight", "straight"))
+    scene = render_scene(7_000_031)
+    views = [straightened_card(scene.image, p.corners.astype(np.float64), 160, CROP_MARGIN)
+             for p in scene.labelled_cards[:3]]
+    batch = to_tensor(views)
+    assert np.allclose(bare.backend.classify_straight(batch), bare.backend.classify(batch), atol=1e-6)
+
+
+def test_a_straight_classifier_with_other_classes_is_refused_by_name(tmp_path: Path) -> None:
+    import json
+
+    folder = _folder_without(tmp_path, "card-straight", "straight")
+    manifest = json.loads((folder / "reader.json").read_text())
+    manifest["straight"] = {"imgsz": 160, "names": manifest["classifier"]["names"][::-1]}
+    (folder / "reader.json").write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="the straight classifier's classes are not the card classifier's"):
+        CardReader(folder)

@@ -258,7 +258,7 @@ class CardReader:
             return probs
         size = self.manifest.classifier_imgsz
         views = [straightened_card(frame, outlines[paired[i]], size, CROP_MARGIN) for i in which]
-        read = self.backend.classify(to_tensor(views + [np.ascontiguousarray(v[::-1, ::-1]) for v in views]))
+        read = self.backend.classify_straight(to_tensor(views + [np.ascontiguousarray(v[::-1, ::-1]) for v in views]))
         straight = (read[: len(which)] + read[len(which) :]) / 2.0
         weight = self.settings.straight_weight
         out = probs.copy()

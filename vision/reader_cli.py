@@ -27,9 +27,11 @@ def register(vision_subparsers: Any) -> None:
     ev.set_defaults(func=_eval)
 
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
-    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "outline", "export", "all"],
+    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "outline", "straight", "export",
+                                        "all"],
                     default="all", help="index: build the index reader's patch set and train it (models/README.md, "
-                    "step 15); outline: the outline model's tiles and training (step 17)")
+                    "step 15); outline: the outline model's tiles and training (step 17); straight: the straight "
+                    "classifier's crops (cards straightened by the shipped outline model) and training (step 30)")
     tr.add_argument("--detector-epochs", type=int, default=30)
     tr.add_argument("--classifier-epochs", type=int, default=12)
     tr.add_argument("--index-epochs", type=int, default=30)
@@ -67,6 +69,9 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--outline-from", type=Path, default=None,
                     help="fine-tune the outline model from this checkpoint (default: a first run takes the card "
                          "detector's layers)")
+    tr.add_argument("--straight-from", type=Path, default=None,
+                    help="fine-tune the straight classifier from this checkpoint (default: the shipped card "
+                         "classifier, models/card-classifier.pt)")
     tr.add_argument("--lr", type=float, default=None,
                     help="starting learning rate (AdamW; default 0.002, a detector fine-tune 0.0005)")
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
@@ -81,6 +86,8 @@ def register(vision_subparsers: Any) -> None:
                     help="the index reader's run (default: runs/vision/index, when it has been trained)")
     ex.add_argument("--outline-run", type=Path, default=None,
                     help="the outline model's run (default: runs/vision/outline, when it has been trained)")
+    ex.add_argument("--straight-run", type=Path, default=None,
+                    help="the straight classifier's run (default: runs/vision/straight, when it has been trained)")
     ex.add_argument("--models", type=Path, default=None)
     ex.set_defaults(func=_export)
 
@@ -156,7 +163,8 @@ def _train(args: argparse.Namespace) -> int:
     for checkpoint, example in ((args.detector_from, "models/card-detector.pt"),
                                 (args.classifier_from, "models/card-classifier.pt"),
                                 (args.index_from, "models/card-index.pt"),
-                                (args.outline_from, "models/card-outline.pt")):
+                                (args.outline_from, "models/card-outline.pt"),
+                                (args.straight_from, "models/card-straight.pt")):
         if checkpoint is not None and not checkpoint.is_file():
             raise InputError(f"no checkpoint {checkpoint} to fine-tune from; give a .pt file such as {example}")
     if args.lr is not None and not 0 < args.lr < 1:
@@ -192,23 +200,28 @@ def _train(args: argparse.Namespace) -> int:
                                           real_dir=args.real)
         train.train_outline_model(tiles, epochs=args.outline_epochs, hours=args.hours, threads=args.threads,
                                   start_from=args.outline_from, **rate)
+    if args.stage in ("straight", "all"):
+        crops = train.build_straight_crops(real_dir=args.real)
+        train.train_straight_classifier(crops, epochs=args.classifier_epochs, hours=args.hours, threads=args.threads,
+                                        start_from=args.straight_from, **rate)
     if args.stage in ("export", "all"):
-        print(f"exported: {_do_export(None, None, None, None, args.models)}")
+        print(f"exported: {_do_export(None, None, None, None, None, args.models)}")
     return 0
 
 
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
-               outline_run: Path | None, models: Path | None) -> Path:
+               outline_run: Path | None, straight_run: Path | None, models: Path | None) -> Path:
     from vision import train
 
     return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
                                models or train.REPO_ROOT / "models", index_run or train.RUNS / "index",
-                               outline_run or train.RUNS / "outline")
+                               outline_run or train.RUNS / "outline", straight_run or train.RUNS / "straight")
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
-        manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run, args.models)
+        manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run,
+                              args.straight_run, args.models)
         print(f"exported: {manifest}")
     except FileNotFoundError as error:
         raise InputError(str(error)) from error

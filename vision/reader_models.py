@@ -25,6 +25,7 @@ DETECTOR = "card-detector"
 CLASSIFIER = "card-classifier"
 INDEX_READER = "card-index"  # optional: reads a card's index corners (vision.reader_index)
 OUTLINE_MODEL = "card-outline"  # optional: each card's outline as an oriented box (vision.reader_outline)
+STRAIGHT_CLASSIFIER = "card-straight"  # optional: reads cards straightened by their outlines (the straight look)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,11 @@ class ModelManifest:
         try:
             data = json.loads(path.read_text())
             index = data.get("index") or {}
+            straight = data.get("straight")
+            if straight is not None and list(straight["names"]) != list(data["classifier"]["names"]):
+                raise InputError(f"{path}: the straight classifier's classes are not the card classifier's, in "
+                                 "the same order; export the two from runs on the same classes, or remove "
+                                 f"{STRAIGHT_CLASSIFIER}.onnx and its entry")
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
@@ -58,6 +64,8 @@ class ModelManifest:
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error
+        except InputError:
+            raise
         except (KeyError, TypeError, ValueError) as error:
             raise InputError(f"{path} is not a valid card-reader manifest ({error})") from error
 
@@ -122,6 +130,8 @@ class Backend(Protocol):
     @property
     def has_outline_model(self) -> bool: ...
 
+    def classify_straight(self, batch: Floats) -> Floats: ...
+
 
 class OnnxBackend:
     """ONNX Runtime on the CPU: what the kiosk runs."""
@@ -141,6 +151,8 @@ class OnnxBackend:
         index, outline = folder / f"{INDEX_READER}.onnx", folder / f"{OUTLINE_MODEL}.onnx"
         self._idx = self._open(ort, index, options) if index.exists() else None
         self._out = self._open(ort, outline, options) if outline.exists() else None
+        straight = folder / f"{STRAIGHT_CLASSIFIER}.onnx"
+        self._straight = self._open(ort, straight, options) if straight.exists() else self._cls
 
     @staticmethod
     def _open(ort: Any, path: Path, options: Any) -> Any:
@@ -153,6 +165,10 @@ class OnnxBackend:
 
     def classify(self, batch: Floats) -> Floats:
         return self._run_classifier(self._cls, batch)
+
+    def classify_straight(self, batch: Floats) -> Floats:
+        """Cards straightened by their outlines, read by the straight classifier (the card classifier without one)."""
+        return self._run_classifier(self._straight, batch)
 
     @property
     def has_index_reader(self) -> bool:
@@ -199,6 +215,8 @@ class TorchBackend:
         index, outline = folder / f"{INDEX_READER}.pt", folder / f"{OUTLINE_MODEL}.pt"
         self._idx = self._load(YOLO, index) if index.exists() else None
         self._out = self._load(YOLO, outline) if outline.exists() else None
+        straight = folder / f"{STRAIGHT_CLASSIFIER}.pt"
+        self._straight = self._load(YOLO, straight) if straight.exists() else self._cls
 
     @staticmethod
     def _load(yolo: Any, path: Path) -> Any:
@@ -226,6 +244,11 @@ class TorchBackend:
         if len(batch) == 0:
             return np.zeros((0, 0), np.float32)
         return self._forward(self._cls, batch)
+
+    def classify_straight(self, batch: Floats) -> Floats:
+        if len(batch) == 0:
+            return np.zeros((0, 0), np.float32)
+        return self._forward(self._straight, batch)
 
     @property
     def has_index_reader(self) -> bool:

@@ -287,8 +287,42 @@ def train_outline_model(data: Path, run_dir: Path = RUNS / "outline", epochs: in
                          "lr0": 0.001, **schedule, **overrides})
 
 
+def build_straight_crops(work: Path = WORK_DIR, real_dir: Path | None = None) -> Path:
+    """The straight classifier's crops (``vision.synth.straight_crops``) under ``work/straight``: the training scenes
+    (``synth/train``) and the photographed deck's scenes (``synth/photo``, rendered by the outline stage) with the real
+    training photos; validated on the synthetic validation scenes and the real validation photos. Built once (a
+    ``done`` file marks it); delete the folder to build it again."""
+    from vision.synth.straight_crops import photo_pictures, scene_pictures, write_straight_crops
+    from vision.train_data import DEFAULT_REAL_PHOTOS
+
+    out, real = work / "straight", real_dir or DEFAULT_REAL_PHOTOS
+    if (out / "done").exists():
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    synth = work / "synth"
+    write_straight_crops(out / "val", scene_pictures(synth / "val", "scene"), seed=1)
+    write_straight_crops(out / "val", photo_pictures("val", real), seed=2)
+    write_straight_crops(out / "train", photo_pictures("train", real), seed=3)
+    if (synth / "photo" / "scenes.jsonl").exists():
+        write_straight_crops(out / "train", scene_pictures(synth / "photo", "photo"), seed=4)
+    write_straight_crops(out / "train", scene_pictures(synth / "train", "scene"), seed=5)
+    (out / "done").write_text("built\n")
+    return out
+
+
+def train_straight_classifier(crops: Path, run_dir: Path = RUNS / "straight", epochs: int = 30,
+                              hours: float | None = None, start_from: Path | None = None, threads: int = 2,
+                              **overrides: Any) -> Path:
+    """Train the straight classifier (the straight look's: cards straightened by their outlines), by default from
+    the shipped card classifier's weights at AdamW 0.001 (the card classifier's recipe otherwise)."""
+    return train_classifier(crops, run_dir, epochs=epochs, hours=hours, threads=threads,
+                            start_from=start_from or REPO_ROOT / "models" / "card-classifier.pt",
+                            **{"lr0": 0.001, **overrides})
+
+
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
-                  index_run: Path | None = None, outline_run: Path | None = None) -> Path:
+                  index_run: Path | None = None, outline_run: Path | None = None,
+                  straight_run: Path | None = None) -> Path:
     """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
     ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. A model whose run has
     no checkpoint is kept as ``models_dir`` already has it (so one retrained model can be exported alone); without
@@ -298,22 +332,24 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
     prepare_offline_ultralytics()
     from ultralytics import YOLO
 
-    from vision.reader_models import CLASSIFIER, DETECTOR, INDEX_READER, MANIFEST, OUTLINE_MODEL
+    from vision.reader_models import CLASSIFIER, DETECTOR, INDEX_READER, MANIFEST, OUTLINE_MODEL, STRAIGHT_CLASSIFIER
 
     models_dir.mkdir(parents=True, exist_ok=True)
     path = models_dir / MANIFEST
-    keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index", OUTLINE_MODEL: "outline"}
+    keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index", OUTLINE_MODEL: "outline",
+            STRAIGHT_CLASSIFIER: "straight"}
     before = json.loads(path.read_text()) if path.exists() else {}
     manifest: dict[str, Any] = {role: before[key] for role, key in keys.items()
                                 if key in before and (models_dir / f"{role}.onnx").exists()}
     roles = [(DETECTOR, detector_run, DETECTOR_RECIPE["imgsz"], True),
              (CLASSIFIER, classifier_run, CLASSIFIER_RECIPE["imgsz"], True),
              (INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True),
-             (OUTLINE_MODEL, outline_run, OUTLINE_RECIPE["imgsz"], True)]
+             (OUTLINE_MODEL, outline_run, OUTLINE_RECIPE["imgsz"], True),
+             (STRAIGHT_CLASSIFIER, straight_run, CLASSIFIER_RECIPE["imgsz"], True)]
     for role, run, imgsz, dynamic in roles:
         best = run / "weights" / "best.pt" if run is not None else None
         if best is None or not best.exists():
-            if role in manifest or role in (INDEX_READER, OUTLINE_MODEL):
+            if role in manifest or role in (INDEX_READER, OUTLINE_MODEL, STRAIGHT_CLASSIFIER):
                 continue
             raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
         target = models_dir / f"{role}.pt"
