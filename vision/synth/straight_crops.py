@@ -18,11 +18,11 @@ import numpy.typing as npt
 
 from vision.reader_crops import CROP_MARGIN
 from vision.reader_outline import Quad, outline_box, pair_outlines, straightened_card
+from vision.synth.dataset import SCENES_FILE
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[float, float, float, float]
 CORNER_JITTER = 0.04
-PAIR_IOU = 0.5
 
 
 def jittered(corners: Quad, rng: np.random.Generator, share: float = CORNER_JITTER) -> Quad:
@@ -31,18 +31,13 @@ def jittered(corners: Quad, rng: np.random.Generator, share: float = CORNER_JITT
     return corners + rng.normal(0.0, share * min(sides), (4, 2))
 
 
-def outlined_cards(boxes: list[Box], outlines: list[Quad]) -> dict[int, Quad]:
-    """Each labelled box (index) with the outline the outline model drew for it, paired one to one."""
-    paired = pair_outlines(np.array(boxes, np.float32).reshape(-1, 4), outlines, PAIR_IOU)
-    return {b: outlines[o] for b, o in paired.items()}
-
-
 def straight_crops(image: Image, cards: list[tuple[str, Box, Quad | None]], outlines: list[Quad], size: int,
-                   rng: np.random.Generator) -> list[tuple[str, Image]]:
-    """The straightened crops of one picture's labelled cards (name, box, own corners or None)."""
-    found = []
-    for i, outline in outlined_cards([box for _, box, _ in cards], outlines).items():
-        found.append((cards[i][0], straightened_card(image, outline, size, CROP_MARGIN)))
+                   rng: np.random.Generator, min_iou: float = 0.5) -> list[tuple[str, Image]]:
+    """The straightened crops of one picture's labelled cards (name, box, own corners or None): by the outline
+    paired with each card's box as the reader pairs them (``pair_outlines`` at ``min_iou``), and by its corners."""
+    boxes = np.array([box for _, box, _ in cards], np.float32).reshape(-1, 4)
+    found = [(cards[b][0], straightened_card(image, outlines[o], size, CROP_MARGIN))
+             for b, o in pair_outlines(boxes, outlines, min_iou).items()]
     for name, _, corners in cards:
         if corners is not None:
             found.append((name, straightened_card(image, jittered(corners, rng), size, CROP_MARGIN)))
@@ -50,7 +45,7 @@ def straight_crops(image: Image, cards: list[tuple[str, Box, Quad | None]], outl
 
 
 def _scene_records(scenes_dir: Path) -> Iterator[tuple[dict, Image]]:
-    for line in (scenes_dir / "scenes.jsonl").read_text().splitlines():
+    for line in (scenes_dir / SCENES_FILE).read_text().splitlines():
         if line.strip():
             record = json.loads(line)
             image = cv2.imread(str(scenes_dir / record["image"]))
@@ -70,7 +65,8 @@ def write_straight_crops(out: Path, pictures: Iterable[tuple[str, Image, list[tu
     count = 0
     for stem, image, cards in pictures:
         outlines = reader.outlines(image)[0]
-        for i, (name, crop) in enumerate(straight_crops(image, cards, outlines, size, rng)):
+        crops = straight_crops(image, cards, outlines, size, rng, reader.settings.outline_match)
+        for i, (name, crop) in enumerate(crops):
             (out / name).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(out / name / f"{stem}_{i}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
             count += 1
