@@ -47,3 +47,14 @@ def test_jitter_moves_each_corner_by_a_small_share_of_the_card() -> None:
     moved = jittered(corners, np.random.default_rng(3), share=0.04)
     shift = np.linalg.norm(moved - corners, axis=1)
     assert shift.max() > 0 and shift.max() < 0.2 * 100  # a few pixels, never a corner's worth
+
+
+def test_outline_copies_write_each_outlined_card_again_jittered() -> None:
+    scene = render_scene(7_000_022)
+    photo = [(name, box, None) for name, box, _ in _cards(scene)]
+    outlines = [corners for _, _, corners in _cards(scene)[:2]]
+    found = straight_crops(scene.image, photo, outlines, SIZE, np.random.default_rng(0), outline_copies=3)
+    assert sorted(name for name, _ in found) == sorted([c[0] for c in photo[:2]] * 4)
+    first = [crop.astype(np.float32) for name, crop in found if name == photo[0][0]]
+    # the copies differ from the outline's own crop, and only a little
+    assert all(0 < float(np.abs(copy - first[0]).mean()) < 40 for copy in first[1:])

@@ -287,11 +287,15 @@ def train_outline_model(data: Path, run_dir: Path = RUNS / "outline", epochs: in
                          "lr0": 0.001, **schedule, **overrides})
 
 
+REAL_OUTLINE_COPIES = 3  # the real training photos' crops are 8 % of the set written once; step 31 of the model card
+
+
 def build_straight_crops(work: Path = WORK_DIR, real_dir: Path | None = None) -> Path:
     """The straight classifier's crops (``vision.synth.straight_crops``) under ``work/straight``: the training scenes
     (``synth/train``) and the photographed deck's scenes (``synth/photo``, rendered by the outline stage) with the real
-    training photos; validated on the synthetic validation scenes and the real validation photos. Built once (a
-    ``done`` file marks it); delete the folder to build it again."""
+    training photos (each of their outlined cards written ``REAL_OUTLINE_COPIES`` times more, jittered); validated on
+    the synthetic validation scenes and the real validation photos. Built once (a ``done`` file marks it); delete the
+    folder to build it again."""
     from vision.synth.straight_crops import photo_pictures, scene_pictures, write_straight_crops
     from vision.train_data import DEFAULT_REAL_PHOTOS
 
@@ -302,7 +306,7 @@ def build_straight_crops(work: Path = WORK_DIR, real_dir: Path | None = None) ->
     synth = work / "synth"
     write_straight_crops(out / "val", scene_pictures(synth / "val", "scene"), seed=1)
     write_straight_crops(out / "val", photo_pictures("val", real), seed=2)
-    write_straight_crops(out / "train", photo_pictures("train", real), seed=3)
+    write_straight_crops(out / "train", photo_pictures("train", real), seed=3, outline_copies=REAL_OUTLINE_COPIES)
     if (synth / "photo" / "scenes.jsonl").exists():
         write_straight_crops(out / "train", scene_pictures(synth / "photo", "photo"), seed=4)
     write_straight_crops(out / "train", scene_pictures(synth / "train", "scene"), seed=5)

@@ -3,7 +3,8 @@
 A card is straightened twice: by the outline the shipped outline model draws for it (where it draws one), so that the
 crops are off the way the reader's are, and by its own corners jittered (``CORNER_JITTER`` of its width), so that
 every labelled card is in the set. Real photographs have no corners in their labels: only the outline model's, paired
-with a labelled box, straighten their cards.
+with a labelled box, straighten their cards; as they are few, each such outline can be written again jittered
+(``outline_copies``), so that the real look weighs more in the set.
 """
 
 from __future__ import annotations
@@ -32,12 +33,15 @@ def jittered(corners: Quad, rng: np.random.Generator, share: float = CORNER_JITT
 
 
 def straight_crops(image: Image, cards: list[tuple[str, Box, Quad | None]], outlines: list[Quad], size: int,
-                   rng: np.random.Generator, min_iou: float = 0.5) -> list[tuple[str, Image]]:
+                   rng: np.random.Generator, min_iou: float = 0.5, outline_copies: int = 0) -> list[tuple[str, Image]]:
     """The straightened crops of one picture's labelled cards (name, box, own corners or None): by the outline
-    paired with each card's box as the reader pairs them (``pair_outlines`` at ``min_iou``), and by its corners."""
+    paired with each card's box as the reader pairs them (``pair_outlines`` at ``min_iou``), plus ``outline_copies``
+    crops by that outline jittered, and by its corners."""
     boxes = np.array([box for _, box, _ in cards], np.float32).reshape(-1, 4)
-    found = [(cards[b][0], straightened_card(image, outlines[o], size, CROP_MARGIN))
-             for b, o in pair_outlines(boxes, outlines, min_iou).items()]
+    found = []
+    for b, o in pair_outlines(boxes, outlines, min_iou).items():
+        views = [outlines[o]] + [jittered(outlines[o], rng) for _ in range(outline_copies)]
+        found += [(cards[b][0], straightened_card(image, view, size, CROP_MARGIN)) for view in views]
     for name, _, corners in cards:
         if corners is not None:
             found.append((name, straightened_card(image, jittered(corners, rng), size, CROP_MARGIN)))
@@ -54,8 +58,9 @@ def _scene_records(scenes_dir: Path) -> Iterator[tuple[dict, Image]]:
 
 
 def write_straight_crops(out: Path, pictures: Iterable[tuple[str, Image, list[tuple[str, Box, Quad | None]]]],
-                         reader_dir: Path | None = None, seed: int = 0) -> int:
-    """Write ``out/<card>/<stem>_<i>.jpg`` for each picture (stem, BGR image, its labelled cards)."""
+                         reader_dir: Path | None = None, seed: int = 0, outline_copies: int = 0) -> int:
+    """Write ``out/<card>/<stem>_<i>.jpg`` for each picture (stem, BGR image, its labelled cards); ``outline_copies``
+    as ``straight_crops``."""
     from vision.reader import CardReader
     from vision.reader_models import DEFAULT_MODEL_DIR
 
@@ -65,7 +70,7 @@ def write_straight_crops(out: Path, pictures: Iterable[tuple[str, Image, list[tu
     count = 0
     for stem, image, cards in pictures:
         outlines = reader.outlines(image)[0]
-        crops = straight_crops(image, cards, outlines, size, rng, reader.settings.outline_match)
+        crops = straight_crops(image, cards, outlines, size, rng, reader.settings.outline_match, outline_copies)
         for i, (name, crop) in enumerate(crops):
             (out / name).mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(out / name / f"{stem}_{i}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
