@@ -38,7 +38,7 @@ def straight_crops(image: Image, cards: list[tuple[str, Box, Quad | None]], outl
     paired with each card's box as the reader pairs them (``pair_outlines`` at ``min_iou``), plus ``outline_copies``
     crops by that outline jittered, and by its corners."""
     boxes = np.array([box for _, box, _ in cards], np.float32).reshape(-1, 4)
-    found = []
+    found: list[tuple[str, Image]] = []
     for b, o in pair_outlines(boxes, outlines, min_iou).items():
         views = [outlines[o]] + [jittered(outlines[o], rng) for _ in range(outline_copies)]
         found += [(cards[b][0], straightened_card(image, view, size, CROP_MARGIN)) for view in views]
