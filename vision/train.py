@@ -296,6 +296,7 @@ def build_straight_crops(work: Path = WORK_DIR, real_dir: Path | None = None) ->
     training photos (each of their outlined cards written ``REAL_OUTLINE_COPIES`` times more, jittered); validated on
     the synthetic validation scenes and the real validation photos. Built once (a ``done`` file marks it); delete the
     folder to build it again."""
+    from vision.synth.dataset import SCENES_FILE
     from vision.synth.straight_crops import photo_pictures, scene_pictures, write_straight_crops
     from vision.train_data import DEFAULT_REAL_PHOTOS
 
@@ -307,7 +308,7 @@ def build_straight_crops(work: Path = WORK_DIR, real_dir: Path | None = None) ->
     write_straight_crops(out / "val", scene_pictures(synth / "val", "scene"), seed=1)
     write_straight_crops(out / "val", photo_pictures("val", real), seed=2)
     write_straight_crops(out / "train", photo_pictures("train", real), seed=3, outline_copies=REAL_OUTLINE_COPIES)
-    if (synth / "photo" / "scenes.jsonl").exists():
+    if (synth / "photo" / SCENES_FILE).exists():
         write_straight_crops(out / "train", scene_pictures(synth / "photo", "photo"), seed=4)
     write_straight_crops(out / "train", scene_pictures(synth / "train", "scene"), seed=5)
     (out / "done").write_text("built\n")
