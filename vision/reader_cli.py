@@ -164,7 +164,7 @@ def _train(args: argparse.Namespace) -> int:
                                 (args.classifier_from, "models/card-classifier.pt"),
                                 (args.index_from, "models/card-index.pt"),
                                 (args.outline_from, "models/card-outline.pt"),
-                                (args.straight_from, "models/card-straight.pt")):
+                                (args.straight_from, "models/card-classifier.pt")):
         if checkpoint is not None and not checkpoint.is_file():
             raise InputError(f"no checkpoint {checkpoint} to fine-tune from; give a .pt file such as {example}")
     if args.lr is not None and not 0 < args.lr < 1:
