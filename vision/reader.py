@@ -1,10 +1,11 @@
 """Reading the cards in a frame: card detector → crop → card classifier → flagged detections.
 
-Doubt is reported, never resolved: ``low_confidence`` under the threshold, ``duplicate`` on every copy of a card read
-more than once, ``partly_covered`` when the card's box is overlapped by another card's or its face is mostly not
-card-coloured (a hand, a chip). The reader itself never drops a card because of a flag. One card boxed twice by the
-detector (two boxes that name the same card, the smaller one mostly inside the larger) is one reading, not a
-duplicate: two copies of a card cannot lie on top of each other.
+Doubt is reported, never resolved: ``low_confidence`` under the threshold, ``duplicate`` on every copy of a card
+read more than once (with one deck on the table, only when the less sure reading has no other likely card: otherwise
+it is named by that card and flagged ``low_confidence``), ``partly_covered`` when the card's box is overlapped by
+another card's or its face is mostly not card-coloured (a hand, a chip). The reader itself never drops a card
+because of a flag. One card boxed twice by the detector (two boxes that name the same card, the smaller one mostly
+inside the larger) is one reading, not a duplicate: two copies of a card cannot lie on top of each other.
 """
 
 from __future__ import annotations
@@ -115,10 +116,18 @@ class ReaderSettings:
     # read 2 more of the 300 second validation scenes' cards and 2 more of the real validation photos'.
     straight_look: bool = True
     straight_weight: float = 0.75
+    # ``one_deck``: the table is dealt from one deck (all three games), so two readings of one card mean one of them
+    # is misread: the reading that holds the card more surely keeps it, and the other is named by its next most
+    # likely card that no surer reading holds, when that card is at least ``one_deck_alternative`` likely; it is then
+    # always under the confidence threshold, so flagged ``low_confidence`` for the dealer to check. A reading with no
+    # such card keeps its name and both copies are flagged ``duplicate``, as every copy is with ``one_deck`` off.
+    one_deck: bool = True
+    one_deck_alternative: float = 0.05
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
-                             "outline_match", "outline_min", "outline_find_min", "outline_find_index")
+                             "outline_match", "outline_min", "outline_find_min", "outline_find_index",
+                             "one_deck_alternative")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -387,9 +396,35 @@ def reading_confidence(probability: float, detector_score: float) -> float:
     return probability * min(1.0, detector_score / 0.5)
 
 
+def one_deck_picks(raw: list[RawReading], alternative_min: float) -> list[int]:
+    """The class each reading names when the cards come from one deck: (reading, card) pairs are taken surest
+    first, each reading and each card once, so that a card read twice stays with the reading that holds it more
+    surely and the other reading gets its next most likely card that is still free. A reading whose next free card
+    is under ``alternative_min`` likely keeps its own first choice (a duplicate, flagged as such)."""
+    if not raw:
+        return []
+    probs = np.stack([r.probabilities for r in raw])
+    firsts = [int(np.argmax(p)) for p in probs]
+    picks: list[int | None] = [None] * len(raw)
+    taken: set[int] = set()
+    for flat in np.argsort(-probs, axis=None, kind="stable"):
+        i, c = divmod(int(flat), probs.shape[1])
+        if picks[i] is not None or c in taken:
+            continue
+        if c != firsts[i] and probs[i, c] < alternative_min:
+            picks[i] = firsts[i]  # nothing likely left: read as it was, a duplicate
+            continue
+        picks[i] = c
+        taken.add(c)
+    return [firsts[i] if pick is None else pick for i, pick in enumerate(picks)]
+
+
 def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
                   settings: ReaderSettings) -> list[Detection]:
-    picks = [int(np.argmax(r.probabilities)) for r in raw]
+    if settings.one_deck:
+        picks = one_deck_picks(raw, settings.one_deck_alternative)
+    else:
+        picks = [int(np.argmax(r.probabilities)) for r in raw]
     counts = Counter(picks)
     detections = []
     for i, (reading, pick) in enumerate(zip(raw, picks, strict=True)):
