@@ -36,6 +36,13 @@ def test_a_card_read_twice_stays_with_the_surer_reading_and_the_other_takes_its_
     assert LOW_CONFIDENCE in other_flags  # renamed by its second choice: the dealer is asked to check it
 
 
+def test_a_renamed_reading_is_flagged_whatever_the_confidence_threshold() -> None:
+    raw = [_reading(100, **{"9S": 0.95}), _reading(400, **{"9S": 0.55, "8S": 0.40})]
+    (_, sure_flags), (other, other_flags) = _read(raw, confident=0.2)  # 0.40 would pass this threshold
+    assert other == "8S" and LOW_CONFIDENCE in other_flags
+    assert LOW_CONFIDENCE not in sure_flags
+
+
 def test_the_surer_reading_keeps_the_card_whichever_comes_first() -> None:
     covered = _reading(100, **{"KH": 0.6, "QH": 0.3})
     sure_king = _reading(400, **{"KH": 0.9})

@@ -118,9 +118,9 @@ class ReaderSettings:
     straight_weight: float = 0.75
     # ``one_deck``: the table is dealt from one deck (all three games), so two readings of one card mean one of them
     # is misread: the reading that holds the card more surely keeps it, and the other is named by its next most
-    # likely card that no surer reading holds, when that card is at least ``one_deck_alternative`` likely; it is then
-    # always under the confidence threshold, so flagged ``low_confidence`` for the dealer to check. A reading with no
-    # such card keeps its name and both copies are flagged ``duplicate``, as every copy is with ``one_deck`` off.
+    # likely card that no surer reading holds, when that card is at least ``one_deck_alternative`` likely, and is
+    # flagged ``low_confidence`` for the dealer to check, whatever ``confident`` is. A reading with no such card keeps
+    # its name and both copies are flagged ``duplicate``, as every copy is with ``one_deck`` off.
     one_deck: bool = True
     one_deck_alternative: float = 0.05
 
@@ -430,7 +430,8 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
     for i, (reading, pick) in enumerate(zip(raw, picks, strict=True)):
         confidence = reading_confidence(float(reading.probabilities[pick]), reading.detector_score)
         flags = set()
-        if confidence < settings.confident:
+        renamed = pick != int(np.argmax(reading.probabilities))  # one deck: its first card went to a surer reading
+        if confidence < settings.confident or renamed:
             flags.add(LOW_CONFIDENCE)
         if counts[pick] > 1:
             flags.add(DUPLICATE)
