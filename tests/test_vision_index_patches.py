@@ -138,6 +138,10 @@ def test_reader_settings_out_of_range_are_refused_by_name() -> None:
         ReaderSettings(outline_shift=0.8)
     with pytest.raises(InputError, match=r"outline_box_ratio must be within 1\.\.2 \(a card outline's .*, got 2\.5"):
         ReaderSettings(outline_box_ratio=2.5)
+    with pytest.raises(InputError, match=r"outline_find_ratio must be within 1\.\.2 \(a card outline's .*, got 0\.9"):
+        ReaderSettings(outline_find_ratio=0.9)
+    with pytest.raises(InputError, match=r"one_deck_alternative must be within 0\.\.1, got 1\.2"):
+        ReaderSettings(one_deck_alternative=1.2)
     with pytest.raises(InputError, match=r"straight_weight must be within 0\.\.10, got 12"):
         ReaderSettings(straight_weight=12.0)
     assert ReaderSettings(index_look=False, index_weight=0.0).index_weight == 0.0

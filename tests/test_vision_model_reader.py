@@ -524,6 +524,28 @@ def test_outline_finds_adds_a_fanned_card_only_the_outline_model_found_when_its_
     assert {str(d.card) for d in readings} >= {"7S", "9D"}
 
 
+def _found_under(reader: CardReader, outline: np.ndarray) -> bool:
+    """Whether ``reader`` takes ``outline`` as a card the detector missed beside the boxed 9D of the fan."""
+    frame = _two_overlapping_cards()
+    top = _card_corners(625, 380).astype(np.float64)
+    boxes, scores = np.array([outline_box(top)], np.float32), np.array([0.9], np.float32)
+    found, _ = reader.found_by_outline(frame, boxes, scores, [top, outline], np.array([0.9, 0.8], np.float32))
+    return len(found) == 2
+
+
+def test_an_outline_a_little_off_the_card_is_found_by_its_index_at_the_shifted_places() -> None:
+    off = _card_corners(560, 360).astype(np.float64) + np.array([16.0, 0.0])  # an eighth of the card's width off
+    assert _found_under(CardReader(DEFAULT_MODEL_DIR), off)  # outline_shift 0.1 puts a patch on the index
+    assert not _found_under(CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_shift=0.0)), off)
+
+
+def test_an_outline_as_wide_as_long_is_not_taken_for_a_card() -> None:
+    square = _card_corners(560, 360).astype(np.float64)
+    square[2:, 1] = square[0, 1] + (square[1, 0] - square[0, 0])  # the 7S's outline cut to a square over its index
+    assert not _found_under(CardReader(DEFAULT_MODEL_DIR), square)  # outline_find_ratio 1.1
+    assert _found_under(CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_find_ratio=1.0)), square)
+
+
 def test_a_model_folder_without_a_straight_classifier_reads_straightened_cards_with_the_card_classifier(
         tmp_path: Path) -> None:
     bare = CardReader(_folder_without(tmp_path, "card-straight", "straight"))

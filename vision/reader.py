@@ -39,6 +39,7 @@ from vision.reader_outline import (
     Quad,
     decode_outlines,
     fused_boxes,
+    outline_aspect,
     outline_box,
     outline_patches,
     pair_outlines,
@@ -97,10 +98,14 @@ class ReaderSettings:
     # outline's box. The index check, not the outline's score, keeps out outlines drawn across two cards (which the
     # outline model gives on close-up photos) and over bare felt: the outline model scores a card mostly under
     # another low (0.1-0.35) though it outlines it well. Only frames with a doubtful reading are looked over (a
-    # fanned card's neighbours are overlapped, so doubtful).
+    # fanned card's neighbours are overlapped, so doubtful). The index corners are cut at the outline's
+    # ``outline_shift`` places, as for the index look; an outline under ``outline_find_ratio`` times as long as wide
+    # is no card (cards are 1.4-1.56; a close-up photo's outline across two cards was 1.04). Chosen on the
+    # validation sets (models/README.md, step 35).
     outline_finds: bool = True
     outline_find_min: float = 0.10
     outline_find_index: float = 0.8
+    outline_find_ratio: float = 1.1
     # ``outline_boxes``: in a frame with a doubtful reading, each box paired with an outline is moved to their
     # score-weighted mean (``vision.reader_outline.fused_boxes``) and read again, so that a fanned card's box takes
     # in less of its neighbour. Outlines under ``outline_box_ratio`` times as long as wide are left out: cards are
@@ -136,9 +141,10 @@ class ReaderSettings:
         if not 0.0 <= self.outline_shift <= 0.5:
             raise InputError(f"reader setting outline_shift must be within 0..0.5 (a share of a card's width), "
                              f"got {self.outline_shift}")
-        if not 1.0 <= self.outline_box_ratio <= 2.0:
-            raise InputError(f"reader setting outline_box_ratio must be within 1..2 (a card outline's length over its "
-                             f"width), got {self.outline_box_ratio}")
+        for name in ("outline_box_ratio", "outline_find_ratio"):
+            if not 1.0 <= getattr(self, name) <= 2.0:
+                raise InputError(f"reader setting {name} must be within 1..2 (a card outline's length over its "
+                                 f"width), got {getattr(self, name)}")
         for name in ("index_weight", "straight_weight"):
             if not 0.0 <= getattr(self, name) <= 10.0:
                 raise InputError(f"reader setting {name} must be within 0..10, got {getattr(self, name)}")
@@ -228,16 +234,18 @@ class CardReader:
                          outlines: list[Quad], outline_scores: npt.NDArray[np.float32],
                          ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """``boxes`` and ``scores`` with the boxes of the cards only the outline model found added
-        (``outline_finds``): sure outlines no box claims, with an index corner that reads as a card."""
+        (``outline_finds``): card-shaped outlines no box claims, with an index corner that reads as a card."""
         settings = self.settings
         candidates = [o for o in unclaimed_outlines(boxes, outlines, settings.outline_match)
-                      if outline_scores[o] >= settings.outline_find_min]
+                      if outline_scores[o] >= settings.outline_find_min
+                      and outline_aspect(outlines[o]) >= settings.outline_find_ratio]
         if not candidates or self.index_columns is None:
             return boxes, scores
         size = self.manifest.index_imgsz
-        patches = [patch for o in candidates for patch in outline_patches(frame, outlines[o], size)]
+        shift = settings.outline_shift
+        patches = [patch for o in candidates for patch in outline_patches(frame, outlines[o], size, shift)]
         read = self.backend.read_index(to_tensor(patches))
-        index_sureness = read[:, self.index_columns].reshape(len(candidates), 2, -1).max(axis=(1, 2))
+        index_sureness = read[:, self.index_columns].reshape(len(candidates), -1).max(axis=1)
         found = [o for o, sure in zip(candidates, index_sureness, strict=True) if sure >= settings.outline_find_index]
         if not found:
             return boxes, scores
