@@ -83,6 +83,21 @@ def test_written_dataset_is_reproducible(tmp_path: Path) -> None:
     assert len((tmp_path / "a" / "scenes.jsonl").read_text().splitlines()) == 3
 
 
+def test_scenes_are_not_written_from_fewer_decks_than_the_built_in_ones(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without the Debian decks would draw other scenes from the same seeds: refused, with what to
+    install, and nothing written; asked for by name, the decks it has still draw."""
+    import vision.synth.faces as faces
+
+    monkeypatch.setattr(faces, "DEBIAN_DECKS_DIR", tmp_path / "no-decks-here")
+    with pytest.raises(faces.DeckNotAvailable, match="kdegames-card-data-kf5") as refused:
+        write_scenes(tmp_path / "scenes", range(2), SMALL)
+    assert "standard" in str(refused.value)
+    assert not (tmp_path / "scenes" / "scenes.jsonl").exists()
+    write_scenes(tmp_path / "mine", range(2), SMALL, decks=[FIVE_CARD_DRAW])
+    assert len((tmp_path / "mine" / "scenes.jsonl").read_text().splitlines()) == 2
+
+
 def test_detector_tiles_are_cut_from_the_scene_with_its_card_boxes(tmp_path: Path) -> None:
     scenes = write_scenes(tmp_path / "scenes", range(3, 6))
     tiles = detector_tiles(scenes, tmp_path / "tiles", tile=640, per_scene=2, seed=1)

@@ -13,6 +13,7 @@ import yaml
 
 from vision.reader_classes import CLASS_INDEX, CLASS_NAMES
 from vision.reader_crops import square_crop
+from vision.synth.faces import require_built_in_decks
 from vision.synth.scene import FRAME_SIZE, Scene, render_scene
 
 SCENES_FILE = "scenes.jsonl"
@@ -35,7 +36,10 @@ def yolo_label_lines(scene: Scene, class_of: dict | None = None) -> list[str]:
 def write_scenes(out: Path, seeds: Iterable[int], size: tuple[int, int] = FRAME_SIZE,
                  decks: list[str] | None = None) -> Path:
     """Render the scenes of ``seeds`` into ``out/images``, ``out/labels`` (53 classes) and ``out/scenes.jsonl``
-    (every card's corners and visible share). Scenes already written are kept (so an interrupted run resumes)."""
+    (every card's corners and visible share). Scenes already written are kept (so an interrupted run resumes).
+    Without ``decks``, every built-in deck must be installed (``require_built_in_decks``)."""
+    if decks is None:
+        require_built_in_decks()
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     records_path = out / SCENES_FILE
@@ -138,7 +142,10 @@ def rendered_crops(out: Path, seeds: Iterable[int], done_log: Path, decks: list[
 def scenes_not_done(seeds: Iterable[int], done_log: Path, size: tuple[int, int] = FRAME_SIZE,
                     decks: list[str] | None = None) -> Iterator[Scene]:
     """The scenes of ``seeds`` not listed in ``done_log``, rendered one by one; each is listed there once the caller
-    asks for the next one (or finishes), so a run stopped half-way redoes only the scene it was on."""
+    asks for the next one (or finishes), so a run stopped half-way redoes only the scene it was on. Without
+    ``decks``, every built-in deck must be installed (``require_built_in_decks``)."""
+    if decks is None:
+        require_built_in_decks()
     done_log.parent.mkdir(parents=True, exist_ok=True)
     done = {int(line) for line in done_log.read_text().split()} if done_log.exists() else set()
     with done_log.open("a") as record:

@@ -51,6 +51,22 @@ def available_decks() -> list[str]:
     return decks
 
 
+def require_built_in_decks() -> None:
+    """Raise ``DeckNotAvailable`` unless this machine can draw every built-in deck. A seed draws its scene's deck
+    from the decks available, so with fewer decks the same seeds draw other scenes: training and evaluation sets
+    would differ from the ones the shipped models and their figures (models/README.md) come from, silently."""
+    missing = [name for name in DEBIAN_DECKS if name not in available_decks()]
+    if not missing:
+        return
+    needs = "rsvg-convert (Debian package librsvg2-bin)" if not shutil.which("rsvg-convert") else \
+        f"the KDE SVG card decks in {DEBIAN_DECKS_DIR} (Debian package kdegames-card-data-kf5)"
+    raise DeckNotAvailable(
+        f"the synthetic scenes draw on {len(DEBIAN_DECKS) + 1} deck designs, but {', '.join(missing)} cannot be "
+        f"drawn here: they need {needs}. Install them (sudo apt-get install librsvg2-bin kdegames-card-data-kf5, "
+        f"or `make system-packages`), or pass the decks to draw explicitly; with fewer decks the same seeds draw "
+        f"other scenes than the ones the shipped models were trained and measured on")
+
+
 def load_deck(name: str) -> dict[Card, Image]:
     """All faces of one deck (52 cards, plus the joker where the deck has one), BGR, ``FACE_SIZE``."""
     return dict(_load_deck_cached(name))
