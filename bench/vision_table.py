@@ -5,7 +5,8 @@
 Prints: calibration error against the synthetic camera's known homography; milliseconds per frame for rendering
 the synthetic table, calibrating, and a TableReader step without a model (straightening + tiles + zones +
 stability); and, when models/ holds a model, frames per second and cards read right with the table view (tiles)
-and the whole-frame view.
+and the whole-frame view, and with the parts of a still table kept (``vision.still_tiles``): a still table, and
+one whose seat 3 changes every few frames.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vision.layout import load_layout
 from vision.reader_models import DEFAULT_MODEL_DIR, MANIFEST
 from vision.sources import SyntheticTableSource
 from vision.stability import StabilitySettings
+from vision.still_tiles import StillSettings
 from vision.table_reader import ReadView, TableReader
 
 ROUND = {
@@ -92,12 +94,31 @@ def main() -> None:
         source = SyntheticTableSource(layout, size=(1920, 1080), deck="five-card-draw", seed=2)
         for zone, cards in ROUND.items():
             source.place(zone, cards)
-        table = TableReader(source, view=view, settings=StabilitySettings(1, 1))
+        table = TableReader(source, view=view, settings=StabilitySettings(1, 1), still=StillSettings(enabled=False))
         ms = per_frame_ms(table.step, max(3, args.frames // 4))
         snapshot = table.snapshot
         right = sum(len(expected[z] & set(snapshot.cards_in(z))) for z in expected)
         extra = sum(len(set(snapshot.cards_in(z)) - expected.get(z, set())) for z in layout.zone_names)
         print(f"  view {view.mode:5}: {1000 / ms:5.2f} frames/s ({ms:6.0f} ms); {right}/16 cards right, {extra} extra")
+
+    print("\nkeeping the readings of still tiles (table view, tiles read afresh per frame in brackets)")
+    frames = max(20, args.frames)
+    for label, changes_every in (("still table", 0), ("seat 3 changes every 5th frame", 5)):
+        source = SyntheticTableSource(layout, size=(1920, 1080), deck="five-card-draw", seed=2)
+        for zone, cards in ROUND.items():
+            source.place(zone, cards)
+        table = TableReader(source, settings=StabilitySettings(1, 1))
+        table.step()
+        table.step()  # two agreeing readings before a tile is kept
+        fresh_before = table.still.fresh_reads
+        start = time.perf_counter()
+        for frame_number in range(1, frames + 1):
+            if changes_every and frame_number % changes_every == 0:
+                source.place("seat3.low", "4H 5H" if frame_number // changes_every % 2 else "2H 3H")
+            table.step()
+        ms = (time.perf_counter() - start) * 1000 / frames
+        fresh = (table.still.fresh_reads - fresh_before) / frames
+        print(f"  {label:31}: {1000 / ms:6.2f} frames/s ({ms:6.0f} ms; {fresh:.2f} tiles)")
 
 
 if __name__ == "__main__":

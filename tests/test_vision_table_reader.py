@@ -21,6 +21,7 @@ from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detectio
 from vision.layout import load_layout
 from vision.sources import CaptureSource, SyntheticTableSource
 from vision.stability import CardPlaced, StabilitySettings
+from vision.still_tiles import StillSettings
 from vision.table_reader import (
     ReadView,
     TableReader,
@@ -114,7 +115,8 @@ def test_every_card_reaches_its_zone_once(view: ReadView) -> None:
     events: list[object] = []
     reader = ColourReader()
     table = TableReader(
-        _table(), read=reader, clock=clock, view=view, settings=StabilitySettings(3, 3), on_events=events.extend
+        _table(), read=reader, clock=clock, view=view, settings=StabilitySettings(3, 3), on_events=events.extend,
+        still=StillSettings(enabled=False),
     )
     for _ in range(3):
         clock.advance(0.1)

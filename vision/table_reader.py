@@ -27,6 +27,7 @@ from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detectio
 from vision.layout import Layout, draw_layout, load_layout
 from vision.sources import Clock, FrameSource, SourceStatus, SystemClock, seconds
 from vision.stability import StabilitySettings, Stabilizer, TableEvent, TableSnapshot
+from vision.still_tiles import StillSettings, StillTiles
 from vision.zones import TableDetection, locate
 
 Frame = npt.NDArray[np.uint8]
@@ -81,13 +82,15 @@ Reading = tuple[Detection, tuple[float, float], int]
 
 
 def read_table_view(
-    frame: Frame, calibration: Calibration, layout: Layout, read: ReadFunction, view: ReadView
+    frame: Frame, calibration: Calibration, layout: Layout, read: ReadFunction, view: ReadView,
+    still: StillTiles | None = None,
 ) -> list[Detection]:
     """Read the straightened table tile by tile; detections come back in frame pixels, merged across tiles.
 
     A card whole in one tile is read there; a reading touching a tile's inner edge is dropped (the neighbouring
     tile, which overlaps by more than a card, sees that card whole). The same card read in two tiles at one spot is
-    one card; ``duplicate`` is then set anew over the whole table.
+    one card; ``duplicate`` is then set anew over the whole table. With ``still``, a tile that has not changed since
+    it was last read is given its readings again (``vision.still_tiles``).
     """
     p = view.px_per_mm
     table = _rectifier(calibration, layout, p).straighten(frame)
@@ -100,7 +103,8 @@ def read_table_view(
     margin = 2.0
     for tile_number, (ox, oy) in enumerate(origins):
         tile = np.ascontiguousarray(table[oy : oy + tile_h, ox : ox + tile_w])
-        for detection in read(tile):
+        tile_readings = read(tile) if still is None else still.read((ox, oy, tile_w, tile_h), tile, read)
+        for detection in tile_readings:
             x1, y1, x2, y2 = detection.box
             if (
                 (x1 <= margin and ox > 0)
@@ -254,10 +258,12 @@ class TableReader:
         on_events: Callable[[list[TableEvent]], None] | None = None,
         recheck_every: int = 30,
         moved_mm: float = 8.0,
+        still: StillSettings | None = None,
     ) -> None:
         """``recheck_every``: frames between checks that the markers are still where the calibration puts them (0:
         never); ``moved_mm``: how far they may seem to move before the camera counts as moved and is calibrated
-        again."""
+        again; ``still``: when the parts of the table that have not changed are given their last readings again
+        (``vision.still_tiles``; on by default)."""
         self.source = source
         self.layout = layout or getattr(source, "layout", None) or load_layout()
         self.calibration = calibration
@@ -270,6 +276,7 @@ class TableReader:
         self.calibration_note: str | None = None
         self._frames_since_check = 0
         self.view = view or ReadView()
+        self.still = StillTiles(still)
         self.on_events = on_events
         self._lock = threading.Lock()
         self._problem: str | None = None
@@ -313,11 +320,11 @@ class TableReader:
             self._frames_since_check = 0
             self._check_markers(frame)
         if self.view.mode == "table":
-            detections = read_table_view(frame, self.calibration, self.layout, self._read, self.view)
+            detections = read_table_view(frame, self.calibration, self.layout, self._read, self.view, self.still)
         else:
             hidden = frame.copy()
             hide_markers(hidden, self.layout, self.calibration.to_pixels)
-            detections = list(self._read(hidden))
+            detections = self.still.read("frame", hidden, self._read)
         self.last_seen = list(detections)
         located = locate(detections, self.calibration, self.layout)
         self.last_detections = located
@@ -352,6 +359,7 @@ class TableReader:
             self.calibration_note = f"camera moved {shift:.0f} mm and could not calibrate again: {error}"
             return
         self.recalibrations += 1
+        self.still.forget()
         self.calibration_note = f"camera moved {shift:.0f} mm at {seconds(self.clock):.1f} s: calibrated again"
 
     def _publish(self, events: list[TableEvent] | None, problem: str | None) -> TableSnapshot:
