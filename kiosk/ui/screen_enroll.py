@@ -193,6 +193,7 @@ class EnrollDialog(Dialog):
             self.message = str(error)
         else:
             reload_default_reader()
+            self.runtime.camera.reader.still.forget()  # readings kept for still places came from the old model
             self.message = self.text("activated", name=active.name, before=switch.right_before,
                                      after=switch.right_after, cards=switch.cards_checked)
         self.redraw()
