@@ -151,3 +151,21 @@ def test_a_wrong_setting_names_itself() -> None:
         StillSettings(change_levels=0)
     with pytest.raises(InputError, match="reread_every"):
         StillSettings(reread_every=0)
+
+
+def test_a_reading_under_way_when_the_model_changes_is_not_kept() -> None:
+    still = StillTiles()
+    count = [0]
+
+    def read(_image: np.ndarray) -> list[Detection]:
+        count[0] += 1
+        if count[0] == 2:
+            still.forget()  # another model was activated while this frame was being read
+        return [_reading()]
+
+    for k in range(4):
+        still.read("t", _image(seed=k), read)
+    # 1: first, 2: agreeing but forgotten meanwhile, so not kept; 3, 4: read afresh until two agree again
+    assert count[0] == 4
+    still.read("t", _image(seed=5), read)
+    assert count[0] == 4

@@ -11,6 +11,7 @@ reading. Any change over the threshold, a lighting change included, is read afre
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -77,12 +78,17 @@ class StillTiles:
     def __init__(self, settings: StillSettings | None = None) -> None:
         self.settings = settings or StillSettings()
         self._kept: dict[Hashable, _Kept] = {}
+        self._lock = threading.Lock()  # forget() comes from the kiosk's thread while the reader's thread reads
+        self._generation = 0
         self.fresh_reads = 0
         self.kept_reads = 0
 
     def forget(self) -> None:
-        """Drop every kept reading (the camera moved, or the view changed)."""
-        self._kept.clear()
+        """Drop every kept reading (the camera moved, another model was activated); a reading under way when this
+        is called is not kept either."""
+        with self._lock:
+            self._kept.clear()
+            self._generation += 1
 
     def read(self, key: Hashable, image: Frame, read: Callable[[Frame], Sequence[Detection]]) -> list[Detection]:
         """``read(image)``, or the readings kept for ``key`` when its image is still and they may be given again."""
@@ -91,23 +97,28 @@ class StillTiles:
             self.fresh_reads += 1
             return list(read(image))
         small = small_grey(image)
-        kept = self._kept.get(key)
-        still = kept is not None and kept.small.shape == small.shape and self._still(kept.small, small)
-        if (
-            still and kept is not None
-            and kept.agreeing >= settings.agreeing_reads
-            and kept.given_again < settings.reread_every
-        ):
-            kept.given_again += 1
-            self.kept_reads += 1
-            return list(kept.readings)
+        with self._lock:
+            kept = self._kept.get(key)
+            generation = self._generation
+            still = kept is not None and kept.small.shape == small.shape and self._still(kept.small, small)
+            if (
+                still and kept is not None
+                and kept.agreeing >= settings.agreeing_reads
+                and kept.given_again < settings.reread_every
+            ):
+                kept.given_again += 1
+                self.kept_reads += 1
+                return list(kept.readings)
         readings = list(read(image))
-        self.fresh_reads += 1
-        if still and kept is not None:
-            agreeing = kept.agreeing + 1 if same_readings(kept.readings, readings) else 1
-            self._kept[key] = _Kept(kept.small, readings, agreeing, 0)
-        else:
-            self._kept[key] = _Kept(small, readings, 1, 0)
+        with self._lock:
+            self.fresh_reads += 1
+            if generation != self._generation:
+                return readings
+            if still and kept is not None:
+                agreeing = kept.agreeing + 1 if same_readings(kept.readings, readings) else 1
+                self._kept[key] = _Kept(kept.small, readings, agreeing, 0)
+            else:
+                self._kept[key] = _Kept(small, readings, 1, 0)
         return readings
 
     def _still(self, before: npt.NDArray[np.int16], now: npt.NDArray[np.int16]) -> bool:
