@@ -165,3 +165,15 @@ def test_watch_before_calibration_lists_the_cards_it_sees(tmp_path: Path, dealer
     assert len(set(seen) & shown) >= len(shown) - 1  # the cards in view are named (one may be misread)
     assert any(line.startswith("problem: not calibrated") for line in lines)
     assert (tmp_path / "view.png").exists()
+
+
+@pytest.mark.parametrize(("device", "says"), [("0", "this machine has"), ("gpu", "give cpu, or a CUDA GPU's number")])
+def test_train_names_a_device_it_cannot_use_before_doing_anything(device: str, says: str, dealer_assist: list[str],
+                                                                  cli_env: dict[str, str]) -> None:
+    import torch
+
+    if device == "0" and torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA GPU")
+    done = _run(dealer_assist, cli_env, "train", "--stage", "classifier", "--device", device)
+    assert done.returncode == 2 and f"--device {device}" in done.stderr and says in done.stderr
+    assert "datasets ready" not in done.stdout

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,8 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--lr", type=float, default=None,
                     help="starting learning rate (AdamW; default 0.002, a detector fine-tune 0.0005)")
     tr.add_argument("--threads", type=int, default=2, help="CPU threads for torch (default 2)")
+    tr.add_argument("--device", default="cpu",
+                    help="where to train: cpu (default), or a CUDA GPU's number (0; 0,1 for two) on a machine with one")
     tr.add_argument("--real", type=Path, default=None, help="the real-cards-train folder")
     tr.add_argument("--models", type=Path, default=None, help="where export puts the models (default: models/)")
     tr.set_defaults(func=_train)
@@ -169,7 +173,8 @@ def _train(args: argparse.Namespace) -> int:
             raise InputError(f"no checkpoint {checkpoint} to fine-tune from; give a .pt file such as {example}")
     if args.lr is not None and not 0 < args.lr < 1:
         raise InputError(f"--lr {args.lr} is not a learning rate; give a value between 0 and 1, such as 0.001")
-    rate = {} if args.lr is None else {"lr0": args.lr}
+    rate: dict[str, object] = {} if args.lr is None else {"lr0": args.lr}
+    rate.update(_device_settings(args.device))
     if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes, args.proposal_scenes,
            args.hard_copies, args.index_scenes, args.index_photo_scenes, args.outline_scenes,
            args.outline_photo_scenes) < 0:
@@ -207,6 +212,25 @@ def _train(args: argparse.Namespace) -> int:
     if args.stage in ("export", "all"):
         print(f"exported: {_do_export(None, None, None, None, None, args.models)}")
     return 0
+
+
+def _device_settings(device: str) -> dict[str, object]:
+    """Ultralytics' ``device`` (and data-loading workers, on a GPU) for ``--device``; a GPU that is not there is named
+    before any data is built."""
+    device = device.strip().lower()
+    if device == "cpu":
+        return {}
+    if not re.fullmatch(r"\d+(,\d+)*", device):
+        raise InputError(f"--device {device}: give cpu, or a CUDA GPU's number such as 0 (0,1 for two)")
+    import torch
+
+    wanted = [int(n) for n in device.split(",")]
+    have = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if max(wanted) >= have:
+        seen = f"{have} CUDA GPU{'s' if have != 1 else ''}" if have else "no CUDA GPU"
+        raise InputError(f"--device {device}: this machine has {seen} that torch can use; train on the CPU "
+                         "(--device cpu) or on a machine with one")
+    return {"device": device, "workers": min(8, os.cpu_count() or 1)}
 
 
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
