@@ -133,6 +133,7 @@ class Camera:
     def __init__(self, config: KioskConfig, clock: Any, read: Any = None) -> None:
         from vision.layout import load_layout
         from vision.sources import SyntheticTableSource, open_source
+        from vision.still_tiles import StillSettings
         from vision.table_reader import TableReader
 
         self.layout = load_layout(config.camera.layout)
@@ -169,7 +170,8 @@ class Camera:
         # A reader given from outside (tests, replays) reads whole frames; the shipped model reads the table view.
         view = ReadView(mode="frame") if read is not None else None
         self.reader = TableReader(
-            self.source, layout=self.layout, calibration=calibration, read=reader_read, clock=clock, view=view
+            self.source, layout=self.layout, calibration=calibration, read=reader_read, clock=clock, view=view,
+            still=StillSettings(enabled=config.camera.keep_still),
         )
         self.frames_read = 0
         self.frame_arrived_at: float | None = None

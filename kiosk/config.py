@@ -52,6 +52,9 @@ class CameraConfig:
     reader: str = "model"
     """``model`` (the card reader) or, with the synthetic camera only, ``placement``: the demo felt is read by
     where the cards were put, to show the kiosk without the reader's mistakes."""
+    keep_still: bool = True
+    """Parts of the table that have not changed keep their readings instead of being read every frame
+    (``vision.still_tiles``); false reads every frame whole, e.g. while looking into a reading problem."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class KioskConfig:
             },
             "camera": {
                 "reader": self.camera.reader,
+                "keep_still": self.camera.keep_still,
                 "source": self.camera.source,
                 "layout": self.camera.layout,
                 "calibration": self.camera.calibration,
@@ -129,7 +133,7 @@ _TOP = {
     "games",
 }
 _DEVICES = {"shaker", "panel", "baud", "seed"}
-_CAMERA = {"source", "layout", "calibration", "reader"}
+_CAMERA = {"source", "layout", "calibration", "reader", "keep_still"}
 _BAUDS = (9600, 19200, 38400, 57600, 115200)
 
 
@@ -275,6 +279,10 @@ def _camera(data: Any, where: str) -> CameraConfig:
         if data["reader"] not in ("model", "placement"):
             raise ConfigError(f"{where}: camera.reader {data['reader']!r}: 'model' or 'placement'")
         values["reader"] = data["reader"]
+    if "keep_still" in data:
+        if not isinstance(data["keep_still"], bool):
+            raise ConfigError(f"{where}: camera.keep_still {data['keep_still']!r}: true or false")
+        values["keep_still"] = data["keep_still"]
     camera = replace(CameraConfig(), **values)
     if camera.reader == "placement" and camera.source != SYNTHETIC:
         raise ConfigError(

@@ -23,6 +23,9 @@ def test_a_written_config_reads_back_the_same(tmp_path: Path) -> None:
     write_config(config, tmp_path / "kiosk.yaml")
     again = load_config(tmp_path / "kiosk.yaml")
     assert again.table_id == "B7" and again.check_pin("9753")
+    assert again.camera.keep_still  # on by default
+    write_config(config_from_data({"camera": {"keep_still": False}}), tmp_path / "every-frame.yaml")
+    assert not load_config(tmp_path / "every-frame.yaml").camera.keep_still
     assert str(again.game_settings("baibuu").commission) == "0.03"
 
 
@@ -39,6 +42,7 @@ def test_a_written_config_reads_back_the_same(tmp_path: Path) -> None:
         ({"default_bet": 5}, "default_bet: bet 5 is under the table minimum of 10"),
         ({"camera": {"zoom": 2}}, "unknown key camera.zoom"),
         ({"camera": {"source": "0", "reader": "placement"}}, "reads only the synthetic table"),
+        ({"camera": {"keep_still": "no"}}, "camera.keep_still 'no': true or false"),
     ],
 )
 def test_a_wrong_config_is_refused_naming_the_key_and_what_is_allowed(data: dict, words: str) -> None:
@@ -71,3 +75,15 @@ def test_the_kiosk_command_checks_and_writes_configs(tmp_path: Path, dealer_assi
     assert done.returncode == 2
     assert done.stderr.strip().startswith("dealer-assist: ") and "devices.baud 7" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_camera_keep_still_reaches_the_table_reader(keep: bool, tmp_path: Path) -> None:
+    from kiosk.runtime import KioskRuntime
+
+    config = config_from_data({"camera": {"keep_still": keep, "reader": "placement"}})
+    runtime = KioskRuntime(config, tmp_path / "data", demo_seed=1)
+    try:
+        assert runtime.camera.reader.still.settings.enabled is keep
+    finally:
+        runtime.close()
