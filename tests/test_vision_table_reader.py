@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, parse_card, parse_cards, standard_deck
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
-from vision.layout import load_layout
+from vision.layout import draw_layout, load_layout
 from vision.sources import CaptureSource, SyntheticTableSource
 from vision.stability import CardPlaced, StabilitySettings
 from vision.still_tiles import StillSettings
@@ -349,6 +349,21 @@ def test_captions_of_a_fan_never_cover_each_other() -> None:
     assert caption_places([(100.0, 100.0, 200.0, 240.0)], [(80, 20)], 1280, 720) == [(100, 240, 180, 260)]
     (x1, y1, x2, y2), = caption_places([(1200.0, 600.0, 1280.0, 720.0)], [(170, 22)], 1280, 720)
     assert x2 <= 1280 and y2 <= 720 and (x2 - x1, y2 - y1) == (170, 22)  # a card at the corner: caption inside
+    zone_name = (90, 245, 260, 262)  # the next zone's name, just under the card
+    (moved,) = caption_places([(100.0, 100.0, 200.0, 240.0)], [(80, 20)], 1280, 720, avoid=[zone_name])
+    assert moved[0] == 100 and not (moved[1] < zone_name[3] and zone_name[1] < moved[3])
+
+
+def test_a_zone_too_narrow_for_its_name_and_cards_puts_the_cards_on_a_line_above() -> None:
+    table = TableReader(_table(), read=ColourReader(), settings=StabilitySettings(1, 1))
+    table.step()
+    assert table.calibration is not None and table.last_frame is not None
+    labels: list[tuple[int, int, int, int]] = []
+    captions = {"house.high": "KH QS 10H"}
+    draw_layout(table.last_frame.copy(), LAYOUT, table.calibration, captions=captions, label_rects=labels)
+    assert len(labels) == len(LAYOUT.zones) + 1  # one zone's cards went on a line of their own
+    for a, b in itertools.combinations(labels, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
 
 
 def test_drawn_readings_are_green_when_sure_and_red_with_their_flags() -> None:

@@ -337,8 +337,10 @@ def draw_layout(
     *,
     captions: Mapping[str, str] | None = None,
     attention: Sequence[str] = (),
+    label_rects: list[tuple[int, int, int, int]] | None = None,
 ) -> npt.NDArray[np.uint8]:
-    """Draw the zones over a camera frame (in place, and returned): outline, name and an optional caption."""
+    """Draw the zones over a camera frame (in place, and returned): outline, name and an optional caption; where
+    each label went is added to ``label_rects`` when given (so that the cards' captions can keep off them)."""
     import cv2
 
     scale = max(frame.shape[0], frame.shape[1]) / 1280.0
@@ -348,17 +350,43 @@ def draw_layout(
         colour = ZONE_BUSY_COLOUR if zone.name in attention else ZONE_COLOUR
         cv2.polylines(frame, [np.round(pixels).astype(np.int32)], True, colour, thickness, cv2.LINE_AA)
         x, y = pixels[:, 0].min(), pixels[:, 1].min()
-        text = zone.name + (f"  {captions[zone.name]}" if captions and captions.get(zone.name) else "")
-        _label(frame, text, (int(x) + 3, int(y) - 4), 0.45 * scale, colour)
+        size = 0.45 * scale
+        caption = captions.get(zone.name) if captions else None
+        text = zone.name + (f"  {caption}" if caption else "")
+        if caption and _text_width(text, size) > pixels[:, 0].max() - x:
+            # Wider than its zone, the line would run over the next zone's name: the cards go on a line of their own.
+            line = _text_height(caption, size) + 2
+            _label(frame, caption, (int(x) + 3, int(y) - 4 - line), size, colour, label_rects)
+            text = zone.name
+        _label(frame, text, (int(x) + 3, int(y) - 4), size, colour, label_rects)
     return frame
 
 
-def _label(frame: npt.NDArray[np.uint8], text: str, origin: tuple[int, int], size: float, colour: Any) -> None:
+def _text_width(text: str, size: float) -> int:
+    import cv2
+
+    (width, _height), _baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
+    return int(width)
+
+
+def _text_height(text: str, size: float) -> int:
+    """From the top of the tallest letter to the bottom of the lowest (below the baseline)."""
+    import cv2
+
+    (_width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
+    return int(height + baseline)
+
+
+def _label(frame: npt.NDArray[np.uint8], text: str, origin: tuple[int, int], size: float, colour: Any,
+           rects: list[tuple[int, int, int, int]] | None = None) -> None:
     import cv2
 
     x, y = origin
     y = max(y, 12)
     thickness = max(1, round(size * 2))
+    if rects is not None:
+        (width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thickness)
+        rects.append((x, y - height, x + width, y + baseline))
     cv2.putText(frame, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thickness + 2, cv2.LINE_AA)
     cv2.putText(frame, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, colour, thickness, cv2.LINE_AA)
 

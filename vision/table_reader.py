@@ -421,11 +421,13 @@ class TableReader:
             raise InputError("no frame to draw yet: the camera has not delivered one")
         image = base.copy()
         snapshot = self.snapshot
+        labels: list[Rect] = []
         if self.calibration is not None:
             captions = {name: " ".join(str(card.card) for card in zone.cards) for name, zone in snapshot.zones.items()}
             attention = [name for name, zone in snapshot.zones.items() if not zone.is_certain]
-            draw_layout(image, self.layout, self.calibration, captions=captions, attention=attention)
-        draw_detections(image, self.last_seen)
+            draw_layout(image, self.layout, self.calibration, captions=captions, attention=attention,
+                        label_rects=labels)
+        draw_detections(image, self.last_seen, avoid=labels)
         if snapshot.problem:
             _banner(image, snapshot.problem)
         return image
@@ -439,9 +441,10 @@ FLAG_WORDS = {LOW_CONFIDENCE: "unsure", PARTLY_COVERED: "covered", DUPLICATE: "t
 Rect = tuple[int, int, int, int]  # x1, y1, x2, y2
 
 
-def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
+def draw_detections(image: Frame, detections: Sequence[Detection], avoid: Sequence[Rect] = ()) -> Frame:
     """Each card's outline (or box) with its name and confidence; flagged readings in red with their flags. The
-    captions sit on a dark ground and never over each other, so a fan of cards stays legible."""
+    captions sit on a dark ground and never over each other nor over ``avoid`` (the zones' names), so a fan of cards
+    stays legible."""
     import cv2
 
     scale = max(image.shape[:2]) / 1280.0
@@ -461,7 +464,7 @@ def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
         (width, height), baseline = cv2.getTextSize(text, font, font_scale, thickness)
         texts.append(text)
         sizes.append((width + 6, height + baseline + 6))
-    rects = caption_places([d.box for d in detections], sizes, image.shape[1], image.shape[0])
+    rects = caption_places([d.box for d in detections], sizes, image.shape[1], image.shape[0], avoid)
     for colour, text, (x1, y1, x2, y2) in zip(colours, texts, rects, strict=True):
         cv2.rectangle(image, (x1, y1), (x2, y2), (20, 20, 20), -1)
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, 1)
@@ -470,9 +473,11 @@ def draw_detections(image: Frame, detections: Sequence[Detection]) -> Frame:
 
 
 def caption_places(boxes: Sequence[tuple[float, float, float, float]], sizes: Sequence[tuple[int, int]],
-                   width: int, height: int) -> list[Rect]:
+                   width: int, height: int, avoid: Sequence[Rect] = ()) -> list[Rect]:
     """Where each box's caption goes: under its box if there is room, else the nearest free place below or above
-    it, inside the image and over no caption placed before (a caption may have to cover another card's box)."""
+    it, inside the image and over no caption placed before nor any of ``avoid`` (a caption may have to cover another
+    card's box)."""
+    taken: list[Rect] = list(avoid)
     placed: list[Rect] = []
     for (x1, _y1, _x2, y2), (w, h) in zip(boxes, sizes, strict=True):
         left = min(max(round(x1), 0), max(width - w, 0))
@@ -483,10 +488,11 @@ def caption_places(boxes: Sequence[tuple[float, float, float, float]], sizes: Se
         rect = (left, start, left + w, start + h)
         for top in sorted(tops, key=lambda c: (abs(c - start), c < start)):  # nearest first, below before above
             trial = (left, top, left + w, top + h)
-            if not any(_rects_meet(trial, other) for other in placed):
+            if not any(_rects_meet(trial, other) for other in taken):
                 rect = trial
                 break
         placed.append(rect)
+        taken.append(rect)
     return placed
 
 
