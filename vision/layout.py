@@ -353,28 +353,22 @@ def draw_layout(
         size = 0.45 * scale
         caption = captions.get(zone.name) if captions else None
         text = zone.name + (f"  {caption}" if caption else "")
-        if caption and _text_width(text, size) > pixels[:, 0].max() - x:
+        if caption and _text_size(text, size)[0] > pixels[:, 0].max() - x:
             # Wider than its zone, the line would run over the next zone's name: the cards go on a line of their own.
-            line = _text_height(caption, size) + 2
+            _width, height, depth = _text_size(caption, size)
+            line = height + depth + 2
             _label(frame, caption, (int(x) + 3, int(y) - 4 - line), size, colour, label_rects)
             text = zone.name
         _label(frame, text, (int(x) + 3, int(y) - 4), size, colour, label_rects)
     return frame
 
 
-def _text_width(text: str, size: float) -> int:
+def _text_size(text: str, size: float) -> tuple[int, int, int]:
+    """Width, height above the baseline and depth below it of a label's text."""
     import cv2
 
-    (width, _height), _baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
-    return int(width)
-
-
-def _text_height(text: str, size: float) -> int:
-    """From the top of the tallest letter to the bottom of the lowest (below the baseline)."""
-    import cv2
-
-    (_width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
-    return int(height + baseline)
+    (width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
+    return int(width), int(height), int(baseline)
 
 
 def _label(frame: npt.NDArray[np.uint8], text: str, origin: tuple[int, int], size: float, colour: Any,
@@ -385,8 +379,8 @@ def _label(frame: npt.NDArray[np.uint8], text: str, origin: tuple[int, int], siz
     y = max(y, 12)
     thickness = max(1, round(size * 2))
     if rects is not None:
-        (width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thickness)
-        rects.append((x, y - height, x + width, y + baseline))
+        width, height, depth = _text_size(text, size)
+        rects.append((x, y - height, x + width, y + depth))
     cv2.putText(frame, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thickness + 2, cv2.LINE_AA)
     cv2.putText(frame, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, colour, thickness, cv2.LINE_AA)
 
