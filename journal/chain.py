@@ -49,19 +49,35 @@ def key_check(key: bytes) -> str:
     return hmac.new(key, b"dealer-assist journal key check", hashlib.sha256).hexdigest()
 
 
+def anchor_mac(key: bytes, text: str) -> str:
+    """The MAC of an anchor line (its own domain, so an anchor can never pass for an event or a seal)."""
+    return hmac.new(key, b"anchor|" + text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
 def load_key(path: Path, *, create: bool) -> bytes:
-    """Read the per-kiosk secret; with ``create``, make a new one (mode 0600) when there is none."""
+    """Read the per-kiosk secret; with ``create``, make a new one (mode 0600) when there is none.
+
+    A key file others may read or write is refused: whoever holds the key can rewrite the journal and its hashes.
+    """
     try:
         data = path.read_bytes()
+        mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
         if not create:
             raise JournalKeyError(
-                f"the journal's key file {path} is missing: restore it from the kiosk's key backup "
-                "(without it the journal cannot be verified or extended; a new key would not match)"
+                f"the journal's key is not at {path}: if it was moved, give where it is now (--key, the kiosk "
+                "config's journal.key, or DEALER_ASSIST_KEY); otherwise restore it from the kiosk's key backup. "
+                "Without it the journal cannot be checked or extended (a new key would not match)"
             ) from None
         return _create_key(path)
     except PermissionError:
         raise JournalKeyError(f"cannot read the key file {path}: run as the kiosk's user") from None
+    except IsADirectoryError:
+        raise JournalKeyError(f"the key path {path} is a folder: give the key file itself") from None
+    if mode & 0o077:
+        raise JournalKeyError(f"the key file {path} may be read or written by others (mode {mode:o}): make it "
+                              f"the kiosk user's alone with `chmod 600 {path}`")
+
     text = data.strip()
     try:
         key = bytes.fromhex(text.decode("ascii"))
@@ -73,8 +89,11 @@ def load_key(path: Path, *, create: bool) -> bytes:
 
 
 def _create_key(path: Path) -> bytes:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():  # not made here: a missing folder may be another volume that is not mounted
+        raise JournalKeyError(f"the key's folder {path.parent} does not exist: mount the key's volume or create "
+                              "the folder (readable by the kiosk's user only)")
     key = secrets.token_bytes(KEY_BYTES)
+
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         os.write(fd, key.hex().encode("ascii") + b"\n")

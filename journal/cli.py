@@ -47,8 +47,27 @@ def register(subparsers: Any) -> None:
     recall.add_argument("--count", type=_round_number, default=10, help="how many rounds (default 10)")
     recall.set_defaults(func=_recall)
 
-    verify = sub.add_parser("verify", parents=[common], help="walk the hash chain; exit 1 at the first bad event")
+    verify = sub.add_parser(
+        "verify", parents=[common], help="walk the hash chain; exit 1 at the first bad event",
+        description="Walk the hash chain. The chain alone cannot show a journal swapped for an older copy, cut "
+        "short with its seal, or rewritten by someone holding the key: give the anchors kept outside it "
+        "(--anchors, --checkpoint) to prove the journal continues each of them.",
+    )
+    verify.add_argument("--anchors", type=Path, action="append", default=[], metavar="FILE",
+                        help="an anchor file the kiosk appended at every round's end (journal.anchors); repeatable")
+    verify.add_argument("--checkpoint", action="append", default=[], metavar="TEXT",
+                        help="a line `logs checkpoint` printed (e.g. 'K1 T3 event 812 … 3f2a9c0d1b7e44a2'); "
+                        "repeatable")
     verify.set_defaults(func=_verify)
+
+    checkpoint = sub.add_parser(
+        "checkpoint", parents=[common], help="print the chain's head as one line to write down or print",
+        description="Print one line naming the journal's last event and the start of its hash, after checking the "
+        "chain. Keep it away from the kiosk (write it in the shift log, print it); `logs verify --checkpoint "
+        "LINE` later proves the journal still holds that event unchanged.",
+    )
+    checkpoint.set_defaults(func=_checkpoint)
+
 
     export = sub.add_parser("export", parents=[common], help="every event as CSV or JSON Lines")
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
@@ -161,14 +180,47 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     with reader:
         report = reader.verify()
+        anchored = None
+        if report.ok and (args.anchors or args.checkpoint):
+            anchored = reader.check_anchors(args.anchors, args.checkpoint)
     if report.ok:
         console.print(f"[bold green]SOUND[/] {db}: {report.events} events, every link of the chain and the seal "
                       "check out; triggers in place; evidence frames unaltered")
-        return 0
+        if anchored is None:
+            console.print("[yellow]Not anchored:[/] the chain alone cannot show a journal swapped for an older copy "
+                          "or cut short, nor one rewritten with the key; give --anchors FILE or --checkpoint TEXT")
+            return 0
+        for note in anchored.notes:
+            console.print(f"[yellow]Note:[/] {note}")
+        if anchored.ok:
+            last = anchored.last_good
+            tail = f"; the last: event {last.seq}{f' ({last.why})' if last.why else ''}" if last else ""
+            console.print(f"[bold green]ANCHORED[/] the journal continues all {anchored.checked} anchors it was "
+                          f"given{tail}. Events after the last anchor are proven only by the next one")
+            return 0
+        console.print(f"[bold red]NOT ANCHORED[/] {db}: {anchored.problem}")
+        console.print("Keep this file and the anchors as evidence; the kiosk refuses to play on it.")
+        return 1
     where = f" (first bad event: {report.first_bad_seq})" if report.first_bad_seq is not None else ""
     console.print(f"[bold red]NOT SOUND[/] {db}{where}: {report.problem}")
     console.print("Keep this file as evidence; the kiosk refuses to play on it.")
     return 1
+
+
+def _checkpoint(args: argparse.Namespace) -> int:
+    from journal.anchors import checkpoint_text
+
+    with _open(args) as reader:
+        report = reader.verify()
+        if not report.ok:
+            raise InputError(f"the journal failed its check ({report.problem}): a checkpoint of it would prove "
+                             "nothing; run `dealer-assist logs verify`")
+        last = reader.last_entry()
+    if last is None:
+        raise InputError("the journal has no events yet: nothing to checkpoint")
+    print(checkpoint_text(last.kiosk_id, last.table_id, last.seq, last.hash, last.time))
+    return 0
+
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -198,10 +198,14 @@ class CardsRead(Event):
     confidences: tuple[float, ...]
     frame: str | None = None
     """The evidence frame's content hash (``Journal.store_frame``)."""
+    boxes: tuple[tuple[int, ...], ...] = ()
+    """Where each card was read in that frame, ``(x1, y1, x2, y2)`` pixels; ``()`` for a card set by hand."""
 
     def __post_init__(self) -> None:
         if len(self.confidences) != len(self.cards):
             raise EventError(f"cards_read has {len(self.cards)} cards but {len(self.confidences)} confidences")
+        if self.boxes and (len(self.boxes) != len(self.cards) or any(len(b) not in (0, 4) for b in self.boxes)):
+            raise EventError(f"cards_read has {len(self.cards)} cards but boxes {[list(b) for b in self.boxes]}")
         if any(not 0.0 <= c <= 1.0 for c in self.confidences):
             raise EventError(f"a confidence is between 0 and 1, not {list(self.confidences)}")
 
@@ -246,6 +250,30 @@ class ReaderModelChanged(Event):
     right_after: int = 0
     by: str = ""
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EvidencePruned(Event):
+    """Evidence frames deleted by the kiosk's retention settings (written before the files go), so that a frame a
+    reading cites and that is no longer on disk is explained rather than missing."""
+
+    KIND: ClassVar[str] = "evidence_pruned"
+    frames: tuple[str, ...]
+    rounds: tuple[int, ...]
+    """The closed rounds whose readings cited them."""
+    reason: str
+    """``older than 30 days`` or ``over the 2000 MB cap`` …"""
+    freed_bytes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceHeld(Event):
+    """A round's evidence frames are kept whatever the retention settings say (a dispute)."""
+
+    KIND: ClassVar[str] = "evidence_held"
+    round: int
+    by: str
+    reason: str
 
 
 # ---- the round -------------------------------------------------------------------------------------------------

@@ -33,11 +33,7 @@ class EvidenceStore:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, target)
-        fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _sync_folder(target.parent)
         return digest
 
     def path(self, digest: str) -> Path | None:
@@ -52,11 +48,43 @@ class EvidenceStore:
                 return candidate
         return None
 
+    def remove(self, digest: str) -> int:
+        """Delete a frame's file (retention); returns the bytes freed, 0 when it was not there."""
+        found = self.path(digest)
+        if found is None:
+            return 0
+        size = found.stat().st_size
+        found.unlink()
+        _sync_folder(found.parent)
+        return size
+
+    def total_bytes(self) -> int:
+        """What every frame in the folder takes on disk (frames of other journals sharing the folder included)."""
+        total = 0
+        if not self.folder.is_dir():
+            return 0
+        with os.scandir(self.folder) as folders:
+            for folder in folders:
+                if not folder.is_dir() or len(folder.name) != 2:
+                    continue
+                with os.scandir(folder.path) as files:
+                    total += sum(f.stat().st_size for f in files if f.is_file() and not f.name.endswith(".tmp"))
+        return total
+
     def check(self, digest: str) -> str | None:
         """None when the frame is on disk and unaltered, else what is wrong."""
         found = self.path(digest)
         if found is None:
-            return f"evidence frame {digest[:12]}… is missing from {self.folder}"
+            return (f"evidence frame {digest[:12]}… is missing from {self.folder} and no evidence_pruned event "
+                    "explains it (the retention settings journal every frame they delete)")
         if hashlib.sha256(found.read_bytes()).hexdigest() != digest:
             return f"evidence frame {found} was altered (its content no longer matches its hash)"
         return None
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -9,13 +9,16 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
 from journal import chain
+from journal.anchors import Anchor, AnchorCheck, AnchorError, AnchorSink, check_anchors, gather
+
 from journal.clock import Clock, SystemClock
 from journal.errors import JournalCorrupted, JournalError, JournalKeyError, JournalVersionError
 from journal.events import (
@@ -35,6 +38,8 @@ from journal.events import (
     decode,
 )
 from journal.evidence import EvidenceStore
+
+
 
 JSON = Any
 SCHEMA_VERSION = 1
@@ -253,7 +258,34 @@ class JournalReader:
         row = self._conn.execute(f"SELECT {_COLUMNS} FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         return None if row is None else _entry(row)
 
+    def head(self) -> tuple[int, str]:
+        """The last stored event's number and hash (what the events say, not the seal): (0, genesis) when empty."""
+        row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        return (0, chain.GENESIS) if row is None else (int(row[0]), str(row[1]))
+
+    def hash_at(self, seq: int) -> str | None:
+        row = self._conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def journal_id(self) -> str | None:
+        """The hash of the first event: names this journal among the kiosk's journals in its anchors."""
+        return self.hash_at(1)
+
+    def sign_anchor(self, text: str) -> str:
+        return chain.anchor_mac(self._key, text)
+
+    def check_anchors(self, files: Sequence[Path] = (), checkpoints: Sequence[str] = ()) -> AnchorCheck:
+        """Whether this journal continues every anchor of these anchor files and checkpoints (see ``anchors``)."""
+        given, problem, torn = gather(files, checkpoints, self.sign_anchor)
+        result = check_anchors(self, self.journal_id(), given, problem)
+        if torn:
+            lines = ", ".join(map(str, torn))
+            note = f"not complete anchors (a write cut short), and no anchor missing around them: lines {lines}"
+            result = replace(result, notes=(*result.notes, note))
+        return result
+
     def round_ids(self) -> list[int]:
+
         rows = self._conn.execute("SELECT round_id FROM events WHERE kind = ? ORDER BY seq", (RoundBegun.KIND,))
         return [int(r[0]) for r in rows]
 
@@ -450,6 +482,12 @@ class Journal(JournalReader):
         self._last_times: tuple[datetime, int] | None = None
         self._new_with_old_key = False
         """A new journal begun with this kiosk's existing key: the previous journal was moved or deleted."""
+        self.created = False
+        """The journal file was made by this open (a new journal)."""
+        self.anchors: AnchorSink | None = None
+        self.anchor_problem: str | None = None
+        """Why the last anchor could not be kept (None: kept, or no anchor sink); play goes on regardless."""
+
 
     @classmethod
     def open(  # type: ignore[override]
@@ -462,8 +500,13 @@ class Journal(JournalReader):
         clock: Clock | None = None,
         evidence_dir: str | Path | None = None,
         boot_id: str | None = None,
+        anchors: AnchorSink | None = None,
     ) -> Journal:
-        """Open (or create) the journal for writing; one process at a time. Call ``recover()`` next."""
+        """Open (or create) the journal for writing; one process at a time. Call ``recover()`` next.
+
+        With ``anchors``, the chain's head is sent there at every round's end and when the kiosk stops.
+        """
+
         if not kiosk_id.strip() or not table_id.strip():
             raise JournalError("a journal needs the kiosk id and the table id from the kiosk's configuration")
         path = Path(path)
@@ -491,7 +534,10 @@ class Journal(JournalReader):
                       table_id=table_id, clock=clock, boot_id=boot_id, lock_fd=lock_fd)
         journal._new_with_old_key = not existed and key_existed
         journal.key_path = key_path
+        journal.created = not existed
+        journal.anchors = anchors
         return journal
+
 
     def close(self, reason: str | None = "kiosk shut down") -> None:
         """Record the kiosk's stop (when play was allowed) and let go of the journal."""
@@ -501,7 +547,9 @@ class Journal(JournalReader):
             try:
                 if reason is not None and self._checked and self._refused is None:
                     self.append(KioskStopped(reason))
+                    self.anchor("kiosk stopped")
             finally:
+
                 self._conn.close()
                 os.close(self._lock_fd)
                 self._lock_fd = -1
@@ -621,7 +669,9 @@ class Journal(JournalReader):
             self._round(round_id)
             entry = self._write(RoundSettled(payments, nets, confirmed_by), round_id)
             self._open = None
+            self.anchor(f"round {round_id} settled")
             return entry
+
 
     def void_round(self, round_id: int, by: str, reason: str) -> Entry:
         """Void the round (no money moves): who decided it and why."""
@@ -629,9 +679,38 @@ class Journal(JournalReader):
             self._round(round_id)
             entry = self._write(RoundVoided(by, reason), round_id)
             self._open = None
+            self.anchor(f"round {round_id} voided")
             return entry
 
+    def anchor(self, why: str) -> bool:
+        """Send the chain's head to the anchor sink; False when there is none or it failed.
+
+        A sink that cannot be written never stops play: the first failure, and the return to normal, are noted
+        in the journal, and ``anchor_problem`` says why for the kiosk's status. The next anchor covers every event
+        recorded meanwhile.
+        """
+        with self._mutex:
+            if self.anchors is None or not self._checked or self._refused is not None or self._head_seq < 1:
+                return False
+            journal_id = self.journal_id() or ""
+            anchor = Anchor(self.kiosk_id, self.table_id, journal_id, self._head_seq, self._head_hash,
+                            _iso(self.clock.now()), why)
+            try:
+                self.anchors.send(anchor, self.sign_anchor)
+            except AnchorError as error:
+                if self.anchor_problem is None:
+                    self.anchor_problem = str(error)
+                    self._write(Note(f"the chain's head could not be anchored ({error}); play goes on, the "
+                                     "journal keeps every event, and the next anchor that is kept covers them",
+                                     by="journal"), None)
+                return False
+            if self.anchor_problem is not None:
+                self.anchor_problem = None
+                self._write(Note(f"anchors are kept again in {self.anchors.where}", by="journal"), None)
+            return True
+
     def resume_round(self, round_id: int, by: str = "kiosk") -> Entry:
+
         """Record that the round found open at start is taken up again where it was."""
         with self._mutex:
             progress = self._round(round_id)

@@ -14,6 +14,7 @@ from typing import Any
 
 from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
 from kiosk.controller.view import CardRead, Health
+from kiosk.evidence import EvidenceFrame, FrameEncoding
 
 
 @dataclass
@@ -125,6 +126,8 @@ class CameraState:
     detail: str = "starting"
     frame_number: int = -1
     reads: Mapping[str, tuple[CardRead, ...]] = field(default_factory=dict)
+    frame: EvidenceFrame | None = None
+    """The camera frame ``reads`` were read from (kept as evidence when a reading is journaled)."""
 
 
 class Camera:
@@ -175,6 +178,7 @@ class Camera:
         )
         self.frames_read = 0
         self.frame_arrived_at: float | None = None
+        self.encoding = FrameEncoding(config.evidence.format, config.evidence.quality)
 
     def _read_with_model(self, frame: Any) -> Any:
         import vision
@@ -191,7 +195,7 @@ class Camera:
         self.reader.start(idle_s=0.1)
 
     def state(self) -> CameraState:
-        snapshot = self.reader.snapshot
+        snapshot, seen = self.reader.published()
         status = self.source.status
         if not status.ok:
             health, detail = Health.DOWN, status.message
@@ -208,7 +212,8 @@ class Camera:
             for name, zone in snapshot.zones.items()
             if zone.cards
         }
-        return CameraState(health, detail, snapshot.frame, reads)
+        frame = EvidenceFrame(seen, self.encoding) if seen is not None else None
+        return CameraState(health, detail, snapshot.frame, reads, frame)
 
     def annotated(self) -> Any:
         if self.reader.last_frame is None:

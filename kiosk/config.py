@@ -58,6 +58,21 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class EvidenceConfig:
+    """The camera frame each reading was made from, kept beside the journal (``kiosk.evidence``)."""
+
+    format: str = "jpeg"
+    """``jpeg`` or ``webp``."""
+    quality: int = 80
+    """1 (smallest file) to 100 (best picture)."""
+    retention_days: int | None = 30
+    """Frames of rounds closed longer ago are deleted (journaled); null keeps them for ever. A round still open or
+    held for a dispute keeps its frames whatever this says."""
+    max_mb: float | None = 2000.0
+    """The evidence folder is kept under this size, oldest closed rounds' frames deleted first; null: no cap."""
+
+
+@dataclass(frozen=True)
 class KioskConfig:
     table_id: str = "T1"
     kiosk_id: str = "K1"
@@ -68,6 +83,7 @@ class KioskConfig:
     default_bet: int = 10
     devices: DeviceConfig = DeviceConfig()
     camera: CameraConfig = CameraConfig()
+    evidence: EvidenceConfig = EvidenceConfig()
     games: Mapping[str, Mapping[str, Any]] = field(
         default_factory=lambda: {
             "baibuu": {"min_bet": 10, "max_bet": 1000, "smallest_chip": 1},
@@ -116,6 +132,12 @@ class KioskConfig:
                 "calibration": self.camera.calibration,
             },
             "games": {name: dict(values) for name, values in self.games.items()},
+            "evidence": {
+                "format": self.evidence.format,
+                "quality": self.evidence.quality,
+                "retention_days": self.evidence.retention_days,
+                "max_mb": self.evidence.max_mb,
+            },
         }
 
 
@@ -131,6 +153,7 @@ _TOP = {
     "devices",
     "camera",
     "games",
+    "evidence",
 }
 _DEVICES = {"shaker", "panel", "baud", "seed"}
 _CAMERA = {"source", "layout", "calibration", "reader", "keep_still"}
@@ -206,6 +229,8 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
         values["devices"] = _devices(data["devices"], where)
     if "camera" in data:
         values["camera"] = _camera(data["camera"], where)
+    if "evidence" in data:
+        values["evidence"] = _evidence(data["evidence"], where)
     games: dict[str, Mapping[str, Any]] = dict(KioskConfig().games)
     if "games" in data:
         section = data["games"]
@@ -289,6 +314,42 @@ def _camera(data: Any, where: str) -> CameraConfig:
             f"{where}: camera.reader placement reads only the synthetic table; a real camera needs reader: model"
         )
     return camera
+
+
+_EVIDENCE = {"format", "quality", "retention_days", "max_mb"}
+
+
+def _evidence(data: Any, where: str) -> EvidenceConfig:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: evidence: a mapping with {', '.join(sorted(_EVIDENCE))}")
+    _known(data, _EVIDENCE, where, "evidence.")
+    values: dict[str, Any] = {}
+    if "format" in data:
+        if data["format"] not in ("jpeg", "webp"):
+            raise ConfigError(f"{where}: evidence.format {data['format']!r}: 'jpeg' or 'webp'")
+        values["format"] = data["format"]
+    if "quality" in data:
+        quality = data["quality"]
+        if isinstance(quality, bool) or not isinstance(quality, int) or not 1 <= quality <= 100:
+            raise ConfigError(
+                f"{where}: evidence.quality {quality!r}: a whole number from 1 (smallest files) to 100 (best picture)"
+            )
+        values["quality"] = quality
+    if "retention_days" in data:
+        days = data["retention_days"]
+        if days is not None and (isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 36500):
+            raise ConfigError(
+                f"{where}: evidence.retention_days {days!r}: whole days from 1, or null to keep frames for ever"
+            )
+        values["retention_days"] = days
+    if "max_mb" in data:
+        cap = data["max_mb"]
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | float) or not 1 <= cap <= 10**7):
+            raise ConfigError(
+                f"{where}: evidence.max_mb {cap!r}: megabytes from 1 (a few frames) up, or null for no size cap"
+            )
+        values["max_mb"] = None if cap is None else float(cap)
+    return replace(EvidenceConfig(), **values)
 
 
 def _known(data: Mapping[str, Any], known: set[str], where: str, prefix: str) -> None:

@@ -23,6 +23,10 @@ from kiosk.controller.view import Command, DeviceHealth, Health
 from kiosk.i18n import Catalogue, Msg
 
 
+PRUNE_EVERY_S = 600.0
+"""How often the evidence retention settings are applied while the kiosk runs (and once at start)."""
+
+
 class KioskRuntime:
     def __init__(
         self,
@@ -88,6 +92,8 @@ class KioskRuntime:
             press = self.devices.press if autoplay and self.devices.sim is not None else None
             self.demo = DemoCroupier(self.controller, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
         self._camera_frame = -1
+        self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
+        self.evidence_note: str | None = None
         self.supervisor_called = False
         self.camera.start()
         self.table = TableFacade(self)
@@ -111,10 +117,31 @@ class KioskRuntime:
         camera = self.camera.state()
         if camera.frame_number != self._camera_frame:
             self._camera_frame = camera.frame_number
-            self.active.on_table(camera.reads)
+            self.active.on_table(camera.reads, frame=camera.frame)
         self.active.tick()
+        if self.clock.monotonic() >= self._prune_due:
+            self.prune_evidence()
         if self.demo is not None:
             self.demo.tick()
+
+    def prune_evidence(self) -> None:
+        """Delete the evidence frames the retention settings no longer keep (journaled first); note a folder that
+        stays over its size cap because its frames belong to open or disputed rounds."""
+        from journal.retention import Retention, prune
+
+        self._prune_due = self.clock.monotonic() + PRUNE_EVERY_S
+        if self.blocked is not None:
+            return  # a refused journal is evidence as it stands: nothing is deleted
+        settings = self.config.evidence
+        try:
+            done = prune(self.journal, Retention(settings.retention_days, settings.max_mb))
+        except (JournalError, OSError) as error:
+            self.evidence_note = f"evidence frames could not be pruned: {error}"
+            return
+        self.evidence_note = (
+            f"evidence frames take {done.total_bytes / 1e6:.0f} MB, over the {settings.max_mb:g} MB cap: "
+            "the rest belong to open or disputed rounds" if done.over_cap else None
+        )
 
     def _record_model_in_use(self) -> None:
         """Which card-reader model reads this table, on record (when it changed since the journal last said)."""

@@ -21,6 +21,8 @@ from journal.events import (
     DiceReshaken,
     DiceRolled,
     Event,
+    EvidenceHeld,
+    EvidencePruned,
     EventError,
     HouseSplitShown,
     KioskStarted,
@@ -65,6 +67,9 @@ SAMPLES: list[Event] = [
     RoundVoided("S-12", "a card fell face up"),
     RoundResumed("playing", 3),
     Note("player disputes seat 3", by="S-12"),
+    CardsRead("house.high", ("KD", "QS"), (0.99, 0.97), frame="cd" * 32, boxes=((10, 20, 70, 110), ())),
+    EvidencePruned(("ab" * 32, "cd" * 32), (3, 4), "older than 30 days", freed_bytes=391_204),
+    EvidenceHeld(4, by="S-12", reason="player dispute"),
     ReaderModelChanged(
         "4fc6fae2c6b605ac", "copag-blue-2026-v1", profile="copag-blue-2026@v1", previous="0a1b2c3d4e5f6071",
         cards_checked=52, right_before=21, right_after=46, by="S-12", reason="reads the enrolled deck better",

@@ -181,9 +181,11 @@ def test_the_key_file_is_created_private_and_its_loss_is_a_clear_error(tmp_path:
     key = tmp_path / "kiosk.key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     key.rename(tmp_path / "elsewhere.key")
-    with pytest.raises(JournalKeyError, match=r"key file .*kiosk\.key is missing: restore it"):
+    with pytest.raises(JournalKeyError, match=r"the journal's key is not at .*kiosk\.key: if it was moved, give "
+                       "where it is now .*; otherwise restore it from the kiosk's key backup"):
         _open(tmp_path)
-    with pytest.raises(JournalKeyError, match="missing"):
+    with pytest.raises(JournalKeyError, match="not at"):
+
         JournalReader.open(tmp_path / "journal.sqlite3", key)
     assert not key.exists()  # a new key was not made behind the supervisor's back
 
@@ -195,7 +197,9 @@ def test_another_kiosks_key_is_refused(tmp_path: Path) -> None:
     with pytest.raises(JournalKeyError, match="does not belong"):
         JournalReader.open(tmp_path / "journal.sqlite3", other / "kiosk.key")
     (tmp_path / "bad.key").write_text("not a key\n")
+    (tmp_path / "bad.key").chmod(0o600)
     with pytest.raises(JournalKeyError, match="64 hex digits"):
+
         JournalReader.open(tmp_path / "journal.sqlite3", tmp_path / "bad.key")
 
 

@@ -244,6 +244,15 @@ def merge_readings(readings: Sequence[Reading], same_card_mm: float, disagree_mm
     return merged
 
 
+@dataclass(frozen=True, slots=True)
+class SeenFrame:
+    """The camera frame a snapshot was read from, and the readings placed on it: a reading's evidence."""
+
+    number: int
+    image: Frame
+    placed: tuple[TableDetection, ...]
+
+
 class TableReader:
     def __init__(
         self,
@@ -281,6 +290,7 @@ class TableReader:
         self._lock = threading.Lock()
         self._problem: str | None = None
         self._snapshot = self.stabilizer.snapshot(problem="no frame read yet")
+        self._seen: SeenFrame | None = None
         self.last_frame: Frame | None = None
         self.last_detections: list[TableDetection] = []
         # The last frame's readings, placed or not: the live view draws them even before the table is calibrated,
@@ -293,6 +303,11 @@ class TableReader:
     def snapshot(self) -> TableSnapshot:
         with self._lock:
             return self._snapshot
+
+    def published(self) -> tuple[TableSnapshot, SeenFrame | None]:
+        """The snapshot and the frame it was read from, taken together (the reading thread may publish anew)."""
+        with self._lock:
+            return self._snapshot, self._seen
 
     @property
     def source_status(self) -> SourceStatus:
@@ -329,7 +344,7 @@ class TableReader:
         located = locate(detections, self.calibration, self.layout)
         self.last_detections = located
         events = self.stabilizer.update(located, seconds(self.clock))
-        snapshot = self._publish(events, None)
+        snapshot = self._publish(events, None, frame, tuple(located))
         return snapshot
 
     def _unplaced(self, frame: Frame, problem: str) -> TableSnapshot:
@@ -362,11 +377,14 @@ class TableReader:
         self.still.forget()
         self.calibration_note = f"camera moved {shift:.0f} mm at {seconds(self.clock):.1f} s: calibrated again"
 
-    def _publish(self, events: list[TableEvent] | None, problem: str | None) -> TableSnapshot:
+    def _publish(self, events: list[TableEvent] | None, problem: str | None, frame: Frame | None = None,
+                 placed: tuple[TableDetection, ...] = ()) -> TableSnapshot:
         with self._lock:
             self._problem = problem
             self._snapshot = self.stabilizer.snapshot(problem=problem)
             snapshot = self._snapshot
+            if frame is not None:
+                self._seen = SeenFrame(snapshot.frame, frame, placed)
         if events and self.on_events is not None:
             self.on_events(events)
         return snapshot

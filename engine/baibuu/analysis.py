@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -332,9 +332,6 @@ class Counts:
         """What the house keeps on average from one flat bet whose win pays ``commission`` chips."""
         return Fraction(self.lose * bet - self.win * (bet - commission), self.pairs)
 
-    def __add__(self, other: Counts) -> Counts:
-        return Counts(*(a + b for a, b in zip(self.fields(), other.fields(), strict=True)))
-
     def fields(self) -> tuple[int, ...]:
         return (
             self.pairs,
@@ -378,10 +375,12 @@ class PatternOdds:
 
     def best(self, commission: Fraction) -> Choice:
         """The setting with the most value at this commission; the house way when nothing does better."""
-        best = self.choices[0]
+        keep, whole = commission.denominator - commission.numerator, commission.denominator  # in whole numbers
+        best, most = self.choices[0], self.choices[0].win * keep - self.choices[0].lose * whole
         for choice in self.choices[1:]:
-            if choice.value(commission) > best.value(commission):
-                best = choice
+            value = choice.win * keep - choice.lose * whole
+            if value > most:
+                best, most = choice, value
         return best
 
     def counts(self, choice: Choice) -> Counts:
@@ -435,6 +434,7 @@ class GameCount:
         self.patterns = patterns(self.deck)
         self._holdings = self._hold()
         self.odds = tuple(self._pattern_odds(pattern) for pattern in self.patterns)
+        self._house_way: Counts | None = None
 
     def _key(self, place: Place) -> int:
         return self._index[place_key(place, self.copy_rule)]
@@ -494,24 +494,25 @@ class GameCount:
 
     def house_way(self) -> Counts:
         """The player sets every hand by the house way, as the house does."""
-        total = Counts(0, 0, 0, 0, 0, 0, 0)
-        for odds in self.odds:
-            total += odds.counts(odds.choices[0])
-        return total
+        if self._house_way is None:
+            self._house_way = _total(odds.counts(odds.choices[0]) for odds in self.odds)
+        return self._house_way
 
     def best(self, commission: Decimal | Fraction) -> BestPlay:
         """The player sets every hand the way worth most against the house way's hands, at this commission."""
         rate = Fraction(commission)
-        total = Counts(0, 0, 0, 0, 0, 0, 0)
-        differs = 0
-        changed = []
-        for odds in self.odds:
-            choice = odds.best(rate)
-            total += odds.counts(choice)
-            if choice is not odds.choices[0]:
-                differs += odds.hands
-                changed.append((odds, choice))
-        return BestPlay(total, self.house_way(), differs, tuple(changed))
+        chosen = [(odds, odds.best(rate)) for odds in self.odds]
+        changed = tuple((odds, choice) for odds, choice in chosen if choice is not odds.choices[0])
+        total = _total(odds.counts(choice) for odds, choice in chosen)
+        return BestPlay(total, self.house_way(), sum(odds.hands for odds, _ in changed), changed)
+
+
+def _total(parts: Iterable[Counts]) -> Counts:
+    sums = [0] * 8
+    for part in parts:
+        for index, value in enumerate(part.fields()):
+            sums[index] += value
+    return Counts(*sums)
 
 
 _COUNTS: dict[tuple[CopyRule, int], GameCount] = {}

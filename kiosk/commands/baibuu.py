@@ -93,6 +93,10 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--json", action="store_true", help="print the round (settings, deal, actions) and settlement")
     demo.set_defaults(func=run_demo)
 
+    from kiosk.commands.baibuu_analyse import register_analyse
+
+    register_analyse(commands)
+
 
 # ---------------------------------------------------------------- house-way
 

@@ -21,6 +21,7 @@ from kiosk.clock import Clock
 from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Phase, SeatView
 from kiosk.controller.places import PlaceReads, cards_seen_twice, place_problem
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused
+from kiosk.evidence import EvidenceFrame
 from kiosk.i18n import Msg
 
 SHAKE_TIMEOUT_S = 8.0
@@ -53,6 +54,8 @@ class BaiBuuController:
         self.default_bet = default_bet if default_bet is not None else settings.min_bet
         self.bets: dict[int, int] = dict.fromkeys(settings.seats, self.default_bet)
         self.places = PlaceReads()
+        self.seen_frame: EvidenceFrame | None = None
+        """The camera frame the latest reads came from: the evidence kept with the readings journaled."""
         self.listeners: list[Callable[[BaiBuuView], None]] = []
         self._new_round_state()
 
@@ -106,7 +109,8 @@ class BaiBuuController:
         elif name is not None:
             self.command(name)
 
-    def on_table(self, reads: Mapping[str, Sequence[CardRead]]) -> None:
+    def on_table(self, reads: Mapping[str, Sequence[CardRead]], frame: EvidenceFrame | None = None) -> None:
+        self.seen_frame = frame
         self.places.update(reads)
         self._note_house_split()
 
@@ -348,11 +352,15 @@ class BaiBuuController:
         return cards_seen_twice(self.places.cards(z) for z in zones)
 
     def _record_reads(self, zones: Sequence[str]) -> None:
+        seen = self.seen_frame
+        frame = seen.store(self.journal) if seen is not None else None  # on disk before the events citing it
         for name in zones:
             reads = self.places.cards(name)
+            boxes = seen.boxes(name, [None if r.corrected else r.card for r in reads]) if seen is not None else ()
             self._journal_event(
                 CardsRead(
-                    zone=name, cards=tuple(str(r.card) for r in reads), confidences=tuple(r.confidence for r in reads)
+                    zone=name, cards=tuple(str(r.card) for r in reads), confidences=tuple(r.confidence for r in reads),
+                    frame=frame, boxes=boxes,
                 )
             )
 

@@ -132,7 +132,8 @@ class SamLocController:
         elif name is not None:
             self.command(name)
 
-    def on_table(self, reads: Mapping[str, Sequence[CardRead]]) -> None:
+    def on_table(self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None) -> None:
+        """``frame``: the camera frame the reads came from (this game journals no readings, so keeps none)."""
         self.centre = tuple(reads.get(CENTRE, ()))
 
     def tick(self) -> None:

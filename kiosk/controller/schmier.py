@@ -121,7 +121,8 @@ class SchmierController:
         elif button == "VOID":
             self.command("void", reason="dealer pressed VOID on the panel")
 
-    def on_table(self, reads: Mapping[str, Sequence[CardRead]]) -> None:
+    def on_table(self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None) -> None:
+        """``frame``: the camera frame the reads came from (this game journals no readings, so keeps none)."""
         self.centre = tuple(reads.get(CENTRE, ()))
 
     def tick(self) -> None:
