@@ -41,6 +41,8 @@ def register(subparsers: Any) -> None:
 
     show = sub.add_parser("show", parents=[common], help="every event of a round and its replayed result")
     show.add_argument("round", type=_round_number, metavar="ROUND")
+    show.add_argument("--frames", type=Path, metavar="DIR",
+                      help="copy the round's evidence frames into DIR, as kept and with the read boxes drawn")
     show.set_defaults(func=_show)
 
     recall = sub.add_parser("recall", parents=[common], help="the last 10 rounds, marked as recall")
@@ -144,9 +146,19 @@ def _rounds(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from journal.review import round_detail
 
+    from journal.evidence_export import export, round_frames
+
     with _open(args) as reader:
         detail = round_detail(reader, args.round)
-    _print_round(_console(), detail, recall_mark=None)
+        frames = round_frames(reader, detail.entries)
+        console = _console()
+        _print_round(console, detail, recall_mark=None)
+        _print_frames(console, frames)
+        if args.frames is not None:
+            written = export(frames, args.frames, args.round)
+            kept = sum(1 for f in frames if f.status == "kept")
+            console.print(f"{len(written)} files written to {args.frames} ({kept} of {len(frames)} frames kept, "
+                          "each as stored and with the read boxes drawn)")
     return 0 if detail.replayed.agrees else 1
 
 
@@ -185,7 +197,7 @@ def _verify(args: argparse.Namespace) -> int:
             anchored = reader.check_anchors(args.anchors, args.checkpoint)
     if report.ok:
         console.print(f"[bold green]SOUND[/] {db}: {report.events} events, every link of the chain and the seal "
-                      "check out; triggers in place; evidence frames unaltered")
+                      f"check out; triggers in place; {_evidence_words(report)}")
         if anchored is None:
             console.print("[yellow]Not anchored:[/] the chain alone cannot show a journal swapped for an older copy "
                           "or cut short, nor one rewritten with the key; give --anchors FILE or --checkpoint TEXT")
@@ -286,6 +298,28 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 # ---- rendering -------------------------------------------------------------------------------------------------
+
+
+def _evidence_words(report: Any) -> str:
+    kept = report.frames - report.frames_pruned
+    pruned = f", {report.frames_pruned} pruned by the retention settings (journaled)" if report.frames_pruned else ""
+    return f"{kept} evidence frames unaltered{pruned}"
+
+
+def _print_frames(console: Console, frames: Any) -> None:
+    """Each evidence frame the round's readings cite: its hash, where it is, whether it is still as kept."""
+    from rich.table import Table
+
+    if not frames:
+        console.print("[yellow]Evidence frames: none (these readings were journaled without their frame)[/]")
+        return
+    table = Table(title="Evidence frames (the camera frame each reading was made from)")
+    for name in ("Frame (SHA-256)", "Readings", "Status", "File"):
+        table.add_column(name, overflow="fold")
+    for frame in frames:
+        style = "" if frame.status == "kept" else "yellow" if frame.status.startswith("pruned") else "bold red"
+        table.add_row(frame.digest, frame.zones, frame.status, str(frame.path) if frame.path else "-", style=style)
+    console.print(table)
 
 
 def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None) -> None:

@@ -87,6 +87,7 @@ _LIFECYCLE = {
 }
 _CLOSING = (RoundSettled.KIND, RoundVoided.KIND)
 _TABLE_KINDS = {"kiosk_started", "kiosk_stopped", "device_up", "device_down", "supervisor_signed_in",
+                "evidence_pruned", "evidence_held",
                 "supervisor_signed_out", "settings_changed", "clock_changed"}
 """Kinds about the table, never attached to the round in progress (the others are)."""
 
@@ -141,6 +142,10 @@ class VerifyReport:
     events: int
     problem: str | None = None
     first_bad_seq: int | None = None
+    frames: int = 0
+    """Evidence frames the readings cite (each counted once)."""
+    frames_pruned: int = 0
+    """Of those, frames deleted by the retention settings, as an ``evidence_pruned`` event records."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +353,7 @@ class JournalReader:
         expected_seq = 1
         count = 0
         frames: list[tuple[int, str]] = []
+        pruned: dict[str, int] = {}
         cursor = conn.execute(  # as bytes: a flipped byte may leave text that is not UTF-8
             "SELECT seq, CAST(time AS BLOB), mono_ns, CAST(boot_id AS BLOB), CAST(kiosk_id AS BLOB), "
             "CAST(table_id AS BLOB), round_id, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(prev_hash AS BLOB), "
@@ -373,6 +379,8 @@ class JournalReader:
                                     "its hash)", seq)
             if kind in (b"cards_read", b"cards_misread") and b'"frame":"' in payload:
                 frames.append((seq, json.loads(payload)["frame"]))
+            elif kind == b"evidence_pruned":
+                pruned.update(dict.fromkeys(json.loads(payload)["frames"], seq))
             expected_prev = digest_text
             expected_seq += 1
         head = conn.execute("SELECT seq, hash, mac FROM head WHERE id = 1").fetchone()
@@ -382,11 +390,15 @@ class JournalReader:
         if head[0] != last_seq or head[1] != expected_prev:
             return VerifyReport(False, count, f"the journal was sealed at event {head[0]} but ends at event "
                                 f"{last_seq}: events were cut off the end or added without the key", last_seq + 1)
+        gone: set[str] = set()
         for seq, frame in frames:
+            if pruned.get(frame, 0) > seq and self.evidence.path(frame) is None:
+                gone.add(frame)  # deleted by the retention settings, and journaled before it went
+                continue
             trouble = self.evidence.check(frame)
             if trouble:
                 return VerifyReport(False, count, f"event {seq}: {trouble}", seq)
-        return VerifyReport(True, count)
+        return VerifyReport(True, count, frames=len({frame for _, frame in frames}), frames_pruned=len(gone))
 
 
 _COLUMNS = "seq, time, mono_ns, boot_id, kiosk_id, table_id, round_id, kind, payload, prev_hash, hash"
