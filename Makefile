@@ -8,8 +8,10 @@ export YOLO_AUTOINSTALL := False
 .PHONY: run test lint types pytest bench clean system-packages
 
 # Debian packages the tests need: a virtual screen for the Kivy window tests, and the SVG card decks (with their
-# renderer) that the synthetic scenes draw faces from. Installed when missing and run as root, else named.
-SYSTEM_PACKAGES := xvfb xauth librsvg2-bin kdegames-card-data-kf5
+# renderer) that the synthetic scenes draw faces from, and the fonts the procedural decks draw their ranks in (a seed
+# draws another deck where other fonts are installed). Installed when missing and run as root, else named.
+SYSTEM_PACKAGES := xvfb xauth librsvg2-bin kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
+	fonts-urw-base35 fonts-linuxlibertine fonts-cantarell fonts-roboto-unhinted fonts-ebgaramond fonts-oldstandard
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -1,0 +1,188 @@
+"""Leave decks out: how the card reader reads deck designs it never trained on.
+
+Every design measured here is held out of all training: two Debian decks the face loader leaves out (read from the
+pictures inside their SVG files, ``vision.synth.raster_decks``: ``konqi-modern``, four colours and dragons;
+``xskat-french``, four-corner indices and German court letters) and procedural decks of the test seed family
+(``vision.synth.procedural.TEST_DECK_SEEDS``, fonts no training deck uses), one per index size (standard, large,
+jumbo). The shipped models trained on the 8 built-in decks (and the real photos' deck): none of those is a design
+here, so every figure is a transfer figure.
+
+Each design is drawn into the same synthetic table scenes (``--scenes``, seeds 7 000 000…: overlaps, fans, hands,
+chips, perspective, light, blur, noise), read by the whole reader, and reported:
+
+- named right: the labelled cards (≥ 40 % of the face showing) that a reading over them (IoU ≥ 0.5) names;
+- unflagged wrong: of the readings given without a flag, the share that name no card lying under them (IoU ≥ 0.5);
+- flagged: the share of readings given with a flag (low confidence, duplicate, partly covered);
+- index corners: the index reader alone on every index corner that shows whole (≥ 80 %), cut at the card's true
+  corners: the share it names right, and the share it names wrong at ≥ 0.8 (a sure misread).
+
+    .venv/bin/python bench/vision_transfer.py [--scenes 30] [--models DIR] [--designs a,b] [--json OUT]
+
+The default (30 scenes a design) takes a few minutes on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+SCENE_SEEDS = 7_000_000  # the scenes every held-out design is drawn into
+MATCH_IOU = 0.5
+SHOWS_WHOLE = 0.8
+SURE = 0.8
+# Held-out designs: name → how to draw it. Procedural test decks: (seed, index size).
+PROCEDURAL_TEST = {"procedural-standard": (900_000, "standard"), "procedural-large": (900_001, "large"),
+                   "procedural-jumbo": (900_002, "jumbo")}
+DESIGNS = ("konqi-modern", "xskat-french", *PROCEDURAL_TEST)
+
+
+@dataclass
+class DesignFigures:
+    design: str
+    scenes: int = 0
+    cards: int = 0
+    right: int = 0
+    readings: int = 0
+    flagged: int = 0
+    unflagged: int = 0
+    unflagged_wrong: int = 0
+    corners: int = 0
+    corners_right: int = 0
+    corners_sure_wrong: int = 0
+    seconds: float = 0.0
+
+    def shares(self) -> dict[str, float]:
+        def share(a: int, b: int) -> float:
+            return round(100.0 * a / b, 1) if b else 0.0
+
+        return {"named_right": share(self.right, self.cards),
+                "unflagged_wrong": share(self.unflagged_wrong, self.unflagged),
+                "flagged": share(self.flagged, self.readings),
+                "index_right": share(self.corners_right, self.corners),
+                "index_sure_wrong": share(self.corners_sure_wrong, self.corners)}
+
+
+def design_faces(design: str):  # type: ignore[no-untyped-def]
+    from vision.synth.procedural import procedural_deck
+    from vision.synth.raster_decks import RASTER_DECKS, raster_deck
+
+    if design in RASTER_DECKS:
+        return raster_deck(design)
+    if design in PROCEDURAL_TEST:
+        seed, size = PROCEDURAL_TEST[design]
+        return procedural_deck(seed, size)
+    raise SystemExit(f"unknown design {design!r}; held-out designs: {', '.join(DESIGNS)}")
+
+
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from vision.reader_index import index_patch
+    from vision.reader_models import to_tensor
+    from vision.synth.faces import register_deck
+    from vision.synth.scene import render_scene
+
+    name = f"held-out-{design}"
+    register_deck(name, design_faces(design))
+    figures = DesignFigures(design)
+    index_names = reader.manifest.index_names
+    started = time.perf_counter()
+    for seed in range(SCENE_SEEDS, SCENE_SEEDS + scenes):
+        scene = render_scene(seed, decks=[name])
+        readings = reader.read(scene.image)
+        figures.scenes += 1
+        for placed in scene.labelled_cards:
+            figures.cards += 1
+            best = max(readings, key=lambda d: iou(d.box, placed.box), default=None)
+            figures.right += best is not None and iou(best.box, placed.box) >= MATCH_IOU and best.card == placed.card
+        for reading in readings:
+            figures.readings += 1
+            if reading.flags:
+                figures.flagged += 1
+                continue
+            figures.unflagged += 1
+            figures.unflagged_wrong += not any(p.card == reading.card and iou(reading.box, p.box) >= MATCH_IOU
+                                               for p in scene.cards)
+        if not index_names:
+            continue
+        patches, truth = [], []
+        for placed in scene.labelled_cards:
+            for turn, share in ((0, placed.index_shares[0]), (2, placed.index_shares[1])):
+                if share >= SHOWS_WHOLE:
+                    corners = np.roll(placed.corners.astype(np.float64), -turn, axis=0)
+                    patches.append(index_patch(scene.image, corners, reader.manifest.index_imgsz))
+                    truth.append(str(placed.card))
+        if patches:
+            probs = reader.backend.read_index(to_tensor(patches))
+            for row, card in zip(probs, truth, strict=True):
+                named = index_names[int(row.argmax())]
+                figures.corners += 1
+                figures.corners_right += named == card
+                figures.corners_sure_wrong += named != card and float(row.max()) >= SURE
+    figures.seconds = round(time.perf_counter() - started, 1)
+    return figures
+
+
+def row(figures: DesignFigures) -> str:
+    s = figures.shares()
+    wrong = f"{s['unflagged_wrong']:.1f}% ({figures.unflagged_wrong}/{figures.unflagged})"
+    return (f"{figures.design:<22}{figures.cards:>6}{s['named_right']:>12.1f}%{wrong:>22}{s['flagged']:>8.1f}%"
+            f"{figures.corners:>15}{s['index_right']:>12.1f}%{s['index_sure_wrong']:>11.1f}%")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes", type=int, default=30, help="scenes per held-out design (default 30)")
+    parser.add_argument("--models", type=Path, default=None, help="model folder (default: the shipped models/)")
+    parser.add_argument("--designs", default=",".join(DESIGNS), help=f"comma-separated, of: {', '.join(DESIGNS)}")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args()
+    designs = [d.strip() for d in args.designs.split(",") if d.strip()]
+    unknown = [d for d in designs if d not in DESIGNS]
+    if unknown or args.scenes < 1:
+        print(f"unknown design(s) {', '.join(unknown)}; held-out designs: {', '.join(DESIGNS)}" if unknown
+              else "--scenes must be 1 or more", file=sys.stderr)
+        return 2
+
+    from vision.reader import CardReader
+    from vision.reader_models import DEFAULT_MODEL_DIR
+
+    models = args.models or DEFAULT_MODEL_DIR
+    reader = CardReader(models, threads=args.threads)
+    print(f"models {models}; {args.scenes} scenes per held-out design (seeds {SCENE_SEEDS}…)")
+    print(f"{'design':<22}{'cards':>6}{'named right':>13}{'unflagged wrong':>22}{'flagged':>9}"
+          f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}")
+    results = []
+    total = DesignFigures("all")
+    for design in designs:
+        figures = measure(reader, design, args.scenes)
+        results.append(figures)
+        print(row(figures), flush=True)
+        for key, value in asdict(figures).items():
+            if isinstance(value, int) and key != "design":
+                setattr(total, key, getattr(total, key) + value)
+    print(row(total))
+    if args.json:
+        args.json.write_text(json.dumps({"models": str(models), "scenes": args.scenes,
+                                         "designs": [{**asdict(f), **f.shares()} for f in [*results, total]]},
+                                        indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
