@@ -29,11 +29,13 @@ def register(vision_subparsers: Any) -> None:
     ev.set_defaults(func=_eval)
 
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
-    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "outline", "straight", "export",
-                                        "all"],
+    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "index-transfer", "outline",
+                                        "straight", "export", "all"],
                     default="all", help="index: build the index reader's patch set and train it (models/README.md, "
-                    "step 15); outline: the outline model's tiles and training (step 17); straight: the straight "
-                    "classifier's crops (cards straightened by the shipped outline model) and training (step 30)")
+                    "step 15); index-transfer: the index reader on procedural decks as well as the built-in ones, "
+                    "without running any model to cut them (step 41; runs/vision/index-transfer); outline: the "
+                    "outline model's tiles and training (step 17); straight: the straight classifier's crops (cards "
+                    "straightened by the shipped outline model) and training (step 30)")
     tr.add_argument("--detector-epochs", type=int, default=30)
     tr.add_argument("--classifier-epochs", type=int, default=12)
     tr.add_argument("--index-epochs", type=int, default=30)
@@ -41,6 +43,8 @@ def register(vision_subparsers: Any) -> None:
                     help="training scenes whose cards' index corners are cut for the index reader (default 1600)")
     tr.add_argument("--index-photo-scenes", type=int, default=600,
                     help="scenes of the photographed deck cut for the index reader (default 600)")
+    tr.add_argument("--transfer-decks", type=int, default=300,
+                    help="procedural training decks for --stage index-transfer, two scenes each (default 300)")
     tr.add_argument("--outline-epochs", type=int, default=30)
     tr.add_argument("--outline-scenes", type=int, default=1600,
                     help="training scenes cut into tiles for the outline model (default 1600)")
@@ -176,12 +180,17 @@ def _train(args: argparse.Namespace) -> int:
     rate: dict[str, object] = {} if args.lr is None else {"lr0": args.lr}
     rate.update(_device_settings(args.device))
     if min(args.train_scenes, args.table_frames, args.extra_scenes, args.photo_scenes, args.proposal_scenes,
-           args.hard_copies, args.index_scenes, args.index_photo_scenes, args.outline_scenes,
+           args.hard_copies, args.index_scenes, args.index_photo_scenes, args.outline_scenes, args.transfer_decks,
            args.outline_photo_scenes) < 0:
         raise InputError("scene, frame and copy counts cannot be negative; give 0 or more")
     if args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
+    if args.stage == "index-transfer":  # needs none of the other sets
+        patches = train.build_transfer_index_patches(decks=args.transfer_decks, real_dir=args.real)
+        train.train_index_reader(patches, train.RUNS / "index-transfer", epochs=args.index_epochs, hours=args.hours,
+                                 threads=args.threads, start_from=args.index_from, **rate)
+        return 0
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real, table_frames=args.table_frames,
                                 extra_scenes=args.extra_scenes, photo_scenes=args.photo_scenes,
                                 real_copies=args.real_copies, proposal_scenes=args.proposal_scenes,
