@@ -21,7 +21,7 @@ import time
 from hardware.client import DeviceClient
 from hardware.device import DeviceTiming
 from hardware.events import Button, ButtonPressed, DeviceEvent, DeviceKind, DiceFault, DiceRolled
-from hardware.protocol import Ack, ButtonReport, DiceReport, Shake, encode
+from hardware.protocol import ButtonReport, DiceReport, Shake, ShakeAccepted, encode
 from hardware.sim import start_simulated_devices
 
 
@@ -63,8 +63,9 @@ def measure(baud: int, rounds: int) -> None:
             wait_for(buttons, ButtonPressed)
             presses.append(time.perf_counter() - start)
             time.sleep(0.02)
-        wire_shake = len(encode(1, Shake()) + encode(1, Ack()) + encode(1, DiceReport(1, (3, 5, 6)))) * 10 / baud
-        wire_press = len(encode(1, ButtonReport(Button.CONFIRM, True))) * 10 / baud
+        shake_frames = encode(1, Shake(1)) + encode(1, ShakeAccepted(1, 1)) + encode(1, DiceReport(1, 1, 1, (3, 5, 6)))
+        wire_shake = len(shake_frames) * 10 / baud
+        wire_press = len(encode(1, ButtonReport(1, 1, Button.CONFIRM, True))) * 10 / baud
         print(f"{baud:>6} baud  shake→dice   {figures(shakes)}   (the bytes alone: {wire_shake * 1000:.1f} ms)")
         print(f"{baud:>6} baud  press→event  {figures(presses)}   (the bytes alone: {wire_press * 1000:.1f} ms)")
         print(f"             counters: shaker {shaker.counters}")

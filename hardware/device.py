@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
 from hardware.protocol import (
+    MAX_NUMBER,
     NO_SEQ,
     Ack,
     BadFrame,
@@ -28,6 +29,7 @@ from hardware.protocol import (
     Nak,
     QueryStatus,
     Shake,
+    ShakeAccepted,
     Stat,
     StateReport,
     encode,
@@ -69,6 +71,10 @@ class DeviceCounts:
     crc_errors: int = 0
     malformed: int = 0
     duplicate_shakes: int = 0
+    stale_shakes: int = 0
+    """SHAKE commands refused because their number is older than the last shake of the session (replays)."""
+    shakes_taken: int = 0
+    """SHAKE commands accepted (a shake started); each ends in dice or an error."""
     shakes_rolled: int = 0
     events_dropped: int = 0
 
@@ -90,7 +96,9 @@ class DeviceEngine:
         """Every set of dice actually rolled (the tests check a repeated SHAKE never adds one)."""
         self._dice = dice or random.Random()
         self._forced: deque[ForcedDice] = deque()
+        self._nonce = random.Random()  # session numbers need not repeat with the dice's seed
         self.boot = 0
+        self.session = 0
         self._power_on(now)
 
     def _power_on(self, now: float) -> None:
@@ -101,19 +109,33 @@ class DeviceEngine:
         self._seq = 0
         self._events: deque[tuple[int, Message]] = deque()
         self._event_sent_at: float | None = None
-        self._last_shake_seq = 0
-        self._last_shake_reply: Message | None = None
-        self._shaking_seq = 0
+        self._shaking_command = 0
+        self._session_low = self._nonce.getrandbits(16)
+        self._new_session()
         self._shake_done_at: float | None = None
         self._next_heartbeat = now
         self._releases: list[tuple[float, Button]] = []
         self.host_seen = False
         """True once a host has said ID since power-up (before that, a new session would drop its events)."""
 
+    def _new_session(self) -> None:
+        """A session number never used before: the power-up count above, a count of ``ID NEW`` from a random
+        start below. Events are numbered from 1 again, and the memory of the last shake is cleared."""
+        self._session_low = (self._session_low + 1) & 0xFFFF
+        self.session = (self.boot & 0xFFFF) << 16 | self._session_low
+        self._event_number = 0
+        self._last_shake_command = 0
+        self._last_shake_reply: Message | None = None
+
     # --- controls (the simulator's fault injection and the panel's buttons) ------------------------------
 
     def force_next_dice(self, forced: ForcedDice) -> None:
         self._forced.append(forced)
+
+    @property
+    def forced_pending(self) -> bool:
+        """True when the next shake's outcome is already forced."""
+        return bool(self._forced)
 
     def set_state(self, state: DeviceState, now: float) -> None:
         """Put the device in a state (jam it, open the dome, break the sensor, make it ready again)."""
@@ -123,11 +145,11 @@ class DeviceEngine:
             # A fault in the middle of a shake ends that shake with an error instead of dice.
             self._finish_shake(now, error=_REFUSAL.get(state, "SENSOR"))
         self.state = state
-        self._queue_event(StateReport(state), now)
+        self._queue_event(StateReport(self.session, self._next_event(), state), now)
 
     def press(self, button: Button, now: float, hold: float = 0.05) -> None:
         """Press a panel button and release it ``hold`` seconds later."""
-        self._queue_event(ButtonReport(button, True), now)
+        self._queue_event(ButtonReport(self.session, self._next_event(), button, True), now)
         self._releases.append((now + hold, button))
 
     def reboot(self, now: float) -> None:
@@ -155,7 +177,7 @@ class DeviceEngine:
         due = [button for at, button in self._releases if at <= now]
         self._releases = [(at, button) for at, button in self._releases if at > now]
         for button in due:
-            self._queue_event(ButtonReport(button, False), now)
+            self._queue_event(ButtonReport(self.session, self._next_event(), button, False), now)
         if self._events and self._event_sent_at is not None and now >= self._event_sent_at + self.timing.event_retry:
             self._send_head_event(now)
         if now >= self._next_heartbeat:
@@ -193,16 +215,17 @@ class DeviceEngine:
         match message:
             case Identify(new_session=new):
                 self.host_seen = True
-                if new:
-                    self._last_shake_seq, self._last_shake_reply = 0, None
-                    self._events = deque(e for e in self._events if isinstance(e[1], StateReport))
-                self._reply(seq, Ident(self.identity, self.boot))
+                if new:  # the events of the old session are the old host's; the new host asks for the state
+                    self._new_session()
+                    self._events.clear()
+                    self._event_sent_at = None
+                self._reply(seq, Ident(self.identity, self.session))
                 if self._events:
                     self._send_head_event(now)  # a host that came back gets what it missed at once
             case QueryStatus():
-                self._reply(seq, Stat(self.state, self._last_shake_seq))
-            case Shake():
-                self._shake_command(seq, now)
+                self._reply(seq, Stat(self.state, self._last_shake_command))
+            case Shake(command=command):
+                self._shake_command(seq, command, now)
             case Ack():
                 if self._events and self._events[0][0] == seq:
                     self._events.popleft()
@@ -212,22 +235,27 @@ class DeviceEngine:
             case _:
                 self.counts.malformed += 1  # a device message sent to a device
 
-    def _shake_command(self, seq: int, now: float) -> None:
+    def _shake_command(self, seq: int, command: int, now: float) -> None:
         if self.identity.kind != DeviceKind.SHAKER:
-            self._reply(seq, Nak("UNSUPPORTED"))
+            self._reply(seq, Nak("UNSUPPORTED", self.session, command))
             return
-        if seq == self._last_shake_seq and self._last_shake_reply is not None:
+        if command == self._last_shake_command and self._last_shake_reply is not None:
             self.counts.duplicate_shakes += 1  # a retry: answer again, never roll again
             self._reply(seq, self._last_shake_reply)
             return
+        if command < self._last_shake_command or command == 0:
+            self.counts.stale_shakes += 1  # an old SHAKE sent again: the host has long moved on
+            self._reply(seq, Nak("STALE", self.session, command))
+            return
         refusal = _REFUSAL.get(self.state)
-        reply: Message = Nak(refusal) if refusal else Ack()
-        self._last_shake_seq, self._last_shake_reply = seq, reply
+        reply: Message = Nak(refusal, self.session, command) if refusal else ShakeAccepted(self.session, command)
+        self._last_shake_command, self._last_shake_reply = command, reply
         self._reply(seq, reply)
         if refusal is None:
             self.state = DeviceState.SHAKING
-            self._shaking_seq = seq
+            self._shaking_command = command
             self._shake_done_at = now + self.timing.shake_duration
+            self.counts.shakes_taken += 1
 
     def _finish_shake(self, now: float, error: str | None = None) -> None:
         self._shake_done_at = None
@@ -236,8 +264,9 @@ class DeviceEngine:
         forced = self._forced.popleft() if self._forced else None
         if error is None and forced is not None:
             error = forced.error
+        head = (self.session, self._next_event(), self._shaking_command)
         if error is not None:
-            self._queue_event(DiceReport(self._shaking_seq, error=error), now)
+            self._queue_event(DiceReport(*head, error=error), now)
             return
         if forced is not None:
             values: tuple[int | None, ...] = forced.values
@@ -245,7 +274,11 @@ class DeviceEngine:
             values = tuple(self._dice.randint(1, 6) for _ in range(3))
         self.counts.shakes_rolled += 1
         self.rolls.append(tuple(v if v is not None else 0 for v in values))
-        self._queue_event(DiceReport(self._shaking_seq, values), now)
+        self._queue_event(DiceReport(*head, values), now)
+
+    def _next_event(self) -> int:
+        self._event_number = self._event_number % MAX_NUMBER + 1
+        return self._event_number
 
     def _queue_event(self, message: Message, now: float) -> None:
         if len(self._events) >= MAX_PENDING_EVENTS:

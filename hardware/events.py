@@ -173,10 +173,13 @@ class LinkCounters:
     garbage_bytes: int = 0
     """Bytes skipped while looking for the start of a frame."""
     duplicates: int = 0
-    """Frames recognised as repeats (same sequence number) and not acted on twice."""
+    """Frames recognised as repeats of the last one (its acknowledgement was lost) and not acted on twice."""
     timeouts: int = 0
     """Commands given up after the last retry, and shakes whose result never came."""
     reconnects: int = 0
     """Times the link came back after being lost."""
     dice_faults: int = 0
     """Shakes that gave no valid result (each one means a re-shake)."""
+    refused: int = 0
+    """Results and events refused as old: from another session, for a shake other than the one asked for, or
+    repeating an event number already acted on under a new sequence number (a replayed frame)."""

@@ -5,9 +5,13 @@
 
 One command is in flight at a time (stop and wait). A command that gets no reply within ``ack_timeout`` is sent
 again with the same sequence number, at most ``max_retries`` times; after that the link is declared dead and the
-transport reconnects. A pending shake survives a reconnect: it is sent again with its original sequence number,
-which the device recognises, so a shake is never rolled twice; if no result comes within ``shake_timeout`` of the
+transport reconnects. A pending shake survives a reconnect: it is sent again with its shake number, which the
+device recognises, so a shake is never rolled twice; if no result comes within ``shake_timeout`` of the
 ``shake()`` call, the shake ends in ``DiceFault(TIMEOUT)``.
+
+Nothing is taken on its sequence number alone (protocol version 2): a result must name the device's current
+session and the number of the shake asked for, and an event must be newer than the last one of its session; the
+rest is refused and counted (``LinkCounters.refused``), so old frames sent again under new numbers do nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from hardware.events import (
     LinkUp,
 )
 from hardware.protocol import (
+    MAX_NUMBER,
+    PROTOCOL_VERSION,
     Ack,
     BadFrame,
     ButtonReport,
@@ -47,6 +53,7 @@ from hardware.protocol import (
     Nak,
     QueryStatus,
     Shake,
+    ShakeAccepted,
     Stat,
     StateReport,
     encode,
@@ -131,6 +138,8 @@ class _Outgoing:
 @dataclass(slots=True)
 class _ShakeRequest:
     shake_id: int
+    command: int
+    """The shake number on the wire; its result must name it (and the device's current session)."""
     started: float
     seq: int | None = None
     acked: bool = False
@@ -146,6 +155,7 @@ class _Counts:
     timeouts: int = 0
     reconnects: int = 0
     dice_faults: int = 0
+    refused: int = 0
 
 
 class HostLink:
@@ -177,8 +187,12 @@ class HostLink:
         self._in_flight: _Outgoing | None = None
         self._shake: _ShakeRequest | None = None
         self._shake_ids = 0
+        self._commands = 0
+        self._session: int | None = None
+        """The device's session number, learnt from its IDENT; events and shake answers must name it."""
+        self._last_event = 0
+        """The highest event number of this session seen; an event must be newer to be acted on."""
         self._last_event_seq: int | None = None
-        self._boot: int | None = None
         self._session_started = False
         self._ever_up = False
         self._down_reported = False
@@ -193,7 +207,7 @@ class HostLink:
         c = self._counts
         return LinkCounters(
             c.retries, c.crc_errors, c.malformed, c.garbage_bytes, c.duplicates, c.timeouts, c.reconnects,
-            c.dice_faults,
+            c.dice_faults, c.refused,
         )
 
     def connection_made(self, now: float) -> None:
@@ -212,7 +226,7 @@ class HostLink:
         if shake is not None and shake.seq is not None and not any(o.seq == shake.seq for o in self._queue):
             # Acknowledged before the link went: ask again with the same number. A device that remembers it
             # answers ACK and re-sends the result; one that rebooted (and never reported it) rolls it now.
-            self._queue.appendleft(_Outgoing(shake.seq, Shake()))
+            self._queue.appendleft(_Outgoing(shake.seq, Shake(shake.command)))
         for outgoing in self._queue:
             outgoing.sent_at, outgoing.tries = None, 0
         self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=not self._session_started)))
@@ -240,8 +254,9 @@ class HostLink:
         if self._shake is not None:
             return self._shake.shake_id
         self._shake_ids += 1
-        self._shake = _ShakeRequest(self._shake_ids, now)
-        outgoing = _Outgoing(self._take_seq(), Shake())
+        self._commands = self._commands % MAX_NUMBER + 1
+        self._shake = _ShakeRequest(self._shake_ids, self._commands, now)
+        outgoing = _Outgoing(self._take_seq(), Shake(self._commands))
         self._shake.seq = outgoing.seq
         self._queue.append(outgoing)
         self._pump(now)
@@ -337,9 +352,9 @@ class HostLink:
             if not self.up:
                 return []  # not from a device we have identified yet; it sends it again after its IDENT
             return self._event_received(frame.seq, message, now)
-        if isinstance(message, Ack | Nak | Ident | Stat):
+        if isinstance(message, ShakeAccepted | Nak | Ident | Stat):
             return self._reply_received(frame.seq, message, now)
-        self._counts.malformed += 1  # a host command coming back: the line echoes (loopback plug, wrong wiring)
+        self._counts.malformed += 1  # a host message coming back: the line echoes (loopback plug, wrong wiring)
         if self._echo_reported:
             return []
         self._echo_reported = True
@@ -351,19 +366,28 @@ class HostLink:
         if flight is None or flight.seq != seq:
             self._counts.duplicates += 1  # a reply to a command already answered (its retry crossed the reply)
             return []
+        if isinstance(flight.message, Shake) and not (
+            isinstance(message, ShakeAccepted | Nak)
+            and message.session == self._session
+            and message.command == flight.message.command
+        ):
+            # An answer about another shake or from another session (an old frame under this sequence number):
+            # not this shake's answer, which is still awaited (the retry brings it if it was lost).
+            self._counts.refused += 1
+            return []
         self._in_flight = None
         events: list[DeviceEvent] = []
         if isinstance(flight.message, Identify):
             if not isinstance(message, Ident):
                 self.dead_reason = f"the device answered ID with {type(message).__name__}"
                 return []
-            events += self._identified(message.identity, message.boot, now)
+            events += self._identified(message, now)
         elif isinstance(flight.message, QueryStatus):
             if isinstance(message, Stat):
                 events += self._state_seen(message.state, now)
         elif isinstance(flight.message, Shake):
-            if isinstance(message, Ack):
-                if self._shake is not None and self._shake.seq == seq:
+            if isinstance(message, ShakeAccepted):
+                if self._shake is not None and self._shake.command == message.command:
                     self._shake.acked = True
             elif isinstance(message, Nak):
                 reason = _NAK_REASONS.get(message.code)
@@ -373,12 +397,20 @@ class HostLink:
                     reason = DiceFaultReason.BUSY
                 else:
                     text = f"shake again: {_REASON_WORDS[reason]} (device said {message.code})"
-                if self._shake is not None and self._shake.seq == seq:
+                if self._shake is not None and self._shake.command == message.command:
                     events.append(self._fault_shake(now, reason, text))
         self._pump(now)
         return events
 
-    def _identified(self, identity: DeviceIdentity, boot: int, now: float) -> list[DeviceEvent]:
+    def _identified(self, ident: Ident, now: float) -> list[DeviceEvent]:
+        identity = ident.identity
+        if ident.version != PROTOCOL_VERSION:
+            self.dead_reason = f"protocol version {ident.version}, {PROTOCOL_VERSION} expected"
+            text = (
+                f"the {identity.kind.value.lower()} on {self.port} speaks serial protocol version {ident.version}; "
+                f"this kiosk speaks version {PROTOCOL_VERSION}: update the device's firmware (hardware/PROTOCOL.md)"
+            )
+            return [DeviceFault(self.source, "PROTOCOL", text, now)]
         if self.expect_kind is not None and identity.kind != self.expect_kind:
             self.dead_reason = f"wrong device: {identity.kind.value} answered, {self.expect_kind.value} expected"
             text = (
@@ -394,14 +426,20 @@ class HostLink:
             )
             return [DeviceFault(self.source, "WRONG_DEVICE", text, now)]
         if self.identity is not None and identity.serial_number != self.identity.serial_number:
-            # Another unit of the same kind: it never saw our sequence numbers, so start a fresh session.
+            # Another unit of the same kind: it never saw our numbers, so start a fresh session with it.
             self._session_started = False
-            self._last_event_seq = None
             self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=True)))
-        if self._boot is not None and boot != self._boot:
-            self._last_event_seq = None  # it was powered off: its events are numbered from 01 again
-        self._boot = boot
+        if ident.session != self._session:
+            # A new session (power cycle, ID NEW, another unit): its events are numbered afresh, and it has no
+            # memory of a shake asked for in the old one.
+            self._session = ident.session
+            self._last_event, self._last_event_seq = 0, None
+            self._ask_shake_again()
         self._session_started = True
+        if self.up and identity == self.identity:
+            # Asked again in the middle of a link (an event named another session): not a new connection.
+            self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
+            return []
         self.identity = identity
         self.state = None  # the STAT reply that follows reports it afresh after every LinkUp
         self.up = True
@@ -412,21 +450,50 @@ class HostLink:
         self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
         return [LinkUp(self.source, self.port, identity, now)]
 
-    def _event_received(self, seq: int, message: Message, now: float) -> list[DeviceEvent]:
-        self._out += encode(seq, Ack())
-        if seq == self._last_event_seq:
-            self._counts.duplicates += 1
+    def _ask_shake_again(self) -> None:
+        """Send the pending shake again, with its number, unless it is about to go out anyway."""
+        shake = self._shake
+        if shake is None:
+            return
+        outgoing = [o for o in (self._in_flight, *self._queue) if o is not None]
+        if any(isinstance(o.message, Shake) for o in outgoing):
+            return
+        shake.acked = False
+        shake.seq = self._take_seq()
+        self._queue.append(_Outgoing(shake.seq, Shake(shake.command)))
+
+    def _ask_who(self) -> None:
+        """Ask the device who it is (plain ``ID``, which leaves its session alone), unless that is under way."""
+        if any(isinstance(o.message, Identify) for o in (self._in_flight, *self._queue) if o is not None):
+            return
+        self._queue.appendleft(_Outgoing(self._take_seq(), Identify()))
+
+    def _event_received(
+        self, seq: int, message: DiceReport | ButtonReport | StateReport, now: float
+    ) -> list[DeviceEvent]:
+        if message.session != self._session:
+            # From another session: an old frame sent again, or the device restarted without the link noticing.
+            # Not acknowledged; the device is asked who it is, and if its session really changed, it sends this
+            # event again after its IDENT (and it is taken then).
+            self._counts.refused += 1
+            self._ask_who()
             return []
-        self._last_event_seq = seq
+        self._out += encode(seq, Ack())
+        if message.event <= self._last_event:
+            if message.event == self._last_event and seq == self._last_event_seq:
+                self._counts.duplicates += 1  # the same frame again: our ACK was lost
+            else:
+                self._counts.refused += 1  # an event already acted on, under a new sequence number
+            return []
+        self._last_event, self._last_event_seq = message.event, seq
         if isinstance(message, ButtonReport):
             kind = ButtonPressed if message.pressed else ButtonReleased
             return [kind(self.source, message.button, now)]
         if isinstance(message, StateReport):
             return self._state_seen(message.state, now)
-        assert isinstance(message, DiceReport)
         shake = self._shake
-        if shake is None or shake.seq != message.shake_seq:
-            self._counts.duplicates += 1  # the result of a shake already settled (or of another session)
+        if shake is None or shake.command != message.command:
+            self._counts.refused += 1  # the result of a shake already settled or given up on
             return []
         values, reason, text = validate_dice(message)
         if values is None:

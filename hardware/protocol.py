@@ -5,8 +5,10 @@ A frame is one ASCII line (see ``PROTOCOL.md``)::
     $SS TYPE FIELD FIELD*CCCC\\r\\n
 
 ``SS`` is the sequence number (two hex digits), ``CCCC`` the CRC-16/CCITT-FALSE of everything between ``$`` and
-``*``. Nothing here reads a clock or a port; the host and device logic (``hardware.link``, ``hardware.device``)
-and the tests drive it.
+``*``. ``SS`` only pairs a frame with its answer on the link; what a frame is about is bound by numbers in its
+fields: the device's session number, its event number and the host's shake number (eight hex digits each), so an
+old frame sent again under a new ``SS`` is recognised and refused (protocol version 2). Nothing here reads a
+clock or a port; the host and device logic (``hardware.link``, ``hardware.device``) and the tests drive it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ MAX_FRAME = 80
 """Longest frame in bytes, from ``$`` to LF inclusive; anything longer is dropped as malformed."""
 NO_SEQ = 0
 """Sequence number of unsequenced frames (heartbeats); real sequence numbers run 1..255 and wrap to 1."""
+PROTOCOL_VERSION = 2
+"""The version of ``PROTOCOL.md`` spoken here; a device says its own in ``IDENT``."""
+MAX_NUMBER = 0xFFFF_FFFF
+"""Session, event and shake numbers are eight hex digits; they start at 1 and in practice never wrap."""
 
 _BODY = re.compile(rb"([0-9A-Fa-f]{2}) ([A-Z]{2,8})((?: [!-)+-~]{1,24})*)\*([0-9A-Fa-f]{4})")
 _TOKEN = re.compile(r"[!-)+-~]{1,24}")  # printable ASCII without space and '*'; '$' is excluded below
@@ -164,65 +170,89 @@ class QueryStatus:
 
 @dataclass(frozen=True, slots=True)
 class Shake:
-    """Host → device ``SHAKE``."""
+    """Host → device ``SHAKE command``: shake once. ``command`` (1..0xFFFFFFFF, eight hex digits on the wire) is
+    the host's shake number: it only grows, so no result can ever be mistaken for another shake's."""
+
+    command: int
 
 
 @dataclass(frozen=True, slots=True)
 class Ack:
-    """``ACK``: from the device, a command was accepted; from the host, an event was received."""
+    """Host → device ``ACK``: the event with this frame's sequence number was received."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShakeAccepted:
+    """Device → host ``ACK session command``: the shake ``command`` was taken in ``session``; dice follow."""
+
+    session: int
+    command: int
 
 
 @dataclass(frozen=True, slots=True)
 class Nak:
-    """Device → host ``NAK code``: the command was understood but refused."""
+    """Device → host ``NAK code session command``: the shake ``command`` was understood but refused."""
 
     code: str
+    session: int
+    command: int
 
 
 @dataclass(frozen=True, slots=True)
 class Ident:
-    """Device → host ``IDENT kind firmware serial boot``, the reply to ``ID``.
+    """Device → host ``IDENT version kind firmware serial session``, the reply to ``ID``.
 
-    ``boot`` (0..0xFFFF) changes at every power-up, so the host knows the device's numbering started again.
+    ``session`` (eight hex digits) is the device's session number: new at every power-up and at every ``ID NEW``,
+    never one it used before. Every event and every answer to a shake names it, so nothing from an earlier
+    session can pass for something of this one. ``version`` is the protocol version the device speaks (a version
+    1 device's four-field ``IDENT`` parses with ``version=1`` and its boot number as ``session``).
     """
 
     identity: DeviceIdentity
-    boot: int = 0
+    session: int
+    version: int = PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)
 class Stat:
-    """Device → host ``STAT state last_shake``, the reply to ``ST``."""
+    """Device → host ``STAT state last``: ``last`` is the number of the last shake command taken (0 if none)."""
 
     state: DeviceState
-    last_shake_seq: int
+    last_command: int
 
 
 @dataclass(frozen=True, slots=True)
 class DiceReport:
-    """Device → host ``DICE shake d1 d2 d3`` or ``DICE shake ERR code``.
+    """Device → host ``DICE session event command d1 d2 d3`` or ``DICE session event command ERR code``.
 
-    ``values`` holds what the device sent, unchecked (``None`` for a die reported missing as ``-``); the host
-    decides whether it is a result (``hardware.link.validate_dice``).
+    ``command`` is the number of the shake this answers. ``values`` holds what the device sent, unchecked
+    (``None`` for a die reported missing as ``-``); the host decides whether it is a result
+    (``hardware.link.validate_dice``).
     """
 
-    shake_seq: int
+    session: int
+    event: int
+    command: int
     values: tuple[int | None, ...] = ()
     error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonReport:
-    """Device → host ``BTN button DOWN|UP``."""
+    """Device → host ``BTN session event button DOWN|UP``."""
 
+    session: int
+    event: int
     button: Button
     pressed: bool
 
 
 @dataclass(frozen=True, slots=True)
 class StateReport:
-    """Device → host ``STATE state``: the state changed to or from a fault."""
+    """Device → host ``STATE session event state``: the state changed to or from a fault."""
 
+    session: int
+    event: int
     state: DeviceState
 
 
@@ -234,16 +264,33 @@ class Heartbeat:
 
 
 Message = (
-    Identify | QueryStatus | Shake | Ack | Nak | Ident | Stat | DiceReport | ButtonReport | StateReport | Heartbeat
+    Identify
+    | QueryStatus
+    | Shake
+    | Ack
+    | ShakeAccepted
+    | Nak
+    | Ident
+    | Stat
+    | DiceReport
+    | ButtonReport
+    | StateReport
+    | Heartbeat
 )
 
 COMMANDS = (Identify, QueryStatus, Shake)
 """Host messages that the device answers with a reply carrying the same sequence number."""
 EVENTS = (DiceReport, ButtonReport, StateReport)
 """Device messages with the device's own sequence number, which the host acknowledges with ``ACK``."""
-REPLIES = (Ack, Nak, Ident, Stat)
+REPLIES = (ShakeAccepted, Nak, Ident, Stat)
 
 ERROR_CODE = re.compile(r"[A-Z][A-Z_]{1,15}")
+
+
+def _n(number: int) -> str:
+    if not 0 <= number <= MAX_NUMBER:
+        raise ValueError(f"number {number} does not fit in eight hex digits")
+    return f"{number:08X}"
 
 
 def to_frame(seq: int, message: Message) -> Frame:
@@ -252,24 +299,31 @@ def to_frame(seq: int, message: Message) -> Frame:
             return Frame(seq, "ID", ("NEW",) if new else ())
         case QueryStatus():
             return Frame(seq, "ST")
-        case Shake():
-            return Frame(seq, "SHAKE")
+        case Shake(command=command):
+            return Frame(seq, "SHAKE", (_n(command),))
         case Ack():
             return Frame(seq, "ACK")
-        case Nak(code=code):
-            return Frame(seq, "NAK", (code,))
-        case Ident(identity=ident, boot=boot):
-            return Frame(seq, "IDENT", (ident.kind.value, ident.firmware, ident.serial_number, f"{boot:04X}"))
-        case Stat(state=state, last_shake_seq=last):
-            return Frame(seq, "STAT", (state.value, f"{last:02X}"))
-        case DiceReport(shake_seq=shake, values=values, error=error):
+        case ShakeAccepted(session=session, command=command):
+            return Frame(seq, "ACK", (_n(session), _n(command)))
+        case Nak(code=code, session=session, command=command):
+            return Frame(seq, "NAK", (code, _n(session), _n(command)))
+        case Ident(identity=ident, session=session, version=version):
+            if version == 1:  # what a version 1 device sends: only for tests of the host's refusal
+                return Frame(seq, "IDENT", (ident.kind.value, ident.firmware, ident.serial_number, f"{session:04X}"))
+            return Frame(
+                seq, "IDENT", (str(version), ident.kind.value, ident.firmware, ident.serial_number, _n(session))
+            )
+        case Stat(state=state, last_command=last):
+            return Frame(seq, "STAT", (state.value, _n(last)))
+        case DiceReport(session=session, event=event, command=command, values=values, error=error):
+            head = (_n(session), _n(event), _n(command))
             if error is not None:
-                return Frame(seq, "DICE", (f"{shake:02X}", "ERR", error))
-            return Frame(seq, "DICE", (f"{shake:02X}", *("-" if v is None else str(v) for v in values)))
-        case ButtonReport(button=button, pressed=pressed):
-            return Frame(seq, "BTN", (button.value, "DOWN" if pressed else "UP"))
-        case StateReport(state=state):
-            return Frame(seq, "STATE", (state.value,))
+                return Frame(seq, "DICE", (*head, "ERR", error))
+            return Frame(seq, "DICE", (*head, *("-" if v is None else str(v) for v in values)))
+        case ButtonReport(session=session, event=event, button=button, pressed=pressed):
+            return Frame(seq, "BTN", (_n(session), _n(event), button.value, "DOWN" if pressed else "UP"))
+        case StateReport(session=session, event=event, state=state):
+            return Frame(seq, "STATE", (_n(session), _n(event), state.value))
         case Heartbeat(state=state):
             return Frame(seq, "HB", (state.value,))
     raise TypeError(f"not a protocol message: {message!r}")
@@ -280,9 +334,9 @@ def encode(seq: int, message: Message) -> bytes:
     return to_frame(seq, message).encode()
 
 
-def _hex_seq(text: str, what: str) -> int:
-    if not re.fullmatch(r"[0-9A-Fa-f]{2}", text):
-        raise MessageError(f"{what} {text!r} is not two hex digits")
+def _number(text: str, what: str) -> int:
+    if not re.fullmatch(r"[0-9A-Fa-f]{8}", text):
+        raise MessageError(f"{what} {text!r} is not eight hex digits")
     return int(text, 16)
 
 
@@ -299,6 +353,51 @@ def _arity(frame: Frame, *counts: int) -> None:
         raise MessageError(f"{frame.type} takes {wanted} field(s), got {len(frame.fields)}")
 
 
+def _kind(text: str) -> DeviceKind:
+    try:
+        return DeviceKind(text)
+    except ValueError:
+        raise MessageError(f"unknown device kind {text!r}") from None
+
+
+def _ident(frame: Frame) -> Ident:
+    fields = frame.fields
+    if len(fields) == 4:  # version 1: kind firmware serial boot
+        if not re.fullmatch(r"[0-9A-Fa-f]{4}", fields[3]):
+            raise MessageError(f"boot number {fields[3]!r} is not four hex digits")
+        return Ident(DeviceIdentity(_kind(fields[0]), fields[1], fields[2]), int(fields[3], 16), version=1)
+    _arity(frame, 4, 5)
+    if not re.fullmatch(r"[1-9][0-9]{0,3}", fields[0]):
+        raise MessageError(f"protocol version {fields[0]!r} is not a number")
+    identity = DeviceIdentity(_kind(fields[1]), fields[2], fields[3])
+    return Ident(identity, _number(fields[4], "session number"), version=int(fields[0]))
+
+
+def _dice(frame: Frame) -> DiceReport:
+    fields = frame.fields
+    if len(fields) < 4:
+        raise MessageError("DICE needs the session, event and shake numbers and the dice or ERR code")
+    session = _number(fields[0], "session number")
+    event = _number(fields[1], "event number")
+    command = _number(fields[2], "shake number")
+    if fields[3] == "ERR":
+        _arity(frame, 5)
+        if not ERROR_CODE.fullmatch(fields[4]):
+            raise MessageError(f"DICE error {fields[4]!r} is not an error code")
+        return DiceReport(session, event, command, error=fields[4])
+    if len(fields) > 9:
+        raise MessageError(f"DICE reports at most 6 dice, got {len(fields) - 3}")
+    values: list[int | None] = []
+    for text in fields[3:]:
+        if text == "-":
+            values.append(None)
+        elif re.fullmatch(r"[0-9]{1,2}", text):
+            values.append(int(text))
+        else:
+            raise MessageError(f"die value {text!r} is not a number")
+    return DiceReport(session, event, command, tuple(values))
+
+
 def from_frame(frame: Frame) -> Message:
     """The message a frame carries; raises ``MessageError`` if the type or the fields are not in the protocol."""
     kind, fields = frame.type, frame.fields
@@ -307,58 +406,42 @@ def from_frame(frame: Frame) -> Message:
         if fields and fields[0] != "NEW":
             raise MessageError(f"ID takes no field or NEW, got {fields[0]!r}")
         return Identify(new_session=bool(fields))
-    if kind in ("ST", "SHAKE", "ACK"):
+    if kind == "ST":
         _arity(frame, 0)
-        return QueryStatus() if kind == "ST" else Shake() if kind == "SHAKE" else Ack()
-    if kind == "NAK":
+        return QueryStatus()
+    if kind == "SHAKE":
         _arity(frame, 1)
+        return Shake(_number(fields[0], "shake number"))
+    if kind == "ACK":
+        _arity(frame, 0, 2)
+        if not fields:
+            return Ack()
+        return ShakeAccepted(_number(fields[0], "session number"), _number(fields[1], "shake number"))
+    if kind == "NAK":
+        _arity(frame, 3)
         if not ERROR_CODE.fullmatch(fields[0]):
             raise MessageError(f"NAK code {fields[0]!r} is not an error code")
-        return Nak(fields[0])
+        return Nak(fields[0], _number(fields[1], "session number"), _number(fields[2], "shake number"))
     if kind == "IDENT":
-        _arity(frame, 4)
-        try:
-            device_kind = DeviceKind(fields[0])
-        except ValueError:
-            raise MessageError(f"unknown device kind {fields[0]!r}") from None
-        if not re.fullmatch(r"[0-9A-Fa-f]{4}", fields[3]):
-            raise MessageError(f"boot number {fields[3]!r} is not four hex digits")
-        return Ident(DeviceIdentity(device_kind, fields[1], fields[2]), int(fields[3], 16))
+        return _ident(frame)
     if kind == "STAT":
         _arity(frame, 2)
-        return Stat(_state(fields[0]), _hex_seq(fields[1], "last shake"))
+        return Stat(_state(fields[0]), _number(fields[1], "last shake number"))
     if kind == "DICE":
-        if len(fields) < 2:
-            raise MessageError("DICE needs the shake's sequence number and the dice or ERR code")
-        shake = _hex_seq(fields[0], "shake sequence number")
-        if fields[1] == "ERR":
-            _arity(frame, 3)
-            if not ERROR_CODE.fullmatch(fields[2]):
-                raise MessageError(f"DICE error {fields[2]!r} is not an error code")
-            return DiceReport(shake, error=fields[2])
-        if len(fields) > 7:
-            raise MessageError(f"DICE reports at most 6 dice, got {len(fields) - 1}")
-        values: list[int | None] = []
-        for text in fields[1:]:
-            if text == "-":
-                values.append(None)
-            elif re.fullmatch(r"[0-9]{1,2}", text):
-                values.append(int(text))
-            else:
-                raise MessageError(f"die value {text!r} is not a number")
-        return DiceReport(shake, tuple(values))
+        return _dice(frame)
     if kind == "BTN":
-        _arity(frame, 2)
+        _arity(frame, 4)
+        session, event = _number(fields[0], "session number"), _number(fields[1], "event number")
         try:
-            button = Button(fields[0])
+            button = Button(fields[2])
         except ValueError:
-            raise MessageError(f"unknown button {fields[0]!r}") from None
-        if fields[1] not in ("DOWN", "UP"):
-            raise MessageError(f"button edge {fields[1]!r} is neither DOWN nor UP")
-        return ButtonReport(button, fields[1] == "DOWN")
+            raise MessageError(f"unknown button {fields[2]!r}") from None
+        if fields[3] not in ("DOWN", "UP"):
+            raise MessageError(f"button edge {fields[3]!r} is neither DOWN nor UP")
+        return ButtonReport(session, event, button, fields[3] == "DOWN")
     if kind == "STATE":
-        _arity(frame, 1)
-        return StateReport(_state(fields[0]))
+        _arity(frame, 3)
+        return StateReport(_number(fields[0], "session number"), _number(fields[1], "event number"), _state(fields[2]))
     if kind == "HB":
         _arity(frame, 1)
         return Heartbeat(_state(fields[0]))

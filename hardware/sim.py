@@ -40,11 +40,12 @@ class FaultPlan:
     duplicate: float = 0.0
     """An outgoing frame sent twice."""
     invalid_die: float = 0.0
-    """A shake that reads a die outside 1–6."""
+    """A shake that reads a die as 7 (outside 1–6)."""
     missing_die: float = 0.0
-    """A shake that reads only two dice."""
+    """A shake that reads only two dice (the third is reported missing, ``-``)."""
     jam: float = 0.0
-    """A shake that ends with the shaker jammed (it stays jammed until made ready)."""
+    """A shake that jams half-way: it ends in ``DICE … ERR JAMMED`` and the shaker stays jammed until made
+    ready (``set_state(DeviceState.READY)``, or ``ready`` typed to ``dealer-assist device-sim``)."""
     disconnect_every: float | None = None
     """Unplug the device every so many seconds, and plug it back in 0.3 s later."""
 
@@ -90,6 +91,8 @@ class SimulatedDevice:
         self._fault_only: str | None = None
         self._deferred_presses: list[tuple[Button, float]] = []
         self._replug_at: float | None = None
+        self._shakes_seen = 0
+        self._jam_at: float | None = None
         self._next_disconnect = (
             time.monotonic() + faults.disconnect_every if faults.disconnect_every is not None else None
         )
@@ -218,6 +221,11 @@ class SimulatedDevice:
         while self._rx and self._rx[0][0] <= now:
             _, data = self._rx.popleft()
             self.engine.data_received(self._wire_in(data), now)
+            self._shake_faults(now)
+        if self._jam_at is not None and now >= self._jam_at:
+            self._jam_at = None
+            if self.engine.state == DeviceState.SHAKING:
+                self.engine.set_state(DeviceState.JAMMED, now)
         if self._deferred_presses and self.engine.host_seen:
             for button, hold in self._deferred_presses:
                 self.engine.press(button, now, hold)
@@ -231,10 +239,31 @@ class SimulatedDevice:
             times.append(self._rx[0][0])
         if self._tx:
             times.append(self._tx[0][0])
-        for extra in (self._replug_at, self._next_disconnect):
+        for extra in (self._replug_at, self._next_disconnect, self._jam_at):
             if extra is not None:
                 times.append(extra)
         return min(times)
+
+    def _shake_faults(self, now: float) -> None:
+        """Draw the per-shake faults of the plan for a shake the device has just taken."""
+        taken = self.engine.counts.shakes_taken
+        if taken == self._shakes_seen:
+            return
+        self._shakes_seen = taken
+        faults = self.faults
+        if faults.jam and self._rng.random() < faults.jam:
+            self._jam_at = now + self.engine.timing.shake_duration / 2
+            return
+        if self.engine.forced_pending:
+            return  # an outcome forced by hand (a test, a typed command) comes first
+        dice: list[int | None] = [self._rng.randint(1, 6) for _ in range(3)]
+        if faults.invalid_die and self._rng.random() < faults.invalid_die:
+            dice[self._rng.randrange(3)] = 7
+        elif faults.missing_die and self._rng.random() < faults.missing_die:
+            dice[self._rng.randrange(3)] = None
+        else:
+            return
+        self.engine.force_next_dice(ForcedDice(tuple(dice)))
 
     def _wire_in(self, data: bytes) -> bytes:
         """Faults on frames coming from the host (whole frames only: a host writes one frame at a time)."""

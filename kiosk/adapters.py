@@ -108,7 +108,8 @@ class Devices:
             lines.append(
                 f"{name}: {link.health.value} {link.detail} · port {client.port_name} · retries {counters.retries}, "
                 f"CRC errors {counters.crc_errors}, duplicates {counters.duplicates}, timeouts {counters.timeouts}, "
-                f"reconnects {counters.reconnects}, dice faults {counters.dice_faults}"
+                f"reconnects {counters.reconnects}, dice faults {counters.dice_faults}, "
+                f"old frames refused {counters.refused}"
             )
         return lines
 

@@ -19,7 +19,7 @@ import serial
 from hardware.client import DeviceClient, open_port
 from hardware.events import Button, ButtonPressed, ButtonReleased, DeviceKind, DiceRolled
 from hardware.link import LinkTiming
-from hardware.protocol import Frame, FrameParser, Identify, Shake, encode, from_frame
+from hardware.protocol import Frame, FrameParser, Ident, Identify, Nak, Shake, ShakeAccepted, encode, from_frame
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "hardware" / "firmware"
 COMPILER = shutil.which("g++")
@@ -91,7 +91,7 @@ def test_the_driver_shakes_the_reference_firmware(shaker: Board) -> None:
     timing = LinkTiming(ack_timeout=0.1, shake_timeout=3.0)
     with DeviceClient(shaker.port, name="shaker", expect_kind=DeviceKind.SHAKER, timing=timing) as client:
         assert client.wait_until_up(3)
-        assert client.identity is not None and client.identity.firmware == "1.0.0"
+        assert client.identity is not None and client.identity.firmware == "2.0.0"
         shake_id = client.shake()
         deadline = time.monotonic() + 3
         while time.monotonic() < deadline:
@@ -106,14 +106,18 @@ def test_the_driver_shakes_the_reference_firmware(shaker: Board) -> None:
 def test_the_firmware_answers_a_repeated_shake_without_rolling_again(shaker: Board) -> None:
     port = open_port(shaker.port)
     try:
-        damaged = encode(6, Shake()).replace(b"06", b"07", 1)  # CRC no longer matches: must be ignored
-        frames = exchange(port, [encode(1, Identify(True)), encode(5, Shake()), encode(5, Shake()), damaged], 0.5)
+        damaged = encode(6, Shake(6)).replace(b"06", b"07", 1)  # CRC no longer matches: must be ignored
+        retry_under_a_new_number = encode(9, Shake(5))
+        frames = exchange(
+            port, [encode(1, Identify(True)), encode(5, Shake(5)), encode(5, Shake(5)), retry_under_a_new_number,
+                   damaged], 0.5,
+        )
     finally:
         port.close()
     replies = [(f.seq, f.type) for f in frames if f.type in ("IDENT", "ACK", "NAK")]
-    assert replies == [(1, "IDENT"), (5, "ACK"), (5, "ACK")]
+    assert replies == [(1, "IDENT"), (5, "ACK"), (5, "ACK"), (9, "ACK")]
     dice = [from_frame(f) for f in frames if f.type == "DICE"]
-    assert dice and {d.shake_seq for d in dice} == {5}  # type: ignore[union-attr]
+    assert dice and {d.command for d in dice} == {5}  # type: ignore[union-attr]
     assert len({f.seq for f in frames if f.type == "DICE"}) == 1  # repeats of one event, never a second roll
 
 
@@ -121,11 +125,13 @@ def test_the_firmware_refuses_to_shake_with_the_dome_open(shaker_binary: Path, t
     board = Board(shaker_binary, tmp_path / "pins", pin6=1)
     port = open_port(board.port)
     try:
-        frames = exchange(port, [encode(1, Identify(True)), encode(2, Shake())], 0.4)
+        frames = exchange(port, [encode(1, Identify(True)), encode(2, Shake(1))], 0.4)
     finally:
         port.close()
         board.stop()
-    assert (2, "NAK", ("DOME_OPEN",)) in [(f.seq, f.type, f.fields) for f in frames]
+    [ident] = [from_frame(f) for f in frames if f.type == "IDENT"]
+    [refusal] = [(f.seq, from_frame(f)) for f in frames if f.type == "NAK"]
+    assert refusal == (2, Nak("DOME_OPEN", ident.session, 1))  # type: ignore[union-attr]
 
 
 def test_a_panel_button_press_reaches_the_driver(tmp_path: Path) -> None:
@@ -159,5 +165,21 @@ def test_the_firmware_counts_power_ups_in_the_boot_field(shaker_binary: Path, tm
             port.close()
             board.stop()
         [ident] = [from_frame(f) for f in frames if f.type == "IDENT"]
-        boots.append(ident.boot)  # type: ignore[union-attr]
-    assert boots == [1, 2]
+        boots.append(ident.session >> 16)  # type: ignore[union-attr]
+    assert boots == [1, 2]  # the power-up count is the high half of the session number
+
+
+def test_the_firmware_refuses_an_old_shake_number_and_starts_a_new_session_at_id_new(shaker: Board) -> None:
+    port = open_port(shaker.port)
+    try:
+        frames = exchange(
+            port, [encode(1, Identify(True)), encode(2, Shake(5)), encode(3, Shake(3)), encode(4, Identify(True))],
+            0.4,
+        )
+    finally:
+        port.close()
+    first, second = [from_frame(f) for f in frames if f.type == "IDENT"]
+    assert isinstance(first, Ident) and isinstance(second, Ident) and first.version == 2
+    assert first.session != second.session and first.session >> 16 == second.session >> 16
+    answers = [(f.seq, from_frame(f)) for f in frames if f.type in ("ACK", "NAK")]
+    assert answers == [(2, ShakeAccepted(first.session, 5)), (3, Nak("STALE", first.session, 3))]

@@ -373,5 +373,5 @@ def test_nothing_is_taken_from_a_device_before_it_has_said_who_it_is() -> None:
     host = HostLink("panel", "mem", TIMING, expect_kind=DeviceKind.PANEL)
     host.connection_made(0.0)
     host.data_to_send()  # the ID NEW
-    assert host.data_received(encode(1, ButtonReport(Button.VOID, True)), 0.01) == []
+    assert host.data_received(encode(1, ButtonReport(1, 1, Button.VOID, True)), 0.01) == []
     assert host.data_to_send() == b""  # not even acknowledged: the device will send it again if it still counts

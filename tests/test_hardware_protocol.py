@@ -12,6 +12,8 @@ from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
 from hardware.link import validate_dice
 from hardware.protocol import (
     MAX_FRAME,
+    MAX_NUMBER,
+    PROTOCOL_VERSION,
     Ack,
     BadFrame,
     ButtonReport,
@@ -28,6 +30,7 @@ from hardware.protocol import (
     ParseItem,
     QueryStatus,
     Shake,
+    ShakeAccepted,
     Stat,
     StateReport,
     crc16,
@@ -40,18 +43,20 @@ token = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, e
                 max_size=12)
 code = st.from_regex(r"[A-Z][A-Z_]{1,15}", fullmatch=True)
 die = st.one_of(st.none(), st.integers(0, 99))
+number = st.integers(0, MAX_NUMBER)
 messages: st.SearchStrategy[Message] = st.one_of(
     st.builds(Identify, st.booleans()),
     st.just(QueryStatus()),
-    st.just(Shake()),
+    st.builds(Shake, number),
     st.just(Ack()),
-    st.builds(Nak, code),
-    st.builds(Ident, st.builds(DeviceIdentity, st.sampled_from(DeviceKind), token, token), st.integers(0, 0xFFFF)),
-    st.builds(Stat, st.sampled_from(DeviceState), st.integers(0, 255)),
-    st.builds(DiceReport, st.integers(0, 255), st.lists(die, min_size=1, max_size=6).map(tuple)),
-    st.builds(lambda s, c: DiceReport(s, error=c), st.integers(0, 255), code),
-    st.builds(ButtonReport, st.sampled_from(Button), st.booleans()),
-    st.builds(StateReport, st.sampled_from(DeviceState)),
+    st.builds(ShakeAccepted, number, number),
+    st.builds(Nak, code, number, number),
+    st.builds(Ident, st.builds(DeviceIdentity, st.sampled_from(DeviceKind), token, token), number),
+    st.builds(Stat, st.sampled_from(DeviceState), number),
+    st.builds(DiceReport, number, number, number, st.lists(die, min_size=1, max_size=6).map(tuple)),
+    st.builds(lambda s, e, c, x: DiceReport(s, e, c, error=x), number, number, number, code),
+    st.builds(ButtonReport, number, number, st.sampled_from(Button), st.booleans()),
+    st.builds(StateReport, number, number, st.sampled_from(DeviceState)),
     st.builds(Heartbeat, st.sampled_from(DeviceState)),
 )
 
@@ -62,23 +67,31 @@ def parse_all(data: bytes) -> list[ParseItem]:
 
 def test_crc_is_ccitt_false_with_the_documented_check_value_and_worked_example() -> None:
     assert crc16(b"123456789") == 0x29B1
-    assert crc16(b"03 SHAKE") == 0x3090
-    assert encode(3, Shake()) == b"$03 SHAKE*3090\r\n"
+    assert crc16(b"03 SHAKE 00000001") == 0x6553
+    assert encode(3, Shake(1)) == b"$03 SHAKE 00000001*6553\r\n"
 
 
 def test_the_frames_in_the_protocol_document_are_the_ones_the_code_writes() -> None:
     from pathlib import Path
 
     document = (Path(__file__).resolve().parent.parent / "hardware" / "PROTOCOL.md").read_text()
+    session = 0x002A9C41
     examples = [
         encode(1, Identify(new_session=True)),
+        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "2.0.0", "SK-000123"), session)),
         encode(2, QueryStatus()),
         encode(2, Stat(DeviceState.READY, 0)),
-        encode(3, Ack()),
-        encode(7, DiceReport(3, (3, 5, 6))),
-        encode(7, Ack()),
         encode(0, Heartbeat(DeviceState.READY)),
-        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-000123"), 0x2A)),
+        encode(3, Shake(1)),
+        encode(3, ShakeAccepted(session, 1)),
+        encode(7, DiceReport(session, 1, 1, (3, 5, 6))),
+        encode(7, Ack()),
+        encode(4, Shake(2)),
+        encode(4, Nak("DOME_OPEN", session, 2)),
+        encode(1, ButtonReport(0x00075E10, 1, Button.CONFIRM, True)),
+        encode(1, Ack()),
+        encode(2, ButtonReport(0x00075E10, 2, Button.CONFIRM, False)),
+        encode(2, Ack()),
     ]
     for frame in examples:
         assert frame.decode().strip() in document
@@ -106,19 +119,19 @@ def test_a_stream_cut_into_any_chunks_gives_the_same_messages(pairs: list[tuple[
 
 
 def test_a_flipped_byte_is_caught_by_the_crc_and_the_next_frame_still_arrives() -> None:
-    good = encode(7, DiceReport(3, (3, 5, 6)))
+    good = encode(7, DiceReport(9, 1, 3, (3, 5, 6)))
     damaged = good.replace(b"3 5 6", b"3 5 5")
-    items = parse_all(damaged + encode(8, ButtonReport(Button.VOID, True)))
+    items = parse_all(damaged + encode(8, ButtonReport(9, 2, Button.VOID, True)))
     assert isinstance(items[0], BadFrame) and items[0].reason == "crc"
-    assert isinstance(items[1], Frame) and from_frame(items[1]) == ButtonReport(Button.VOID, True)
+    assert isinstance(items[1], Frame) and from_frame(items[1]) == ButtonReport(9, 2, Button.VOID, True)
 
 
 def test_the_parser_resynchronises_after_noise_a_cut_frame_and_an_endless_line() -> None:
-    shake = encode(3, Shake())
+    shake = encode(3, Shake(1))
     stream = b"\x00\xffnoise" + shake[:6] + shake + b"x" * 200 + b"$" + b"y" * 100 + b"\r\n" + shake
     items = parse_all(stream)
     frames = [item for item in items if isinstance(item, Frame)]
-    assert [from_frame(frame) for frame in frames] == [Shake(), Shake()]
+    assert [from_frame(frame) for frame in frames] == [Shake(1), Shake(1)]
     reasons = [item.reason for item in items if isinstance(item, BadFrame)]
     assert reasons == ["cut_short", "too_long"]
     assert sum(item.count for item in items if isinstance(item, Garbage)) > 0
@@ -131,18 +144,29 @@ def test_lowercase_hex_and_a_bare_lf_are_accepted() -> None:
     assert isinstance(item, Frame) and item.seq == 10 and from_frame(item) == Ack()
 
 
+S, E = "002A9C41", "00000001"
+
+
 @pytest.mark.parametrize(
     ("frame", "problem"),
     [
         (Frame(1, "ROLL"), "unknown message type"),
-        (Frame(1, "SHAKE", ("NOW",)), "SHAKE takes 0"),
-        (Frame(1, "DICE", ("03", "3", "x")), "not a number"),
-        (Frame(1, "DICE", ("3", "3", "5", "6")), "two hex digits"),
-        (Frame(1, "DICE", ("03",)), "needs the shake"),
-        (Frame(1, "BTN", ("PANIC", "DOWN")), "unknown button"),
+        (Frame(1, "SHAKE"), "SHAKE takes 1"),
+        (Frame(1, "SHAKE", ("NOW",)), "shake number 'NOW' is not eight hex digits"),
+        (Frame(1, "SHAKE", ("03",)), "not eight hex digits"),
+        (Frame(1, "DICE", (S, E, "00000003", "3", "x")), "not a number"),
+        (Frame(1, "DICE", (S, E, "03", "3", "5", "6")), "shake number '03' is not eight hex digits"),
+        (Frame(1, "DICE", (S, E, "00000003")), "needs the session, event and shake numbers"),
+        (Frame(1, "DICE", ("2A", E, "00000003", "3", "5", "6")), "session number '2A'"),
+        (Frame(1, "BTN", (S, E, "PANIC", "DOWN")), "unknown button"),
+        (Frame(1, "BTN", ("CONFIRM", "DOWN")), "BTN takes 4"),
+        (Frame(1, "STATE", ("JAMMED",)), "STATE takes 3"),
+        (Frame(1, "ACK", (S,)), "ACK takes 0 or 2"),
+        (Frame(1, "NAK", ("JAMMED",)), "NAK takes 3"),
         (Frame(1, "HB", ("ASLEEP",)), "unknown device state"),
-        (Frame(1, "IDENT", ("TOASTER", "1", "2", "0001")), "unknown device kind"),
+        (Frame(1, "IDENT", ("2", "TOASTER", "1", "2", S)), "unknown device kind"),
         (Frame(1, "IDENT", ("PANEL", "1", "2", "boot")), "boot number"),
+        (Frame(1, "IDENT", ("two", "PANEL", "1", "2", S)), "protocol version"),
     ],
 )
 def test_well_framed_nonsense_is_refused_with_a_message(frame: Frame, problem: str) -> None:
@@ -218,7 +242,8 @@ def test_bounded_fuzz_of_mutated_dice_reports() -> None:
     accepted_results = 0
     for _ in range(20_000):
         values = tuple(rng.choice([None, 0, 1, 2, 3, 4, 5, 6, 7, 9]) for _ in range(rng.randint(1, 4)))
-        raw = bytearray(encode(rng.randint(1, 255), DiceReport(rng.randint(1, 255), values)))
+        numbers = (rng.randint(1, MAX_NUMBER), rng.randint(1, MAX_NUMBER), rng.randint(1, MAX_NUMBER))
+        raw = bytearray(encode(rng.randint(1, 255), DiceReport(*numbers, values)))
         for _ in range(rng.randint(0, 3)):
             raw[rng.randrange(len(raw))] = rng.randrange(256)
         items = parse_all(bytes(raw))
@@ -237,13 +262,13 @@ def test_bounded_fuzz_of_mutated_dice_reports() -> None:
 @pytest.mark.parametrize(
     ("report", "reason"),
     [
-        (DiceReport(1, (3, 7, 1)), "INVALID_VALUE"),
-        (DiceReport(1, (0, 2, 3)), "INVALID_VALUE"),
-        (DiceReport(1, (3, None, 1)), "MISSING_DIE"),
-        (DiceReport(1, (3, 4)), "MISSING_DIE"),
-        (DiceReport(1, (3, 4, 5, 6)), "MISSING_DIE"),
-        (DiceReport(1, error="JAMMED"), "JAMMED"),
-        (DiceReport(1, error="SOMETHING_NEW"), "SENSOR_FAULT"),
+        (DiceReport(1, 1, 1, (3, 7, 1)), "INVALID_VALUE"),
+        (DiceReport(1, 1, 1, (0, 2, 3)), "INVALID_VALUE"),
+        (DiceReport(1, 1, 1, (3, None, 1)), "MISSING_DIE"),
+        (DiceReport(1, 1, 1, (3, 4)), "MISSING_DIE"),
+        (DiceReport(1, 1, 1, (3, 4, 5, 6)), "MISSING_DIE"),
+        (DiceReport(1, 1, 1, error="JAMMED"), "JAMMED"),
+        (DiceReport(1, 1, 1, error="SOMETHING_NEW"), "SENSOR_FAULT"),
     ],
 )
 def test_bad_dice_are_a_reason_to_shake_again_never_a_result(report: DiceReport, reason: str) -> None:
@@ -253,4 +278,26 @@ def test_bad_dice_are_a_reason_to_shake_again_never_a_result(report: DiceReport,
 
 
 def test_three_good_dice_are_a_result() -> None:
-    assert validate_dice(DiceReport(1, (6, 1, 4)))[0] == (6, 1, 4)
+    assert validate_dice(DiceReport(1, 1, 1, (6, 1, 4)))[0] == (6, 1, 4)
+
+
+def test_the_longest_frames_of_version_2_fit_in_80_bytes() -> None:
+    top = MAX_NUMBER
+    longest = [
+        encode(255, DiceReport(top, top, top, error="A" * 16)),
+        encode(255, DiceReport(top, top, top, (99, 99, 99, 99, 99, 99))),
+        encode(255, ButtonReport(top, top, Button.CONFIRM, False)),
+        encode(255, StateReport(top, top, DeviceState.SENSOR_FAULT)),
+        encode(255, Nak("A" * 16, top, top)),
+        encode(255, Stat(DeviceState.SENSOR_FAULT, top)),
+        encode(255, Ident(DeviceIdentity(DeviceKind.SHAKER, "F" * 20, "S" * 24), top)),  # 44 characters together
+    ]
+    assert max(len(frame) for frame in longest) <= MAX_FRAME == 80
+    with pytest.raises(ValueError, match="longer"):
+        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "F" * 21, "S" * 24), top))
+
+
+def test_a_version_1_identity_is_read_as_version_1_so_the_host_can_say_so() -> None:
+    v1 = Frame(1, "IDENT", ("SHAKER", "1.0.0", "SK-000123", "002A"))
+    message = from_frame(v1)
+    assert isinstance(message, Ident) and message.version == 1 and PROTOCOL_VERSION == 2

@@ -1,4 +1,4 @@
-// Reference firmware for the dealer-assist dice shaker and button panel (protocol version 1, see
+// Reference firmware for the dealer-assist dice shaker and button panel (protocol version 2, see
 // ../PROTOCOL.md). One sketch for both: set DEVICE_KIND below. Written for an Arduino Uno / Nano (AVR) but uses
 // only the core Arduino API. The dice reader itself is hardware-specific: implement readDice() for your sensor.
 
@@ -18,7 +18,7 @@
 #ifndef SHAKE_MS
 #define SHAKE_MS 2000UL                   // how long the motor runs
 #endif
-static const char FIRMWARE[] = "1.0.0";
+static const char FIRMWARE[] = "2.0.0";
 static const char SERIAL_NO[] = "SK-000001"; // unique per unit
 
 static const uint8_t MOTOR_PIN = 5, DOME_PIN = 6, JAM_PIN = 7;   // shaker: motor out, dome switch in, stall in
@@ -35,14 +35,17 @@ static char line[81];                // one received frame, '$' .. LF
 static uint8_t lineLen = 0;
 static bool inFrame = false;
 
-static uint16_t bootNumber = 0;      // power-ups, kept in EEPROM: tells the host our numbering restarted
-static uint8_t lastShakeSeq = 0;     // SHAKE is never acted on twice: a repeat of this number is a retry
-static char lastShakeReply[24] = ""; // ... and gets this same reply again
-static uint8_t shakingSeq = 0;
+static uint16_t bootNumber = 0;      // power-ups, kept in EEPROM: the high half of the session number
+static uint16_t sessionLow = 0;      // random at power-up, one more at every ID NEW: the low half
+static uint32_t session = 0;         // named in every event and every answer to SHAKE
+static uint32_t eventNumber = 0;     // the last event number of this session
+static uint32_t lastShake = 0;       // SHAKE is never acted on twice: a repeat of this shake number is a retry
+static char lastShakeReply[40] = ""; // ... and gets this same reply again
+static uint32_t shakingNumber = 0;
 static unsigned long shakeStarted = 0;
 
 #define QUEUE_SIZE 16                // events waiting for the host's ACK, oldest first
-static char events[QUEUE_SIZE][32];
+static char events[QUEUE_SIZE][48];  // "DICE ssssssss eeeeeeee cccccccc ERR DOME_OPEN" is the longest
 static uint8_t eventSeqs[QUEUE_SIZE];
 static uint8_t queueHead = 0, queueCount = 0, eventSeq = 0;
 static unsigned long eventSentAt = 0, lastHeartbeat = 0;
@@ -77,7 +80,17 @@ static void sendHeadEvent() {
   eventSentAt = millis();
 }
 
-static void queueEvent(const char *body) {
+// A new session: a number never used before, events numbered from 1 again, no memory of an earlier shake.
+static void newSession() {
+  sessionLow++;
+  session = (uint32_t)bootNumber << 16 | sessionLow;
+  eventNumber = 0;
+  lastShake = 0;
+  lastShakeReply[0] = 0;
+}
+
+// Queues "TYPE session event rest" (the host takes an event only if it names this session and a new number).
+static void queueEvent(const char *type, const char *rest) {
   if (queueCount == QUEUE_SIZE) {    // full: drop the oldest button edge that is not being sent
     for (uint8_t i = 1; i < queueCount; i++) {
       uint8_t slot = (queueHead + i) % QUEUE_SIZE;
@@ -94,8 +107,10 @@ static void queueEvent(const char *body) {
     if (queueCount == QUEUE_SIZE) return;
   }
   eventSeq = eventSeq % 255 + 1;     // 01..FF, never 00
+  eventNumber++;
   uint8_t slot = (queueHead + queueCount) % QUEUE_SIZE;
-  strncpy(events[slot], body, sizeof events[slot] - 1);
+  snprintf(events[slot], sizeof events[slot], "%s %08lX %08lX %s", type, (unsigned long)session,
+           (unsigned long)eventNumber, rest);
   eventSeqs[slot] = eventSeq;
   queueCount++;
   if (queueCount == 1) sendHeadEvent();
@@ -105,11 +120,7 @@ static void setState(State next) {
   if (next == state) return;
   bool fault = next != READY && next != SHAKING, wasFault = state != READY && state != SHAKING;
   state = next;
-  if (fault || wasFault) {
-    char body[24];
-    snprintf(body, sizeof body, "STATE %s", STATE_NAMES[state]);
-    queueEvent(body);
-  }
+  if (fault || wasFault) queueEvent("STATE", STATE_NAMES[state]);
 }
 
 // ---- the dice ------------------------------------------------------------------------------------------
@@ -123,63 +134,63 @@ static bool readDice(uint8_t values[3]) {
 
 static void finishShake(const char *error) {
   digitalWrite(MOTOR_PIN, LOW);
-  char body[32];
+  char rest[32];
   uint8_t dice[3];
   if (error == NULL && !readDice(dice)) error = "SENSOR";
   if (error != NULL) {
-    snprintf(body, sizeof body, "DICE %02X ERR %s", shakingSeq, error);
+    snprintf(rest, sizeof rest, "%08lX ERR %s", (unsigned long)shakingNumber, error);
   } else {
     char d[3][3];
     for (uint8_t i = 0; i < 3; i++) snprintf(d[i], sizeof d[i], dice[i] ? "%u" : "-", dice[i]);
-    snprintf(body, sizeof body, "DICE %02X %s %s %s", shakingSeq, d[0], d[1], d[2]);
+    snprintf(rest, sizeof rest, "%08lX %s %s %s", (unsigned long)shakingNumber, d[0], d[1], d[2]);
   }
   if (state == SHAKING) state = READY;
-  queueEvent(body);
+  queueEvent("DICE", rest);
 }
+
+// "SHAKE" carries the host's shake number: exactly 8 hex digits. Returns false for anything else.
+static bool parseNumber(const char *text, uint32_t *number);
 
 // ---- commands ------------------------------------------------------------------------------------------
 static void handleFrame(uint8_t seq, char *type, char *fields) {
-  char body[48];
+  char body[64];
   if (strcmp(type, "ID") == 0) {
-    if (fields != NULL && strcmp(fields, "NEW") == 0) {  // new session: forget numbers and old events
-      lastShakeSeq = 0;
-      lastShakeReply[0] = 0;
-      uint8_t kept = 0;
-      for (uint8_t i = 0; i < queueCount; i++) {
-        uint8_t from = (queueHead + i) % QUEUE_SIZE;
-        if (strncmp(events[from], "STATE", 5) == 0) {
-          uint8_t to = (queueHead + kept++) % QUEUE_SIZE;
-          memmove(events[to], events[from], sizeof events[to]);
-          eventSeqs[to] = eventSeqs[from];
-        }
-      }
-      queueCount = kept;
+    if (fields != NULL && strcmp(fields, "NEW") == 0) {  // new session: new number, old events dropped
+      newSession();
+      queueCount = 0;
     }
-    snprintf(body, sizeof body, "IDENT %s %s %s %04X", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL", FIRMWARE,
-             SERIAL_NO, bootNumber);
+    snprintf(body, sizeof body, "IDENT 2 %s %s %s %08lX", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL",
+             FIRMWARE, SERIAL_NO, (unsigned long)session);
     sendFrame(seq, body);
     if (queueCount) sendHeadEvent();  // a host that came back gets what it missed at once
   } else if (strcmp(type, "ST") == 0) {
-    snprintf(body, sizeof body, "STAT %s %02X", STATE_NAMES[state], lastShakeSeq);
+    snprintf(body, sizeof body, "STAT %s %08lX", STATE_NAMES[state], (unsigned long)lastShake);
     sendFrame(seq, body);
   } else if (strcmp(type, "SHAKE") == 0) {
+    uint32_t shake;
+    if (fields == NULL || !parseNumber(fields, &shake)) return;  // malformed: no answer
     if (DEVICE_KIND != KIND_SHAKER) {
-      sendFrame(seq, "NAK UNSUPPORTED");
-    } else if (seq == lastShakeSeq && lastShakeReply[0]) {
+      snprintf(body, sizeof body, "NAK UNSUPPORTED %08lX %08lX", (unsigned long)session, (unsigned long)shake);
+      sendFrame(seq, body);
+    } else if (shake == lastShake && lastShakeReply[0]) {
       sendFrame(seq, lastShakeReply);  // a retry: same answer, no second roll
+    } else if (shake < lastShake || shake == 0) {
+      snprintf(body, sizeof body, "NAK STALE %08lX %08lX", (unsigned long)session, (unsigned long)shake);
+      sendFrame(seq, body);            // an old SHAKE sent again: never shaken
     } else {
       const char *refusal[] = {NULL, "NAK BUSY", "NAK DOME_OPEN", "NAK JAMMED", "NAK SENSOR"};
-      strcpy(lastShakeReply, refusal[state] ? refusal[state] : "ACK");
-      lastShakeSeq = seq;
+      snprintf(lastShakeReply, sizeof lastShakeReply, "%s %08lX %08lX", refusal[state] ? refusal[state] : "ACK",
+               (unsigned long)session, (unsigned long)shake);
+      lastShake = shake;
       sendFrame(seq, lastShakeReply);
       if (state == READY) {
         state = SHAKING;
-        shakingSeq = seq;
+        shakingNumber = shake;
         shakeStarted = millis();
         digitalWrite(MOTOR_PIN, HIGH);
       }
     }
-  } else if (strcmp(type, "ACK") == 0) {
+  } else if (strcmp(type, "ACK") == 0 && fields == NULL) {
     if (queueCount && eventSeqs[queueHead] == seq) {
       queueHead = (queueHead + 1) % QUEUE_SIZE;
       queueCount--;
@@ -194,6 +205,18 @@ static int hexValue(char c) {
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;
+}
+
+static bool parseNumber(const char *text, uint32_t *number) {
+  if (strlen(text) != 8) return false;
+  uint32_t value = 0;
+  for (uint8_t i = 0; i < 8; i++) {
+    int v = hexValue(text[i]);
+    if (v < 0) return false;
+    value = value << 4 | (uint32_t)v;
+  }
+  *number = value;
+  return true;
 }
 
 // line holds "$SS TYPE[ FIELDS]*CCCC" (CR LF removed). Bad grammar or CRC: dropped silently.
@@ -243,6 +266,8 @@ void setup() {
   bootNumber++;
   EEPROM.put(0, bootNumber);
   randomSeed(analogRead(A0) ^ bootNumber);
+  sessionLow = (uint16_t)random(0, 0x10000L);
+  newSession();
   pinMode(MOTOR_PIN, OUTPUT);
   pinMode(DOME_PIN, INPUT_PULLUP);
   pinMode(JAM_PIN, INPUT_PULLUP);
@@ -270,9 +295,9 @@ void loop() {
       if (down != buttonDown[i] && now - buttonChanged[i] >= DEBOUNCE_MS) {
         buttonDown[i] = down;
         buttonChanged[i] = now;
-        char body[24];
-        snprintf(body, sizeof body, "BTN %s %s", BUTTON_NAMES[i], down ? "DOWN" : "UP");
-        queueEvent(body);
+        char rest[16];
+        snprintf(rest, sizeof rest, "%s %s", BUTTON_NAMES[i], down ? "DOWN" : "UP");
+        queueEvent("BTN", rest);
       }
     }
   }
