@@ -307,19 +307,16 @@ def _evidence_words(report: Any) -> str:
 
 
 def _print_frames(console: Console, frames: Any) -> None:
-    """Each evidence frame the round's readings cite: its hash, where it is, whether it is still as kept."""
-    from rich.table import Table
-
+    """Each evidence frame the round's readings cite: its hash, whether it is still as kept, which readings, where."""
     if not frames:
         console.print("[yellow]Evidence frames: none (these readings were journaled without their frame)[/]")
         return
-    table = Table(title="Evidence frames (the camera frame each reading was made from)")
-    for name in ("Frame (SHA-256)", "Readings", "Status", "File"):
-        table.add_column(name, overflow="fold")
+    console.print("[bold]Evidence frames[/] (the camera frame each reading was made from; SHA-256, status, readings):")
     for frame in frames:
-        style = "" if frame.status == "kept" else "yellow" if frame.status.startswith("pruned") else "bold red"
-        table.add_row(frame.digest, frame.zones, frame.status, str(frame.path) if frame.path else "-", style=style)
-    console.print(table)
+        style = "green" if frame.status == "kept" else "yellow" if frame.status.startswith("pruned") else "bold red"
+        console.print(f"  {frame.digest}  [{style}]{frame.status}[/]  {frame.zones}", soft_wrap=True)
+        if frame.path is not None:
+            console.print(f"      {frame.path}", soft_wrap=True, highlight=False)
 
 
 def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None) -> None:
