@@ -227,30 +227,31 @@ TRANSFER_VAL_DECKS = 800_000  # procedural decks of the transfer set's validatio
 
 
 def build_transfer_index_patches(work: Path = WORK_DIR, decks: int = 300, scenes_per_deck: int = 2,
-                                 builtin_scenes: int = 200, photo_scenes: int = 100, val_decks: int = 30,
-                                 real_dir: Path | None = None) -> Path:
+                                 val_decks: int = 30, real_dir: Path | None = None) -> Path:
     """The index reader's patch set for reading decks it never saw (``work/index-transfer``): ``decks`` procedural
-    training decks (seeds 0…, ``scenes_per_deck`` scenes each), ``builtin_scenes`` scenes of the built-in decks
-    and ``photo_scenes`` of the photographed deck, cut without running any model
-    (``vision.synth.procedural_patches``); validated on ``val_decks`` other procedural decks (seeds 800 000…) and
+    training decks (seeds 0…, ``scenes_per_deck`` scenes each), two-thirds as many scenes of the built-in decks
+    (seeds 0…) and a third as many of the photographed deck (seeds 4 000 000…), cut twice each without running any
+    model (``vision.synth.procedural_patches``); validated on ``val_decks`` other procedural decks (seeds 800 000…) and
     as many built-in deck scenes (the validation seeds). Test decks (``TEST_DECK_SEEDS``) and the Debian decks left
     out of the built-in ones never take part. Resumable, deck by deck and scene by scene."""
     from vision.synth.procedural_patches import deck_index_patches, procedural_index_patches
 
     out, logs = work / "index-transfer", work / "index-transfer-logs"
+    builtin_scenes, photo_scenes = decks * 2 // 3, decks // 3
     procedural_index_patches(out / "val", range(TRANSFER_VAL_DECKS, TRANSFER_VAL_DECKS + val_decks),
                              logs / "val-decks.txt", scenes_per_deck=1, keep_card=1.0)
     deck_index_patches(out / "val", range(1_000_000, 1_000_000 + val_decks), logs / "val-scenes.txt", keep_card=1.0)
     procedural_index_patches(out / "train", range(0, decks), logs / "decks.txt", scenes_per_deck=scenes_per_deck,
-                             keep_none=3, keep_card=1.0)
-    deck_index_patches(out / "train", range(0, builtin_scenes), logs / "builtin.txt", keep_none=3, keep_card=1.0)
+                             keep_none=3, keep_card=1.0, cuts=2)
+    deck_index_patches(out / "train", range(0, builtin_scenes), logs / "builtin.txt", keep_none=3, keep_card=1.0,
+                       cuts=2)
     if photo_scenes:
         from vision.synth.photo_deck import photo_faces, register_photo_decks
         from vision.train_data import DEFAULT_REAL_PHOTOS
 
         names = register_photo_decks(photo_faces(real_dir or DEFAULT_REAL_PHOTOS), PHOTO_DECKS)
         deck_index_patches(out / "train", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + photo_scenes),
-                           logs / "photo.txt", decks=names, prefix="photo", keep_none=3, keep_card=1.0)
+                           logs / "photo.txt", decks=names, prefix="photo", keep_none=3, keep_card=1.0, cuts=2)
     return out
 
 

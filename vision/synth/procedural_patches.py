@@ -28,15 +28,19 @@ _CURRENT = "procedural-patches"  # one registered name, redrawn for each deck: h
 
 
 def write_patches(out: Path, scene, prefix: str, keep_none: int, keep_card: float,  # type: ignore[no-untyped-def]
-                  rng: np.random.Generator) -> int:
-    """Cut one scene's labelled patches into ``out/<class>/``; one ``none`` patch in ``keep_none`` and a share
-    ``keep_card`` of the card patches are kept."""
-    outlines = []
-    for card in scene.cards:
-        corners = card.corners.astype(np.float64)
-        width = float(np.linalg.norm(corners[1] - corners[0]))
-        outlines.append(corners + rng.normal(0, CORNER_JITTER * width, corners.shape))
-    patches = scene_patches(scene, np.zeros((0, 4), np.float32), rng, outlines=outlines, outline_shift=OUTLINE_SHIFT)
+                  rng: np.random.Generator, cuts: int = 1) -> int:
+    """Cut one scene's labelled patches into ``out/<class>/``, ``cuts`` times (each with its own jitter: a scene
+    costs far more to render than to cut); one ``none`` patch in ``keep_none`` and a share ``keep_card`` of the card
+    patches are kept."""
+    patches = []
+    for _ in range(cuts):
+        outlines = []
+        for card in scene.cards:
+            corners = card.corners.astype(np.float64)
+            width = float(np.linalg.norm(corners[1] - corners[0]))
+            outlines.append(corners + rng.normal(0, CORNER_JITTER * width, corners.shape))
+        patches += scene_patches(scene, np.zeros((0, 4), np.float32), rng, outlines=outlines,
+                                 outline_shift=OUTLINE_SHIFT)
     count = 0
     for i, (label, patch) in enumerate(patches):
         if (label == NO_INDEX and i % keep_none) or (label != NO_INDEX and rng.random() > keep_card):
@@ -53,7 +57,7 @@ def _done(log: Path) -> set[int]:
 
 
 def procedural_index_patches(out: Path, deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
-                             keep_none: int = 4, keep_card: float = 0.5) -> int:
+                             keep_none: int = 4, keep_card: float = 0.5, cuts: int = 1) -> int:
     """Patches of ``scenes_per_deck`` scenes of each procedural deck of ``deck_seeds`` (training decks only).
     Resumable: a deck whose scenes were cut is listed in ``done_log``."""
     done_log.parent.mkdir(parents=True, exist_ok=True)
@@ -69,18 +73,18 @@ def procedural_index_patches(out: Path, deck_seeds: Iterable[int], done_log: Pat
             for k in range(scenes_per_deck):
                 scene = render_scene(PROCEDURAL_SCENES + seed * scenes_per_deck + k, decks=[_CURRENT])
                 count += write_patches(out, scene, f"proc{seed}", keep_none, keep_card,
-                                       np.random.default_rng(scene.seed))
+                                       np.random.default_rng(scene.seed), cuts)
             record.write(f"{seed}\n")
             record.flush()
     return count
 
 
 def deck_index_patches(out: Path, scene_seeds: Iterable[int], done_log: Path, decks: list[str] | None = None,
-                       prefix: str = "deck", keep_none: int = 4, keep_card: float = 0.5) -> int:
+                       prefix: str = "deck", keep_none: int = 4, keep_card: float = 0.5, cuts: int = 1) -> int:
     """The same cut from scenes of named (or, without ``decks``, the built-in) decks. Resumable by scene."""
     from vision.synth.dataset import scenes_not_done
 
     count = 0
     for scene in scenes_not_done(scene_seeds, done_log, decks=decks):
-        count += write_patches(out, scene, prefix, keep_none, keep_card, np.random.default_rng(scene.seed))
+        count += write_patches(out, scene, prefix, keep_none, keep_card, np.random.default_rng(scene.seed), cuts)
     return count
