@@ -12,6 +12,15 @@ from typing import Any
 from engine.errors import InputError
 
 _FAULT_RATES = ("garbage", "drop", "corrupt", "duplicate", "invalid_die", "missing_die", "jam")
+_FAULT_HELP = {
+    "garbage": "junk bytes before a frame, per frame",
+    "drop": "a frame lost on the wire, per frame",
+    "corrupt": "a frame with one byte changed, per frame",
+    "duplicate": "a frame sent twice, per frame",
+    "invalid_die": "a shake that reads a die as 7, per shake",
+    "missing_die": "a shake that reads only two dice, per shake",
+    "jam": "a shake that jams half-way (the shaker stays jammed until 'ready' is typed), per shake",
+}
 
 _SIM_HELP = """\
 Type a button: shake, confirm, next, void, call (hold it with e.g. 'confirm 2' for 2 s).
@@ -36,7 +45,7 @@ def register(subparsers: Any) -> None:
     for name in _FAULT_RATES:
         sim.add_argument(
             "--" + name.replace("_", "-"), type=float, default=0.0, metavar="P",
-            help=f"probability of a {name.replace('_', ' ')} fault per frame or shake (0-1)",
+            help=_FAULT_HELP[name] + " (a probability, 0-1)",
         )
     sim.add_argument("--disconnect-every", type=float, metavar="S", help="unplug and replug every S seconds")
     sim.set_defaults(func=_device_sim)

@@ -78,6 +78,9 @@ class SimulatedDevice:
         self.baud = baud
         self._sim = simulator
         self._rng = random.Random(None if seed is None else seed + 1)
+        # Per-shake faults draw from their own generator, so that the same seed gives the same faults on the same
+        # shakes however many frames (heartbeats, retries) went by in between.
+        self._shake_rng = random.Random(None if seed is None else seed + 2)
         self.engine = DeviceEngine(identity, random.Random(seed), timing, now=time.monotonic())
         self._master: int | None = None
         self._slave: int | None = None
@@ -250,17 +253,17 @@ class SimulatedDevice:
         if taken == self._shakes_seen:
             return
         self._shakes_seen = taken
-        faults = self.faults
-        if faults.jam and self._rng.random() < faults.jam:
+        faults, rng = self.faults, self._shake_rng
+        if faults.jam and rng.random() < faults.jam:
             self._jam_at = now + self.engine.timing.shake_duration / 2
             return
         if self.engine.forced_pending:
             return  # an outcome forced by hand (a test, a typed command) comes first
-        dice: list[int | None] = [self._rng.randint(1, 6) for _ in range(3)]
-        if faults.invalid_die and self._rng.random() < faults.invalid_die:
-            dice[self._rng.randrange(3)] = 7
-        elif faults.missing_die and self._rng.random() < faults.missing_die:
-            dice[self._rng.randrange(3)] = None
+        dice: list[int | None] = [rng.randint(1, 6) for _ in range(3)]
+        if faults.invalid_die and rng.random() < faults.invalid_die:
+            dice[rng.randrange(3)] = 7
+        elif faults.missing_die and rng.random() < faults.missing_die:
+            dice[rng.randrange(3)] = None
         else:
             return
         self.engine.force_next_dice(ForcedDice(tuple(dice)))

@@ -146,6 +146,49 @@ class SupervisorSignedOut(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SupervisorSignInFailed(Event):
+    """A sign-in refused: a wrong PIN, or any try while the kiosk is locked out. The PIN itself is never kept."""
+
+    KIND: ClassVar[str] = "supervisor_sign_in_failed"
+    supervisor: str
+    """The supervisor ID the try was made for."""
+    failures: int
+    """Wrong tries in a row on this kiosk, this one included."""
+    locked_for_s: int
+    """Seconds the kiosk refuses every sign-in from now (0: none)."""
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SupervisorLocked(Event):
+    """A signed-in supervisor's screen locked without them: no touch for a while, or the screen was left."""
+
+    KIND: ClassVar[str] = "supervisor_locked"
+    supervisor: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SupervisorAdded(Event):
+    """A supervisor (ID and PIN) added to the kiosk's config; ``by`` is who did it (the first one: themself)."""
+
+    KIND: ClassVar[str] = "supervisor_added"
+    supervisor: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class JournalChecked(Event):
+    """A supervisor ran VERIFY JOURNAL on the kiosk: who, and what it found."""
+
+    KIND: ClassVar[str] = "journal_checked"
+    by: str
+    sound: bool
+    events: int
+    problem: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class SettingsChanged(Event):
     KIND: ClassVar[str] = "settings_changed"
     setting: str

@@ -7,7 +7,6 @@ the file, the key, the bad value and what is allowed.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -18,17 +17,12 @@ from engine.errors import InputError
 from engine.games import GAMES
 from kiosk.i18n import LANGUAGES
 
-DEFAULT_PIN = "2468"
 SIMULATED = "simulated"
 SYNTHETIC = "synthetic"
 
 
 class ConfigError(InputError):
     """A configuration file that cannot be used."""
-
-
-def pin_hash(pin: str) -> str:
-    return hashlib.sha256(("dealer-assist:" + pin).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -78,7 +72,9 @@ class KioskConfig:
     kiosk_id: str = "K1"
     game: str = "baibuu"
     language: str = "en"
-    supervisor_pin_sha256: str = field(default_factory=lambda: pin_hash(DEFAULT_PIN))
+    supervisors: Mapping[str, str] = field(default_factory=dict)
+    """Supervisor ID → salted Argon2id hash of their PIN (``kiosk.supervisors``). None in the built-in default: a
+    kiosk asks for its first supervisor on the screen, and the demo makes one for the session."""
     shake_timeout_s: float = 8.0
     default_bet: int = 10
     devices: DeviceConfig = DeviceConfig()
@@ -92,9 +88,6 @@ class KioskConfig:
         }
     )
     source: str = "(built-in default)"
-
-    def check_pin(self, pin: str) -> bool:
-        return pin_hash(pin) == self.supervisor_pin_sha256
 
     def game_settings(self, game: str) -> Any:
         """The engine's validated ``Settings`` for ``game`` from this file's section."""
@@ -115,7 +108,7 @@ class KioskConfig:
             "kiosk_id": self.kiosk_id,
             "game": self.game,
             "language": self.language,
-            "supervisor_pin_sha256": self.supervisor_pin_sha256,
+            "supervisors": dict(self.supervisors),
             "shake_timeout_s": self.shake_timeout_s,
             "default_bet": self.default_bet,
             "devices": {
@@ -159,6 +152,7 @@ _DEVICES = {"shaker", "panel", "baud", "seed"}
 _CAMERA = {"source", "layout", "calibration", "reader", "keep_still"}
 _BAUDS = (9600, 19200, 38400, 57600, 115200)
 
+    "supervisors",
 
 def load_config(path: str | Path | None) -> KioskConfig:
     """Read and validate a config file; ``None`` gives the built-in default."""
@@ -203,18 +197,15 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
         if data["language"] not in LANGUAGES:
             raise ConfigError(f"{where}: language {data['language']!r}: allowed {', '.join(LANGUAGES)}")
         values["language"] = data["language"]
-    if "supervisor_pin" in data and "supervisor_pin_sha256" in data:
-        raise ConfigError(f"{where}: give supervisor_pin or supervisor_pin_sha256, not both")
-    if "supervisor_pin" in data:
-        pin = str(data["supervisor_pin"])
-        if not pin.isdigit() or not 4 <= len(pin) <= 12:
-            raise ConfigError(f"{where}: supervisor_pin: 4 to 12 digits (the screen has a number pad)")
-        values["supervisor_pin_sha256"] = pin_hash(pin)
-    if "supervisor_pin_sha256" in data:
-        digest = data["supervisor_pin_sha256"]
-        if not isinstance(digest, str) or len(digest) != 64:
-            raise ConfigError(f"{where}: supervisor_pin_sha256: 64 hex digits (or give supervisor_pin instead)")
-        values["supervisor_pin_sha256"] = digest
+    for old in ("supervisor_pin_sha256", "supervisor_pin"):
+        if old in data:
+            raise ConfigError(
+                f"{where}: {old} is no longer accepted (one shared PIN, unsalted, is guessed from the file in "
+                f"seconds): delete that line and give each supervisor their own PIN with `dealer-assist kiosk "
+                f"--config {where} --add-supervisor ID`"
+            )
+    if "supervisors" in data:
+        values["supervisors"] = _supervisors(data["supervisors"], where)
     if "shake_timeout_s" in data:
         timeout = data["shake_timeout_s"]
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 1 <= timeout <= 120:
@@ -269,6 +260,29 @@ def _devices(data: Any, where: str) -> DeviceConfig:
                     f"{where}: devices.{key} {value!r}: 'simulated', 'none', or a serial port such as /dev/ttyUSB0"
                 )
             values[key] = value.strip()
+def _supervisors(data: Any, where: str) -> dict[str, str]:
+    from kiosk.supervisors import pin_hash_problem, supervisor_id_problem
+
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: supervisors: a mapping of supervisor ID to PIN hash (`--add-supervisor ID`)")
+    supervisors: dict[str, str] = {}
+    for key, digest in data.items():
+        name = str(key)
+        problem = supervisor_id_problem(name)
+        if problem:
+            raise ConfigError(f"{where}: supervisors.{name}: {problem}")
+        problem = pin_hash_problem(digest)
+        if problem:
+            raise ConfigError(
+                f"{where}: supervisors.{name}: {problem}; no PIN could match it: set the PIN again with "
+                f"`dealer-assist kiosk --config {where} --add-supervisor {name}`"
+            )
+        supervisors[name] = digest
+    return supervisors
+
+
     if "baud" in data:
         if data["baud"] not in _BAUDS:
             raise ConfigError(f"{where}: devices.baud {data['baud']!r}: allowed {', '.join(map(str, _BAUDS))}")

@@ -195,3 +195,19 @@ def _fix_for(reads: Sequence[CardRead], laid: Sequence[Card]) -> tuple[int, Card
     if missing:
         return len(reads), missing[0]
     return None
+
+
+DEMO_SUPERVISOR = "DEMO"
+
+
+def demo_supervisor(config: Any, pin: str | None = None) -> tuple[Any, str]:
+    """The embedded default's supervisor for one run: ID ``DEMO`` with a fresh PIN (``dealer-assist kiosk`` prints
+    both). A kiosk with a config file has no such thing: it asks for its first supervisor on the screen."""
+    import secrets
+    from dataclasses import replace
+
+    from kiosk.supervisors import hash_pin, pin_problem
+
+    while pin is None or pin_problem(pin):
+        pin = "".join(secrets.choice("0123456789") for _ in range(6))
+    return replace(config, supervisors={DEMO_SUPERVISOR: hash_pin(pin)}), pin

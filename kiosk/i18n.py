@@ -212,6 +212,28 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sl.player": ("Player {player}", "Người {player}"),
     "sl.passed": ("passed", "bỏ lượt"),
     "sl.on_table": ("On the table", "Trên bàn"),
+    # signing in (each supervisor as themself)
+    "signin.choose": ("Touch your supervisor ID", "Chạm mã giám sát của bạn"),
+    "signin.as": ("Signed in: {who} (locks after 2 minutes without a touch)",
+                  "Đã đăng nhập: {who} (tự khóa sau 2 phút không chạm)"),
+    "signin.wrong": ("Wrong PIN: {left} more before sign-in locks", "Sai mã PIN: còn {left} lần trước khi bị khóa"),
+    "signin.locked": ("Too many wrong PINs: sign-in locked for {seconds} s",
+                      "Sai mã PIN quá nhiều: khóa {seconds} giây"),
+    "signin.first_button": ("SET UP THE FIRST SUPERVISOR", "TẠO GIÁM SÁT ĐẦU TIÊN"),
+    "signin.first_why": ("This kiosk has no supervisor yet: the first one picks an ID and a PIN before play",
+                         "Máy chưa có giám sát: người đầu tiên chọn mã và PIN trước khi chơi"),
+    "signin.first_id": ("Your supervisor ID (digits, such as your badge number)",
+                        "Mã giám sát của bạn (chữ số, ví dụ số thẻ)"),
+    "signin.first_pin": ("Choose a PIN (4 to 12 digits)", "Chọn mã PIN (4 đến 12 chữ số)"),
+    "signin.first_again": ("The same PIN again", "Nhập lại mã PIN"),
+    "signin.first_differs": ("The two PINs differ: choose the PIN again", "Hai mã PIN khác nhau: chọn lại"),
+    # the journal failed its check
+    "stop.title": ("PLAY STOPPED: THE JOURNAL FAILED ITS CHECK", "NGỪNG CHƠI: NHẬT KÝ KHÔNG QUA KIỂM TRA"),
+    "stop.what": ("Nothing can be played or changed on this kiosk. Keep the journal files as evidence; a supervisor "
+                  "signs in to see the recall, verify the journal and check the devices.",
+                  "Không thể chơi hay thay đổi gì trên máy này. Giữ nguyên tệp nhật ký làm bằng chứng; giám sát "
+                  "đăng nhập để xem lại các ván, kiểm tra nhật ký và thiết bị."),
+    "stop.sign_in": ("SUPERVISOR SIGN-IN", "GIÁM SÁT ĐĂNG NHẬP"),
     "sl.hand_of": ("Player {player}'s cards: tap what was played", "Bài người {player}: chạm lá đã đánh"),
     "sl.table": ("Bet {bet} · timer {timer} s · {mode}", "Cược {bet} · {timer} giây · {mode}"),
     "sl.turn": ("Turn: player {player}", "Lượt: người {player}"),

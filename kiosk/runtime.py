@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from journal import Journal, JournalError
-from journal.events import Note, SettingsChanged
+from journal.errors import JournalCorrupted, JournalKeyError, JournalVersionError
+from journal.events import Event, JournalChecked, Note, SettingsChanged, SupervisorAdded
+from journal.store import Recovery
 from kiosk.adapters import Camera, Devices
 from kiosk.clock import Clock, SystemClock
 from kiosk.config import KioskConfig, write_config
@@ -21,6 +23,11 @@ from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.baibuu_view import BaiBuuView
 from kiosk.controller.view import Command, DeviceHealth, Health
 from kiosk.i18n import Catalogue, Msg
+from kiosk.supervisors import SignInDesk, hash_pin, pin_problem, supervisor_id_problem
+
+STOPPED_JOURNAL = "while-stopped"
+"""Folder (in the data folder) of the journal that records supervisors' actions while the kiosk's journal is
+refused: who signed in, who checked it. The refused journal itself is never written to (it is evidence)."""
 
 
 PRUNE_EVERY_S = 600.0
@@ -46,18 +53,28 @@ class KioskRuntime:
         self.game = config.game
         data_dir.mkdir(parents=True, exist_ok=True)
         self.data_dir = data_dir
-        self.journal = Journal.open(
-            data_dir / "journal.sqlite3",
-            data_dir / "kiosk.key",
-            kiosk_id=config.kiosk_id,
-            table_id=config.table_id,
-            clock=self.clock,
-        )
-        self.recovery = self.journal.recover()
+        self._stopped_journal: Journal | None = None
+        self.journal_readable = True
+        """False when the journal could not even be opened: recall has nothing to read."""
+        try:
+            self.journal = Journal.open(
+                data_dir / "journal.sqlite3",
+                data_dir / "kiosk.key",
+                kiosk_id=config.kiosk_id,
+                table_id=config.table_id,
+                clock=self.clock,
+            )
+            self.recovery = self.journal.recover()
+        except (JournalCorrupted, JournalKeyError, JournalVersionError) as error:
+            # the kiosk opens on its stop screen with the reason, so a supervisor can sign in and look
+            self.journal = self.stopped_journal()
+            self.journal_readable = False
+            self.recovery = Recovery(False, 0, str(error))
         self.blocked: Msg | None = None
         if not self.recovery.sound:
             self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})
         if self.blocked is None and _model_shipped():
+        self.desk = SignInDesk(lambda: self.config.supervisors, self.clock, self.record_supervisor)
             self._record_model_in_use()
         self.devices = Devices(config)
         self.camera = Camera(config, self.clock, read)
@@ -106,6 +123,7 @@ class KioskRuntime:
             if self.blocked is not None:
                 continue
             if isinstance(event, DiceRolled) and event.source == "shaker":
+        self.desk.expire()
                 self.controller.on_dice(event.shake_id, event.values)
             elif isinstance(event, DiceFault) and event.source == "shaker":
                 self.controller.on_dice_fault(event.shake_id, event.reason.value, event.message)
@@ -165,6 +183,11 @@ class KioskRuntime:
         from engine.errors import InputError
 
         if game not in self.controllers:
+        """The screen the kiosk opens on: the table, or the stop screen while the journal is refused."""
+        if self.blocked is not None:
+            return "stopped"
+        if not self.config.supervisors:  # the first supervisor is set up before anything is played
+            return "supervisor"
             raise InputError(f"the kiosk's table screens play {', '.join(self.controllers)}, not {game}")
         current = self.active
         if current.round_id is not None and current.phase.value not in ("closed", "voided", "ready"):
@@ -228,6 +251,71 @@ class KioskRuntime:
         if self.active.round_id is not None:
             parts.append(t("status.round", round=self.active.round_id))
         parts.append(self.clock.now().astimezone().strftime("%H:%M"))
+    # ---- who the supervisor is -----------------------------------------------------------------------------
+    def stopped_journal(self) -> Journal:
+        """The journal of what supervisors do while the kiosk's own journal is refused (opened when first needed)."""
+        if self._stopped_journal is None:
+            folder = self.data_dir / STOPPED_JOURNAL
+            journal = Journal.open(
+                folder / "journal.sqlite3",
+                folder / "kiosk.key",
+                kiosk_id=self.config.kiosk_id,
+                table_id=self.config.table_id,
+                clock=self.clock,
+            )
+            journal.recover().raise_if_unsound()
+            journal.append(Note(text="the kiosk's journal was refused; supervisors' actions are recorded here",
+                                by="kiosk"))
+            self._stopped_journal = journal
+        return self._stopped_journal
+
+    def record_supervisor(self, event: Event) -> None:
+        """A supervisor's action on record: in the kiosk's journal, or while that is refused, beside it."""
+        if self.blocked is None:
+            self.journal.append(event)
+        else:
+            self.stopped_journal().append(event)
+
+    @property
+    def supervisor(self) -> str:
+        """Who a supervisor action is recorded as: the supervisor signed in now."""
+        who = self.desk.current()
+        if who is None:
+            from engine.errors import InputError
+
+            raise InputError("sign in as a supervisor first")
+        return who
+
+    def add_first_supervisor(self, supervisor: str, pin: str) -> None:
+        """The first supervisor of a kiosk that has none: saved in the config (a new one in the data folder when
+        the kiosk started without a file), on record, and signed in."""
+        from engine.errors import InputError
+
+        if self.config.supervisors:
+            raise InputError("this kiosk has its supervisors: the others are added by `--add-supervisor`")
+        problem = supervisor_id_problem(supervisor) or pin_problem(pin)
+        if problem:
+            raise InputError(problem)
+        self.config = replace(self.config, supervisors={supervisor: hash_pin(pin)})
+        if self.config_path is None:
+            self.config_path = self.data_dir / "kiosk.yaml"
+        write_config(self.config, self.config_path)
+        self.record_supervisor(SupervisorAdded(supervisor, by=supervisor))
+        self.desk.sign_in(supervisor, pin)
+
+    def verify_journal(self) -> Msg:
+        """VERIFY JOURNAL on the supervisor screen: the check, on record with who asked."""
+        by = self.supervisor
+        if not self.journal_readable:
+            problem = self.recovery.problem or "unknown problem"
+            self.record_supervisor(JournalChecked(by, sound=False, events=0, problem=problem))
+            return Msg("sup.verify_bad", {"error": problem})
+        report = self.journal.verify()
+        self.record_supervisor(JournalChecked(by, sound=report.ok, events=report.events, problem=report.problem or ""))
+        if report.ok:
+            return Msg("sup.verify_ok", {"events": report.events})
+        return Msg("sup.verify_bad", {"error": report.problem})
+
         return " · ".join(parts)
 
     # ---- set-up and supervisor -----------------------------------------------------------------------------
@@ -269,7 +357,10 @@ class KioskRuntime:
         from kiosk.ui.screen_samloc import SamLocScreen
         from kiosk.ui.screen_schmier import SchmierScreen
         from kiosk.ui.screen_setup import SetupScreen
-        from kiosk.ui.screen_supervisor import SupervisorScreen
+        from kiosk.ui.screen_supervisor import StoppedScreen, SupervisorScreen
+        if self._stopped_journal is not None and self._stopped_journal is not self.journal:
+            with contextlib.suppress(JournalError):
+                self._stopped_journal.close()
 
         return [
             BaiBuuScreen(self.table, self.catalogue, scale),

@@ -55,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", type=Path)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--autoplay", action="store_true")
+    parser.add_argument("--demo-pin", default="2468", help="the PIN of the embedded default's supervisor DEMO")
     args = parser.parse_args(argv)
 
     from kiosk.commands.app import SIZES, _load_driver, _prepare_kivy
@@ -67,6 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = replace(
         config, devices=DeviceConfig(config.devices.shaker, config.devices.panel, config.devices.baud, args.seed)
     )
+    if args.config is None and not config.supervisors:  # as `dealer-assist kiosk` does, with a PIN a script knows
+        from kiosk.demo import demo_supervisor
+
+        config, _ = demo_supervisor(config, args.demo_pin)
     from kiosk.runtime import KioskRuntime
 
     holder: dict[str, Any] = {}

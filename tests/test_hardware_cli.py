@@ -110,6 +110,28 @@ def test_a_jammed_shaker_gives_no_dice_but_says_why(
     assert run(dealer_assist, cli_env, "shake", "--port", sim.ports["shaker"]).returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("option", "told"),
+    [
+        ("--invalid-die", "a die read outside 1-6"),
+        ("--missing-die", "fewer than three dice were read"),
+        ("--jam", "the shaker is jammed"),
+    ],
+)
+def test_a_shake_fault_rate_given_to_device_sim_really_gives_that_fault(
+    option: str, told: str, dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    running = SimProcess(dealer_assist, cli_env, tmp_path, option, "1")
+    try:
+        result = run(dealer_assist, cli_env, "shake", "--port", running.ports["shaker"], "--timeout", "5")
+    finally:
+        running.quit()
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("no result: shake again: ") and told in result.stderr
+    if option == "--invalid-die":
+        assert "7" in result.stderr
+
+
 def test_devices_lists_who_answers_on_each_port(
     sim: SimProcess, dealer_assist: list[str], cli_env: dict[str, str]
 ) -> None:

@@ -375,3 +375,29 @@ def test_nothing_is_taken_from_a_device_before_it_has_said_who_it_is() -> None:
     host.data_to_send()  # the ID NEW
     assert host.data_received(encode(1, ButtonReport(1, 1, Button.VOID, True)), 0.01) == []
     assert host.data_to_send() == b""  # not even acknowledged: the device will send it again if it still counts
+
+
+def test_a_device_speaking_protocol_version_1_is_refused_with_a_message_saying_so() -> None:
+    from hardware.protocol import Ident
+
+    host = HostLink("shaker", "mem", TIMING, expect_kind=DeviceKind.SHAKER)
+    host.connection_made(0.0)
+    host.data_to_send()  # the ID NEW, numbered 01
+    v1 = encode(1, Ident(SHAKER, 0x2A, version=1))
+    assert v1.startswith(b"$01 IDENT SHAKER 1.0.0 SK-1 002A*")  # what a version 1 device answers
+    [fault] = host.data_received(v1, 0.01)
+    assert isinstance(fault, DeviceFault) and fault.code == "PROTOCOL"
+    assert "version 1" in fault.message and "update the device's firmware" in fault.message
+    assert not host.up and host.dead_reason is not None
+
+
+def test_a_device_that_restarts_without_the_link_noticing_has_its_next_press_taken_once() -> None:
+    wire = up_wire(identity=DeviceIdentity(DeviceKind.PANEL, "1.0.0", "PN-1"))
+    wire.device.press(Button.NEXT, wire.now, hold=0.05)
+    wire.run(0.5)
+    wire.device.reboot(wire.now)  # a brown-out: the cable stays in, the host sees no error
+    wire.device.press(Button.VOID, wire.now, hold=0.05)  # event 1 of a session the host has not heard of
+    wire.run(1.0)
+    assert [e.button for e in wire.of(ButtonPressed)] == [Button.NEXT, Button.VOID]  # type: ignore[union-attr]
+    assert [e.button for e in wire.of(ButtonReleased)] == [Button.NEXT, Button.VOID]  # type: ignore[union-attr]
+    assert len(wire.of(LinkUp)) == 1  # asked who it is again, without a new connection

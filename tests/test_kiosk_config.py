@@ -8,21 +8,26 @@ from pathlib import Path
 import pytest
 
 from kiosk.config import ConfigError, config_from_data, load_config, write_config
+from kiosk.supervisors import pin_matches
+
+PIN_9753 = "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHRzYWx0$66R5BB5nH4fFmFfIBkydfiJjMrNPTX9xy1RTvz7sLdc"
 
 
 def test_the_built_in_default_is_the_embedded_demo() -> None:
     config = load_config(None)
     devices = (config.devices.shaker, config.devices.panel, config.camera.source)
     assert devices == ("simulated", "simulated", "synthetic")
-    assert config.check_pin("2468") and not config.check_pin("0000")
+    assert config.supervisors == {}  # no default PIN: the demo makes its own, a kiosk asks for its first supervisor
     assert config.game_settings("baibuu").min_bet == 10
 
 
 def test_a_written_config_reads_back_the_same(tmp_path: Path) -> None:
-    config = config_from_data({"table_id": "B7", "supervisor_pin": "9753", "games": {"baibuu": {"commission": 0.03}}})
+    config = config_from_data(
+        {"table_id": "B7", "supervisors": {"S1": PIN_9753}, "games": {"baibuu": {"commission": 0.03}}}
+    )
     write_config(config, tmp_path / "kiosk.yaml")
     again = load_config(tmp_path / "kiosk.yaml")
-    assert again.table_id == "B7" and again.check_pin("9753")
+    assert again.table_id == "B7" and pin_matches(again.supervisors["S1"], "9753")
     assert again.camera.keep_still  # on by default
     write_config(config_from_data({"camera": {"keep_still": False}}), tmp_path / "every-frame.yaml")
     assert not load_config(tmp_path / "every-frame.yaml").camera.keep_still
@@ -35,7 +40,12 @@ def test_a_written_config_reads_back_the_same(tmp_path: Path) -> None:
         ({"tabel_id": "T1"}, "unknown key tabel_id"),
         ({"game": "poker"}, "game 'poker'"),
         ({"language": "fr"}, "language 'fr'"),
-        ({"supervisor_pin": "12"}, "4 to 12 digits"),
+        ({"supervisor_pin": "9753"}, "supervisor_pin is no longer accepted"),
+        ({"supervisor_pin_sha256": "g" * 64}, "supervisor_pin_sha256 is no longer accepted"),  # not even hex
+        ({"supervisors": {"S1": "0f" * 32}}, "supervisors.S1: not an Argon2id PIN hash"),
+        ({"supervisors": {"S1": "$argon2id$v=19$m=65536,t=3,p=4$abc$def"}}, "supervisors.S1: an Argon2id PIN hash wi"),
+        ({"supervisors": {"S 1": PIN_9753}}, "supervisors.S 1: a supervisor ID is 1 to 16"),
+        ({"supervisors": ["S1"]}, "supervisors: a mapping of supervisor ID to PIN hash"),
         ({"devices": {"baud": 1234}}, "devices.baud 1234"),
         ({"devices": {"shaker": ""}}, "devices.shaker"),
         ({"games": {"baibuu": {"commission": 0.5}}}, "games.baibuu: commission 0.5"),

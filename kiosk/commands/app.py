@@ -45,6 +45,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, help="demo: seed of the simulated dice and the dealt cards")
     parser.add_argument("--check", action="store_true", help="only validate the config file and say what it sets")
     parser.add_argument(
+        "--add-supervisor",
+        metavar="ID",
+        help="add a supervisor (or give one a new PIN) in the config file (default DATA/kiosk.yaml); the PIN is "
+        "asked for, or read from standard input",
+    )
+    parser.add_argument(
         "--write-config", type=Path, metavar="PATH", help="write the built-in default config to PATH (to edit) and exit"
     )
     parser.add_argument("--driver", help=argparse.SUPPRESS)  # module:function stepping the app (tests, benchmark)
@@ -65,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     config_path: Path | None = args.config
     if config_path is None and (data_dir / "kiosk.yaml").exists():
         config_path = data_dir / "kiosk.yaml"
+    if args.add_supervisor:
+        return _add_supervisor(args.add_supervisor, config_path or data_dir / "kiosk.yaml")
     config = load_config(config_path)
     if args.language:
         config = replace(config, language=args.language)
@@ -75,13 +83,27 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(
             f"{config.source}: OK: table {config.table_id}, game {config.game}, shaker {config.devices.shaker}, "
-            f"panel {config.devices.panel}, camera {config.camera.source} with layout {config.camera.layout}"
+            f"panel {config.devices.panel}, camera {config.camera.source} with layout {config.camera.layout}; "
+            + (
+                f"supervisors {', '.join(sorted(config.supervisors))}"
+                if config.supervisors
+                else "no supervisor yet (the kiosk asks for the first one on its screen)"
+            )
         )
         return 0
     if config.game not in KIOSK_GAMES:
         raise InputError(
             f"{config.source}: game {config.game}: the kiosk's table screens play {', '.join(KIOSK_GAMES)}; "
             f"use `dealer-assist {config.game}` for {config.game}"
+        )
+    if config_path is None and not config.supervisors:
+        from kiosk.demo import DEMO_SUPERVISOR, demo_supervisor
+
+        config, pin = demo_supervisor(config)
+        print(
+            f"demo kiosk: supervisor {DEMO_SUPERVISOR}, PIN {pin} (for this run only; a kiosk with a config file "
+            "asks for its first supervisor on the screen)",
+            flush=True,
         )
     _prepare_kivy()
     from kiosk.runtime import KioskRuntime
@@ -102,6 +124,33 @@ def _prepare_kivy() -> None:
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     # Kivy probes for a multitouch library (mtdev) that kiosks without one lack, and logs the failure with a
+def _add_supervisor(supervisor: str, path: Path) -> int:
+    import getpass
+
+    from kiosk.config import load_config, write_config
+    from kiosk.supervisors import hash_pin, pin_problem, supervisor_id_problem
+
+    problem = supervisor_id_problem(supervisor)
+    if problem:
+        raise InputError(f"--add-supervisor {supervisor}: {problem}")
+    config = load_config(path) if path.exists() else load_config(None)
+    if sys.stdin.isatty():
+        pin = getpass.getpass(f"PIN for {supervisor}: ")
+        if getpass.getpass("the same PIN again: ") != pin:
+            raise InputError("the two PINs differ: nothing was changed")
+    else:
+        pin = sys.stdin.readline().strip()
+    problem = pin_problem(pin)
+    if problem:
+        raise InputError(f"{problem}: nothing was changed")
+    from dataclasses import replace
+
+    replaced = supervisor in config.supervisors
+    write_config(replace(config, supervisors={**config.supervisors, supervisor: hash_pin(pin)}), path)
+    print(f"{path}: supervisor {supervisor} {'has a new PIN' if replaced else 'added'}")
+    return 0
+
+
     # traceback a dealer could take for a crash; touch input works without it.
     logging.getLogger("kivy").addFilter(lambda record: not str(record.msg).startswith("Input: MTDev"))
     if "KIVY_HOME" not in os.environ:

@@ -92,6 +92,9 @@ class KioskApp(App):
         root.add_widget(nav)
         self.manager.current = self.runtime.table_screen()
         self.refresh(force=True)
+        Window.bind(on_touch_down=self._touched)
+        if self.manager.current == "supervisor":  # a kiosk without supervisors: set up the first one now
+            KivyClock.schedule_once(lambda _dt: self.screens["supervisor"].ask_pin(), 0)
         KivyClock.schedule_interval(self._tick, TICK_SECONDS)
         if self.driver is not None:
             self._driving = self.driver(self)
@@ -111,6 +114,12 @@ class KioskApp(App):
         self.refresh(force=True)
 
     # ---- the loop ----------------------------------------------------------------------------------------
+    def _touched(self, *_args: Any) -> None:
+        """Any touch keeps a signed-in supervisor signed in (two minutes without one locks the screen)."""
+        desk = getattr(self.runtime, "desk", None)
+        if desk is not None:
+            desk.touch()
+
     def _tick(self, _dt: float) -> None:
         self.runtime.tick()
         self.refresh()

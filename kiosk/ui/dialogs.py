@@ -194,44 +194,144 @@ class ChoiceDialog(Dialog):
 
 
 class PinPad(Dialog):
-    """The supervisor PIN on a number pad; the digits show as dots."""
+    """Sign in as oneself: touch one's supervisor ID, then the PIN on a number pad; the digits show as dots."""
 
-    def __init__(self, scale: theme.Scale, catalogue: Catalogue, on_pin: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        scale: theme.Scale,
+        catalogue: Catalogue,
+        on_pin: Callable[[str, str], None],
+        supervisors: Sequence[str] = (),
+    ) -> None:
         super().__init__(scale, catalogue.text("setup.pin"))
+        self.catalogue = catalogue
         self.on_pin = on_pin
         self.digits = ""
-        self.shown = Label(text="", font_size=scale.font(44), size_hint_y=None, height=scale.px(60))
+        self.chosen: str | None = supervisors[0] if len(supervisors) == 1 else None
+        self.id_buttons: dict[str, BigButton] = {}
+        if supervisors:
+            ids = BoxLayout(orientation="horizontal", spacing=scale.px(8), size_hint_y=None, height=scale.px(64))
+            for supervisor in supervisors:
+                button = BigButton("nav", scale, text=supervisor, font_size=scale.font(26))
+                button.bind(on_release=lambda _w, s=supervisor: self.choose(s))
+                self.id_buttons[supervisor] = button
+                ids.add_widget(button)
+            self.box.add_widget(ids)
+        self.shown = Label(text="", font_size=scale.font(44), size_hint_y=None, height=scale.px(60),
+                           font_name=CARD_FONT)  # Roboto has no ●
         self.box.add_widget(self.shown)
-        grid = GridLayout(cols=3, spacing=scale.px(8))
-        self.keys: dict[str, Button] = {}
-        for key_text in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
-            colour = theme.BUTTON_COLOURS["confirm"] if key_text == "OK" else theme.BUTTON_COLOURS["neutral"]
-            key = Button(
-                text=key_text,
-                font_size=scale.font(40),
-                bold=True,
-                background_normal="",
-                background_color=colour,
-                font_name=CARD_FONT,
-            )
-            key.bind(on_release=lambda _w, k=key_text: self.press(k))
-            self.keys[key_text] = key
-            grid.add_widget(key)
-        self.box.add_widget(grid)
+        self.keys = _number_keys(self.box, scale, self.press)
         cancel = BigButton("void", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(80))
         cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
         self.box.add_widget(cancel)
+        self._show()
+
+    def choose(self, supervisor: str) -> None:
+        self.chosen = supervisor
+        self._show()
 
     def press(self, key: str) -> None:
         if key == "OK":
+            if self.chosen is None:
+                self.title_label.text = self.catalogue.text("signin.choose")
+                return
             self.dismiss(animation=False)
-            self.on_pin(self.digits)
+            self.on_pin(self.chosen, self.digits)
             return
         if key == "⌫":
             self.digits = self.digits[:-1]
         elif len(self.digits) < 12:
             self.digits += key
+        self._show()
+
+    def _show(self) -> None:
         self.shown.text = "●" * len(self.digits)
+        for supervisor, button in self.id_buttons.items():
+            button.set_colour(theme.BUTTON_COLOURS["nav_active" if supervisor == self.chosen else "nav"])
+        self.title_label.text = self.catalogue.text("setup.pin" if self.chosen or not self.id_buttons
+                                                    else "signin.choose")
+
+
+class FirstSupervisorPad(Dialog):
+    """The first supervisor of a kiosk that has none: an ID, a PIN, the PIN again, all on the number pad.
+
+    ``on_done(id, pin)`` answers a problem to show (the pad stays open) or None (done)."""
+
+    def __init__(
+        self, scale: theme.Scale, catalogue: Catalogue, on_done: Callable[[str, str], str | None]
+    ) -> None:
+        super().__init__(scale, catalogue.text("signin.first_id"))
+        self.catalogue = catalogue
+        self.on_done = on_done
+        self.step = "id"
+        self.entered = {"id": "", "pin": "", "again": ""}
+        self.shown = Label(text="", font_size=scale.font(44), size_hint_y=None, height=scale.px(60),
+                           font_name=CARD_FONT)  # Roboto has no ●
+        self.box.add_widget(self.shown)
+        self.problem = Label(text="", font_size=scale.font(22), color=theme.ALERT, size_hint_y=None,
+                             height=scale.px(34))
+        self.box.add_widget(self.problem)
+        self.keys = _number_keys(self.box, scale, self.press)
+
+    def press(self, key: str) -> None:
+        digits = self.entered[self.step]
+        if key == "OK":
+            self._next()
+            return
+        if key == "⌫":
+            digits = digits[:-1]
+        elif len(digits) < 12:
+            digits += key
+        self.entered[self.step] = digits
+        self._show()
+
+    def _next(self) -> None:
+        if not self.entered[self.step]:
+            return
+        self.problem.text = ""
+        if self.step == "id":
+            self.step = "pin"
+        elif self.step == "pin":
+            self.step = "again"
+        elif self.entered["again"] != self.entered["pin"]:
+            self.problem.text = self.catalogue.text("signin.first_differs")
+            self.entered["pin"] = self.entered["again"] = ""
+            self.step = "pin"
+        else:
+            problem = self.on_done(self.entered["id"], self.entered["pin"])
+            if problem is None:
+                self.dismiss(animation=False)
+                return
+            self.problem.text = problem
+            self.entered["pin"] = self.entered["again"] = ""
+            self.step = "pin"
+        self._show()
+
+    def _show(self) -> None:
+        self.title_label.text = self.catalogue.text("signin.first_" + self.step)
+        digits = self.entered[self.step]
+        self.shown.text = digits if self.step == "id" else "●" * len(digits)
+
+
+def _number_keys(box: BoxLayout, scale: theme.Scale, press: Callable[[str], None]) -> dict[str, Button]:
+    """The 3×4 number pad (⌫ and OK in the last row), added to ``box``."""
+    grid = GridLayout(cols=3, spacing=scale.px(8))
+    keys: dict[str, Button] = {}
+    for key_text in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
+        colour = theme.BUTTON_COLOURS["confirm"] if key_text == "OK" else theme.BUTTON_COLOURS["neutral"]
+        key = Button(
+            text=key_text,
+            font_size=scale.font(40),
+            bold=True,
+            background_normal="",
+            background_color=colour,
+            font_name=CARD_FONT,
+        )
+        key.bind(on_release=lambda _w, k=key_text: press(k))
+        keys[key_text] = key
+        grid.add_widget(key)
+    box.add_widget(grid)
+    return keys
 
 
 class InfoDialog(Dialog):

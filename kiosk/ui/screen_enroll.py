@@ -187,7 +187,7 @@ class EnrollDialog(Dialog):
             old = verify_reader(active_reader(current.folder), [frame], truth, current.name)
             new = verify_reader(model_reader(candidate), [frame], truth, candidate.name)
             active, switch = decide_and_activate(
-                candidate, self.profile, old, new, by="supervisor", root=self.root_dir,
+                candidate, self.profile, old, new, by=self.runtime.supervisor, root=self.root_dir,
                 record=lambda s: record_switch(self.runtime.journal, s))
         except InputError as error:
             self.message = str(error)

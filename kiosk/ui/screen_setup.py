@@ -9,7 +9,7 @@ from kivy.uix.screenmanager import Screen
 
 from engine.errors import InputError
 from kiosk.ui import theme
-from kiosk.ui.dialogs import PinPad
+from kiosk.ui.house_edge import edge_text
 from kiosk.ui.screen_supervisor import Locked
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
@@ -71,6 +71,8 @@ class SetupScreen(Screen):
             row.add_widget(controls)
             self.rows[key] = (label, controls)
             box.add_widget(row)
+        self.edge_label = TextLabel(font_size=scale.font(20), color=theme.PROMPT, size_hint_y=None, height=px(34))
+        box.add_widget(self.edge_label)
         self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
         box.add_widget(self.message_label)
         bottom = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
@@ -97,13 +99,18 @@ class SetupScreen(Screen):
 
     # ---- input -------------------------------------------------------------------------------------------
     def ask_pin(self) -> None:
-        self.dialog = PinPad(self.scale, self.runtime.catalogue, self.enter_pin)
-        self.dialog.open()
+        self.dialog = self.gate.ask(self.scale, self.signed_in)
 
-    def enter_pin(self, pin: str) -> None:
-        self.message = "" if self.gate.try_pin(pin) else self.runtime.catalogue.text("setup.pin_wrong")
+    def signed_in(self, message: str) -> None:
+        self.message = message
+        self.message_label.color = theme.ALERT
         self.reset_draft()
         self.refresh(force=True)
+
+    def on_leave(self, *args: Any) -> None:
+        self.gate.left_screen()
+        self.message = ""
+        self.reset_draft()
 
     def lock(self) -> None:
         self.gate.lock()
@@ -150,9 +157,10 @@ class SetupScreen(Screen):
         game = draft.pop("game")
         table_id = draft.pop("table_id")
         try:
-            self.runtime.apply_settings(draft, default_bet, by="supervisor")
-            self.runtime.switch_game(game, by="supervisor")
-            self.runtime.set_table_id(table_id, by="supervisor")
+            by = self.runtime.supervisor
+            self.runtime.apply_settings(draft, default_bet, by=by)
+            self.runtime.switch_game(game, by=by)
+            self.runtime.set_table_id(table_id, by=by)
         except InputError as error:
             self.message = str(error)
             self.message_label.color = theme.ALERT
@@ -198,6 +206,8 @@ class SetupScreen(Screen):
             else:
                 button.text = "—" if value is None else str(value)
         self.message_label.text = self.message
+        if "commission" in self.draft and "copy_rule" in self.draft:
+            self.edge_label.text = edge_text(t, self.draft["commission"], self.draft["copy_rule"])
         if self.message == t("setup.saved"):
             self.message_label.color = theme.GOOD
         self.unlock_button.text = t("setup.pin")

@@ -1,4 +1,5 @@
-"""The supervisor screen (PIN): recall of the last 10 rounds, verify the journal, void an open round, devices."""
+"""The supervisor screen (ID + PIN): recall of the last 10 rounds, verify the journal, void an open round, devices;
+and the stop screen a kiosk opens on when its journal failed its check."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from journal.events import SupervisorSignedIn, SupervisorSignedOut
+from kiosk.supervisors import SignInAnswer
 from kiosk.ui import theme
-from kiosk.ui.dialogs import PinPad, void_dialog
+from kiosk.ui.dialogs import FirstSupervisorPad, PinPad, void_dialog
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
 RECALL_COUNT = 10
@@ -18,24 +19,55 @@ VOID_REASONS = ("crash", "device", "misdeal", "dispute")
 
 
 class Locked:
-    """PIN gate shared by the set-up and supervisor screens; signing in and out is journaled."""
+    """The sign-in gate of the set-up and supervisor screens, over the kiosk's one ``SignInDesk``: each
+    supervisor signs in as themself, the screen locks after two minutes without a touch and when it is left."""
 
     def __init__(self, runtime: Any) -> None:
         self.runtime = runtime
-        self.unlocked = False
 
-    def try_pin(self, pin: str) -> bool:
-        if self.runtime.config.check_pin(pin):
-            self.unlocked = True
-            self.runtime.journal.append(SupervisorSignedIn(supervisor="supervisor"))
+    @property
+    def unlocked(self) -> bool:
+        return self.runtime.desk.current() is not None
+
+    def ask(self, scale: theme.Scale, then: Any) -> Any:
+        """The dialog that signs a supervisor in (or sets up the first one); ``then(message)`` after each try."""
+        catalogue = self.runtime.catalogue
+        if not self.runtime.config.supervisors:
+
+            def first(supervisor: str, pin: str) -> str | None:
+                from engine.errors import InputError
+
+                try:
+                    self.runtime.add_first_supervisor(supervisor, pin)
+                except InputError as error:
+                    return str(error)
+                self.runtime.supervisor_arrived()
+                then("")
+                return None
+
+            dialog: Any = FirstSupervisorPad(scale, catalogue, first)
+        else:
+
+            def sign_in(supervisor: str, pin: str) -> None:
+                then(self.try_pin(supervisor, pin))
+
+            dialog = PinPad(scale, catalogue, sign_in, self.runtime.desk.supervisor_ids)
+        dialog.open()
+        return dialog
+
+    def try_pin(self, supervisor: str, pin: str) -> str:
+        """Sign in; answers the message to show ("" when signed in)."""
+        answer: SignInAnswer = self.runtime.desk.sign_in(supervisor, pin)
+        if answer.ok:
             self.runtime.supervisor_arrived()
-            return True
-        return False
+            return ""
+        return self.runtime.catalogue.text(answer.message_key, left=answer.tries_left, seconds=answer.locked_for_s)
 
     def lock(self) -> None:
-        if self.unlocked:
-            self.runtime.journal.append(SupervisorSignedOut(supervisor="supervisor"))
-        self.unlocked = False
+        self.runtime.desk.sign_out()
+
+    def left_screen(self) -> None:
+        self.runtime.desk.lock("the screen was left")
 
 
 class SupervisorScreen(Screen):
@@ -86,17 +118,18 @@ class SupervisorScreen(Screen):
 
     # ---- actions -----------------------------------------------------------------------------------------
     def ask_pin(self) -> None:
-        catalogue = self.runtime.catalogue
-        self.dialog = PinPad(self.scale, catalogue, self.enter_pin)
-        self.dialog.open()
+        self.dialog = self.gate.ask(self.scale, self.signed_in)
 
-    def enter_pin(self, pin: str) -> None:
-        if self.gate.try_pin(pin):
-            self.message = ""
+    def signed_in(self, message: str) -> None:
+        self.message = message
+        if self.gate.unlocked:
             self.load_recall()
-        else:
-            self.message = self.runtime.catalogue.text("setup.pin_wrong")
         self.refresh(force=True)
+
+    def on_leave(self, *args: Any) -> None:
+        self.gate.left_screen()
+        self.recall_lines = []
+        self.message = ""
 
     def open_enrollment(self) -> None:
         from kiosk.ui.screen_enroll import EnrollDialog
@@ -115,6 +148,9 @@ class SupervisorScreen(Screen):
 
         t = self.runtime.catalogue.text
         lines = []
+        if not self.runtime.journal_readable:
+            self.recall_lines = [t("sup.verify_bad", error=self.runtime.recovery.problem or "")]
+            return
         for detail in recall(self.runtime.journal, RECALL_COUNT):
             summary = detail.summary
             when = summary.begun_at[11:16]
@@ -138,12 +174,7 @@ class SupervisorScreen(Screen):
         self.recall_lines = lines
 
     def verify(self) -> None:
-        t = self.runtime.catalogue.text
-        report = self.runtime.journal.verify()
-        if report.ok:
-            self.message = t("sup.verify_ok", events=report.events)
-        else:
-            self.message = t("sup.verify_bad", error=report.problem)
+        self.message = self.runtime.catalogue.text(self.runtime.verify_journal())
         self.refresh(force=True)
 
     def ask_void(self) -> None:
@@ -159,7 +190,7 @@ class SupervisorScreen(Screen):
     def void(self, reason: str) -> None:
         controller = self.runtime.active
         text = self.runtime.catalogue.text("void." + reason)
-        controller.dealer = "supervisor"
+        controller.dealer = self.runtime.supervisor
         try:
             controller.command("void", reason=text)
         finally:
@@ -171,9 +202,13 @@ class SupervisorScreen(Screen):
     # ---- output ------------------------------------------------------------------------------------------
     def refresh(self, force: bool = False) -> None:
         t = self.runtime.catalogue.text
-        unlocked = self.gate.unlocked
-        self.title.text = t("sup.title")
-        self.unlock_button.text = t("setup.pin")
+        who = self.runtime.desk.current()
+        unlocked = who is not None
+        if not unlocked:
+            self.recall_lines = []
+        self.title.text = t("sup.title") + (" · " + t("signin.as", who=who) if unlocked else "")
+        first = not self.runtime.config.supervisors
+        self.unlock_button.text = t("signin.first_button" if first else "setup.pin")
         self.unlock_button.disabled = unlocked
         self.verify_button.text = t("sup.verify")
         self.void_button.text = t("sup.void_open")
@@ -183,8 +218,14 @@ class SupervisorScreen(Screen):
         self.enroll_button.text = ENROLL_TEXTS["title"][self.runtime.catalogue.language == "vi"]
         for button in (self.verify_button, self.void_button, self.enroll_button, self.lock_button):
             button.disabled = not unlocked
-        self.message_label.text = self.message
-        self.message_label.color = theme.ALERT if "!" in self.message or "ALTERED" in self.message else theme.GOOD
+        if self.runtime.blocked is not None:  # nothing is written to a refused journal: look, do not change
+            self.void_button.disabled = self.enroll_button.disabled = True
+        if first and not self.message:
+            self.message_label.text = t("signin.first_why")
+        else:
+            self.message_label.text = self.message
+        alert = not unlocked or "!" in self.message or "ALTERED" in self.message  # locked: a refused try
+        self.message_label.color = theme.PROMPT if first else theme.ALERT if alert else theme.GOOD
         self.recall_title.text = t("sup.recall", count=RECALL_COUNT) if unlocked else ""
         self.recall_text.text = "\n".join(self.recall_lines) if unlocked else ""
         self.devices_text.text = (
@@ -198,3 +239,36 @@ class SupervisorScreen(Screen):
             if unlocked
             else ""
         )
+
+
+class StoppedScreen(Screen):
+    """What a kiosk whose journal failed its check opens on: the problem, no play, and the way to the supervisor."""
+
+    def __init__(self, runtime: Any, scale: theme.Scale, **kwargs: Any) -> None:
+        super().__init__(name="stopped", **kwargs)
+        self.runtime = runtime
+        px = scale.px
+        box = BoxLayout(orientation="vertical", padding=px(24), spacing=px(16))
+        paint_background(box, theme.BACKGROUND)
+        self.title = TextLabel(font_size=scale.font(36), bold=True, color=theme.ALERT, size_hint_y=None, height=px(60))
+        self.problem = TextLabel(font_size=scale.font(24), color=theme.TEXT, valign="top")
+        self.what = TextLabel(font_size=scale.font(24), color=theme.PROMPT, valign="top")
+        self.sign_in_button = BigButton("confirm", scale, size_hint_y=None, height=px(96))
+        self.sign_in_button.bind(on_release=lambda *_: self.go_sign_in())
+        for widget in (self.title, self.problem, self.what, self.sign_in_button):
+            box.add_widget(widget)
+        self.add_widget(box)
+
+    def go_sign_in(self) -> None:
+        from kivy.app import App
+
+        app = App.get_running_app()
+        app.show("supervisor")
+        app.screens["supervisor"].ask_pin()
+
+    def refresh(self, force: bool = False) -> None:
+        t = self.runtime.catalogue.text
+        self.title.text = t("stop.title")
+        self.problem.text = self.runtime.recovery.problem or ""
+        self.what.text = t("stop.what")
+        self.sign_in_button.text = t("stop.sign_in")
