@@ -139,6 +139,7 @@ _TOP = {
     "kiosk_id",
     "game",
     "language",
+    "supervisors",
     "supervisor_pin_sha256",
     "supervisor_pin",
     "shake_timeout_s",
@@ -152,7 +153,6 @@ _DEVICES = {"shaker", "panel", "baud", "seed"}
 _CAMERA = {"source", "layout", "calibration", "reader", "keep_still"}
 _BAUDS = (9600, 19200, 38400, 57600, 115200)
 
-    "supervisors",
 
 def load_config(path: str | Path | None) -> KioskConfig:
     """Read and validate a config file; ``None`` gives the built-in default."""
@@ -246,20 +246,6 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
     return config
 
 
-def _devices(data: Any, where: str) -> DeviceConfig:
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{where}: devices: a mapping with {', '.join(sorted(_DEVICES))}")
-    _known(data, _DEVICES, where, "devices.")
-    device = DeviceConfig()
-    values: dict[str, Any] = {}
-    for key in ("shaker", "panel"):
-        if key in data:
-            value = data[key]
-            if not isinstance(value, str) or not value.strip():
-                raise ConfigError(
-                    f"{where}: devices.{key} {value!r}: 'simulated', 'none', or a serial port such as /dev/ttyUSB0"
-                )
-            values[key] = value.strip()
 def _supervisors(data: Any, where: str) -> dict[str, str]:
     from kiosk.supervisors import pin_hash_problem, supervisor_id_problem
 
@@ -283,6 +269,20 @@ def _supervisors(data: Any, where: str) -> dict[str, str]:
     return supervisors
 
 
+def _devices(data: Any, where: str) -> DeviceConfig:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: devices: a mapping with {', '.join(sorted(_DEVICES))}")
+    _known(data, _DEVICES, where, "devices.")
+    device = DeviceConfig()
+    values: dict[str, Any] = {}
+    for key in ("shaker", "panel"):
+        if key in data:
+            value = data[key]
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(
+                    f"{where}: devices.{key} {value!r}: 'simulated', 'none', or a serial port such as /dev/ttyUSB0"
+                )
+            values[key] = value.strip()
     if "baud" in data:
         if data["baud"] not in _BAUDS:
             raise ConfigError(f"{where}: devices.baud {data['baud']!r}: allowed {', '.join(map(str, _BAUDS))}")

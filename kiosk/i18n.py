@@ -202,16 +202,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.replay_bad": ("REPLAY DISAGREES: {error}", "PHÁT LẠI KHÔNG KHỚP: {error}"),
     "sup.lock": ("LOCK", "KHÓA"),
     "sup.round_line": ("#{round} {time} {game} {status}: {summary}", "#{round} {time} {game} {status}: {summary}"),
-    # camera
-    "camera.title": ("Live camera", "Camera trực tiếp"),
-    "camera.none": ("No camera frame yet", "Chưa có hình từ camera"),
-    # Sâm Lốc / Schmier
-    "sl.title": ("Sâm Lốc", "Sâm Lốc"),
-    "sl.prompt.start": ("Press START to deal the hand", "Nhấn BẮT ĐẦU để chia bài"),
-    "sl.prompt.results": ("Pay as shown, then CONFIRM", "Trả tiền như hình, rồi XÁC NHẬN"),
-    "sl.player": ("Player {player}", "Người {player}"),
-    "sl.passed": ("passed", "bỏ lượt"),
-    "sl.on_table": ("On the table", "Trên bàn"),
     # signing in (each supervisor as themself)
     "signin.choose": ("Touch your supervisor ID", "Chạm mã giám sát của bạn"),
     "signin.as": ("Signed in: {who} (locks after 2 minutes without a touch)",
@@ -234,6 +224,16 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "Không thể chơi hay thay đổi gì trên máy này. Giữ nguyên tệp nhật ký làm bằng chứng; giám sát "
                   "đăng nhập để xem lại các ván, kiểm tra nhật ký và thiết bị."),
     "stop.sign_in": ("SUPERVISOR SIGN-IN", "GIÁM SÁT ĐĂNG NHẬP"),
+    # camera
+    "camera.title": ("Live camera", "Camera trực tiếp"),
+    "camera.none": ("No camera frame yet", "Chưa có hình từ camera"),
+    # Sâm Lốc / Schmier
+    "sl.title": ("Sâm Lốc", "Sâm Lốc"),
+    "sl.prompt.start": ("Press START to deal the hand", "Nhấn BẮT ĐẦU để chia bài"),
+    "sl.prompt.results": ("Pay as shown, then CONFIRM", "Trả tiền như hình, rồi XÁC NHẬN"),
+    "sl.player": ("Player {player}", "Người {player}"),
+    "sl.passed": ("passed", "bỏ lượt"),
+    "sl.on_table": ("On the table", "Trên bàn"),
     "sl.hand_of": ("Player {player}'s cards: tap what was played", "Bài người {player}: chạm lá đã đánh"),
     "sl.table": ("Bet {bet} · timer {timer} s · {mode}", "Cược {bet} · {timer} giây · {mode}"),
     "sl.turn": ("Turn: player {player}", "Lượt: người {player}"),

@@ -73,8 +73,8 @@ class KioskRuntime:
         self.blocked: Msg | None = None
         if not self.recovery.sound:
             self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})
-        if self.blocked is None and _model_shipped():
         self.desk = SignInDesk(lambda: self.config.supervisors, self.clock, self.record_supervisor)
+        if self.blocked is None and _model_shipped():
             self._record_model_in_use()
         self.devices = Devices(config)
         self.camera = Camera(config, self.clock, read)
@@ -119,11 +119,11 @@ class KioskRuntime:
     def tick(self) -> None:
         from hardware import ButtonPressed, DiceFault, DiceRolled
 
+        self.desk.expire()
         for event in self.devices.drain():
             if self.blocked is not None:
                 continue
             if isinstance(event, DiceRolled) and event.source == "shaker":
-        self.desk.expire()
                 self.controller.on_dice(event.shake_id, event.values)
             elif isinstance(event, DiceFault) and event.source == "shaker":
                 self.controller.on_dice_fault(event.shake_id, event.reason.value, event.message)
@@ -176,6 +176,11 @@ class KioskRuntime:
         return self.controllers[self.game]
 
     def table_screen(self) -> str:
+        """The screen the kiosk opens on: the table, or the stop screen while the journal is refused."""
+        if self.blocked is not None:
+            return "stopped"
+        if not self.config.supervisors:  # the first supervisor is set up before anything is played
+            return "supervisor"
         return "table-" + self.game
 
     def switch_game(self, game: str, by: str) -> None:
@@ -183,11 +188,6 @@ class KioskRuntime:
         from engine.errors import InputError
 
         if game not in self.controllers:
-        """The screen the kiosk opens on: the table, or the stop screen while the journal is refused."""
-        if self.blocked is not None:
-            return "stopped"
-        if not self.config.supervisors:  # the first supervisor is set up before anything is played
-            return "supervisor"
             raise InputError(f"the kiosk's table screens play {', '.join(self.controllers)}, not {game}")
         current = self.active
         if current.round_id is not None and current.phase.value not in ("closed", "voided", "ready"):
@@ -243,14 +243,6 @@ class KioskRuntime:
     def supervisor_arrived(self) -> None:
         self.supervisor_called = False
 
-    def status_text(self) -> str:
-        t = self.catalogue.text
-        parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
-        if self.supervisor_called:
-            parts.insert(0, t("status.called"))
-        if self.active.round_id is not None:
-            parts.append(t("status.round", round=self.active.round_id))
-        parts.append(self.clock.now().astimezone().strftime("%H:%M"))
     # ---- who the supervisor is -----------------------------------------------------------------------------
     def stopped_journal(self) -> Journal:
         """The journal of what supervisors do while the kiosk's own journal is refused (opened when first needed)."""
@@ -316,6 +308,14 @@ class KioskRuntime:
             return Msg("sup.verify_ok", {"events": report.events})
         return Msg("sup.verify_bad", {"error": report.problem})
 
+    def status_text(self) -> str:
+        t = self.catalogue.text
+        parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
+        if self.supervisor_called:
+            parts.insert(0, t("status.called"))
+        if self.active.round_id is not None:
+            parts.append(t("status.round", round=self.active.round_id))
+        parts.append(self.clock.now().astimezone().strftime("%H:%M"))
         return " · ".join(parts)
 
     # ---- set-up and supervisor -----------------------------------------------------------------------------
@@ -350,6 +350,9 @@ class KioskRuntime:
         self.devices.close()
         with contextlib.suppress(JournalError):
             self.journal.close()
+        if self._stopped_journal is not None and self._stopped_journal is not self.journal:
+            with contextlib.suppress(JournalError):
+                self._stopped_journal.close()
 
     def make_screens(self, scale: Any) -> list[Any]:
         from kiosk.ui.screen_baibuu import BaiBuuScreen
@@ -358,10 +361,9 @@ class KioskRuntime:
         from kiosk.ui.screen_schmier import SchmierScreen
         from kiosk.ui.screen_setup import SetupScreen
         from kiosk.ui.screen_supervisor import StoppedScreen, SupervisorScreen
-        if self._stopped_journal is not None and self._stopped_journal is not self.journal:
-            with contextlib.suppress(JournalError):
-                self._stopped_journal.close()
 
+        if self.blocked is not None:  # no table, no set-up: nothing to play or change until the journal is fixed
+            return [StoppedScreen(self, scale), CameraScreen(self, scale), SupervisorScreen(self, scale)]
         return [
             BaiBuuScreen(self.table, self.catalogue, scale),
             SamLocScreen(self.controllers["samloc"], self.catalogue, scale),

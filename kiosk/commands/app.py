@@ -91,11 +91,6 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    if config.game not in KIOSK_GAMES:
-        raise InputError(
-            f"{config.source}: game {config.game}: the kiosk's table screens play {', '.join(KIOSK_GAMES)}; "
-            f"use `dealer-assist {config.game}` for {config.game}"
-        )
     if config_path is None and not config.supervisors:
         from kiosk.demo import DEMO_SUPERVISOR, demo_supervisor
 
@@ -104,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
             f"demo kiosk: supervisor {DEMO_SUPERVISOR}, PIN {pin} (for this run only; a kiosk with a config file "
             "asks for its first supervisor on the screen)",
             flush=True,
+        )
+    if config.game not in KIOSK_GAMES:
+        raise InputError(
+            f"{config.source}: game {config.game}: the kiosk's table screens play {', '.join(KIOSK_GAMES)}; "
+            f"use `dealer-assist {config.game}` for {config.game}"
         )
     _prepare_kivy()
     from kiosk.runtime import KioskRuntime
@@ -119,11 +119,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prepare_kivy() -> None:
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    # Kivy probes for a multitouch library (mtdev) that kiosks without one lack, and logs the failure with a
 def _add_supervisor(supervisor: str, path: Path) -> int:
     import getpass
 
@@ -151,6 +146,11 @@ def _add_supervisor(supervisor: str, path: Path) -> int:
     return 0
 
 
+def _prepare_kivy() -> None:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # Kivy probes for a multitouch library (mtdev) that kiosks without one lack, and logs the failure with a
     # traceback a dealer could take for a crash; touch input works without it.
     logging.getLogger("kivy").addFilter(lambda record: not str(record.msg).startswith("Input: MTDev"))
     if "KIVY_HOME" not in os.environ:
