@@ -187,6 +187,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "setup.direction.clockwise": ("clockwise", "chiều kim đồng hồ"),
     "setup.save": ("SAVE", "LƯU"),
     "setup.saved": ("Saved and journaled", "Đã lưu và ghi nhật ký"),
+    "setup.edge": (
+        "House edge {edge} % · player wins {win} %, pushes {push} %, loses {lose} %",
+        "Lợi thế nhà cái {edge} % · người chơi thắng {win} %, hòa {push} %, thua {lose} %",
+    ),
+    "setup.edge_rounded": (
+        " (at {bet} a bet the commission rounds down to {paid}: {edge} %)",
+        " (cược {bet} thì hoa hồng làm tròn xuống {paid}: {edge} %)",
+    ),
+    "setup.edge_counting": ("House edge: counting …", "Lợi thế nhà cái: đang tính …"),
     "setup.round_open": ("Finish or void the open round first", "Kết thúc hoặc hủy ván đang mở trước"),
     # supervisor
     "sup.title": ("Supervisor", "Giám sát"),

@@ -207,7 +207,9 @@ class SetupScreen(Screen):
                 button.text = "—" if value is None else str(value)
         self.message_label.text = self.message
         if "commission" in self.draft and "copy_rule" in self.draft:
-            self.edge_label.text = edge_text(t, self.draft["commission"], self.draft["copy_rule"])
+            draft = self.draft
+            bet, chip = draft.get("default_bet"), draft.get("smallest_chip", 1)
+            self.edge_label.text = edge_text(t, draft["commission"], draft["copy_rule"], bet, chip)
         if self.message == t("setup.saved"):
             self.message_label.color = theme.GOOD
         self.unlock_button.text = t("setup.pin")
