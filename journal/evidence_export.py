@@ -30,7 +30,8 @@ class RoundFrame:
         return ", ".join(str(e.payload["zone"]) for e in self.readings)
 
 
-def round_frames(reader: JournalReader, entries: Iterable[Entry], index: EvidenceIndex | None = None) -> list[RoundFrame]:
+def round_frames(reader: JournalReader, entries: Iterable[Entry],
+                 index: EvidenceIndex | None = None) -> list[RoundFrame]:
     """The frames the readings among ``entries`` cite, in the order first cited."""
     index = index if index is not None else evidence_index(reader)
     frames: dict[str, RoundFrame] = {}
@@ -68,11 +69,25 @@ def export(frames: Iterable[RoundFrame], folder: Path, round_id: int) -> list[Pa
 
 def _draw(data: bytes, readings: list[Entry], target: Path) -> bool:
     import cv2
-    import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    image = decode(data)
     if image is None:
         return False  # stored bytes that are no picture: the copy as kept is all there is
+    return bool(cv2.imwrite(str(target), draw_readings(image, readings)))
+
+
+def decode(data: bytes) -> Any:
+    """A stored frame as a BGR image, or None when its bytes are no picture."""
+    import cv2
+    import numpy as np
+
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+
+
+def draw_readings(image: Any, readings: Iterable[Entry]) -> Any:
+    """``image`` (changed in place, and returned) with each reading's boxes, cards and place drawn on it."""
+    import cv2
+
     scale = max(image.shape[:2]) / 1280.0
     thickness = max(1, round(2 * scale))
     for entry in readings:
@@ -86,7 +101,7 @@ def _draw(data: bytes, readings: list[Entry], target: Path) -> bool:
         if boxes:
             x1, _, _, y2 = (int(v) for v in boxes[0])
             _caption(image, str(entry.payload["zone"]), (x1, y2 + round(16 * scale)), scale)  # the place under it
-    return bool(cv2.imwrite(str(target), image))
+    return image
 
 
 def _caption(image: Any, text: str, origin: tuple[int, int], scale: float) -> None:

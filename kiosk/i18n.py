@@ -200,6 +200,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     # supervisor
     "sup.title": ("Supervisor", "Giám sát"),
     "sup.recall": ("RECALL: last {count} rounds", "RECALL: {count} ván gần nhất"),
+    "sup.frame": ("#{round} {what}", "#{round} {what}"),
+    "sup.frame_house": ("house", "nhà cái"),
+    "sup.frame_seats": ("seats", "các tụ"),
+    "sup.frame_hold": ("KEEP FOR A DISPUTE", "GIỮ LẠI (TRANH CHẤP)"),
+    "sup.frame_held": ("KEPT FOR A DISPUTE", "ĐÃ GIỮ (TRANH CHẤP)"),
+    "sup.frame_close": ("CLOSE", "ĐÓNG"),
+    "sup.frame_title": ("{caption}: the camera frame of {count} readings, as kept", "{caption}: ảnh camera của {count} lần đọc, như đã lưu"),
     "sup.verify": ("VERIFY JOURNAL", "KIỂM TRA NHẬT KÝ"),
     "sup.verify_ok": ("Journal sound: {events} events, chain intact", "Nhật ký nguyên vẹn: {events} sự kiện"),
     "sup.verify_bad": ("JOURNAL ALTERED OR DAMAGED: {error}", "NHẬT KÝ BỊ SỬA HOẶC HỎNG: {error}"),

@@ -104,6 +104,10 @@ class SupervisorScreen(Screen):
             font_size=scale.font(22), bold=True, color=theme.WARN, size_hint_y=None, height=px(32)
         )
         box.add_widget(self.recall_title)
+        from kiosk.ui.recall_frames import RecallFrames
+
+        self.recall_frames = RecallFrames(scale, runtime.catalogue, self.hold_evidence)
+        box.add_widget(self.recall_frames)  # the camera frames the recalled readings were made from
         scroll = ScrollView()
         self.recall_text = TextLabel(font_size=scale.font(18), size_hint_y=None, valign="top", markup=False)
         self.recall_text.bind(texture_size=lambda w, s: setattr(w, "height", max(s[1], px(100))))
@@ -172,6 +176,14 @@ class SupervisorScreen(Screen):
             )
             lines.extend(f"        {text}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
+        self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
+
+    def hold_evidence(self, round_id: int) -> None:
+        """KEEP FOR A DISPUTE: the round's frames outlive the retention settings; journaled with who asked."""
+        from journal.retention import hold
+
+        hold(self.runtime.journal, round_id, by=getattr(self.runtime, "supervisor", "supervisor"),
+             reason="kept for a dispute")
 
     def verify(self) -> None:
         self.message = self.runtime.catalogue.text(self.runtime.verify_journal())
@@ -195,6 +207,8 @@ class SupervisorScreen(Screen):
             controller.command("void", reason=text)
         finally:
             controller.dealer = "dealer"
+        if reason == "dispute" and controller.phase.value == "voided" and controller.round_id is not None:
+            self.hold_evidence(controller.round_id)
         self.message = self.runtime.catalogue.text(controller.alert) if controller.alert else ""
         self.load_recall()
         self.refresh(force=True)
@@ -228,6 +242,8 @@ class SupervisorScreen(Screen):
         self.message_label.color = theme.PROMPT if first else theme.ALERT if alert else theme.GOOD
         self.recall_title.text = t("sup.recall", count=RECALL_COUNT) if unlocked else ""
         self.recall_text.text = "\n".join(self.recall_lines) if unlocked else ""
+        if not unlocked:
+            self.recall_frames.clear()
         self.devices_text.text = (
             "\n".join(
                 [
