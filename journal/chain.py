@@ -77,7 +77,6 @@ def load_key(path: Path, *, create: bool) -> bytes:
     if mode & 0o077:
         raise JournalKeyError(f"the key file {path} may be read or written by others (mode {mode:o}): make it "
                               f"the kiosk user's alone with `chmod 600 {path}`")
-
     text = data.strip()
     try:
         key = bytes.fromhex(text.decode("ascii"))
@@ -93,7 +92,6 @@ def _create_key(path: Path) -> bytes:
         raise JournalKeyError(f"the key's folder {path.parent} does not exist: mount the key's volume or create "
                               "the folder (readable by the kiosk's user only)")
     key = secrets.token_bytes(KEY_BYTES)
-
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         os.write(fd, key.hex().encode("ascii") + b"\n")

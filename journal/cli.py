@@ -70,7 +70,6 @@ def register(subparsers: Any) -> None:
     )
     checkpoint.set_defaults(func=_checkpoint)
 
-
     export = sub.add_parser("export", parents=[common], help="every event as CSV or JSON Lines")
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     export.add_argument("--round", type=_round_number, help="only this round's events")
@@ -232,7 +231,6 @@ def _checkpoint(args: argparse.Namespace) -> int:
         raise InputError("the journal has no events yet: nothing to checkpoint")
     print(checkpoint_text(last.kiosk_id, last.table_id, last.seq, last.hash, last.time))
     return 0
-
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -5,7 +5,6 @@ volume, a file only the kiosk's user reads), named by the kiosk config's ``journ
 ``dealer-assist logs``, by ``--key`` or ``DEALER_ASSIST_KEY``.
 """
 
-
 from __future__ import annotations
 
 import os
@@ -13,7 +12,6 @@ from pathlib import Path
 
 DATA_ENV = "DEALER_ASSIST_DATA"
 KEY_ENV = "DEALER_ASSIST_KEY"
-
 
 
 def data_folder() -> Path:
@@ -26,4 +24,3 @@ def default_journal_path() -> Path:
 
 def default_key_path() -> Path:
     return Path(os.environ.get(KEY_ENV) or data_folder() / "kiosk.key")
-

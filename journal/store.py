@@ -10,7 +10,6 @@ import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -18,7 +17,6 @@ from typing import Any, Protocol
 
 from journal import chain
 from journal.anchors import Anchor, AnchorCheck, AnchorError, AnchorSink, check_anchors, gather
-
 from journal.clock import Clock, SystemClock
 from journal.errors import JournalCorrupted, JournalError, JournalKeyError, JournalVersionError
 from journal.events import (
@@ -38,8 +36,6 @@ from journal.events import (
     decode,
 )
 from journal.evidence import EvidenceStore
-
-
 
 JSON = Any
 SCHEMA_VERSION = 1
@@ -291,7 +287,6 @@ class JournalReader:
         return result
 
     def round_ids(self) -> list[int]:
-
         rows = self._conn.execute("SELECT round_id FROM events WHERE kind = ? ORDER BY seq", (RoundBegun.KIND,))
         return [int(r[0]) for r in rows]
 
@@ -501,7 +496,6 @@ class Journal(JournalReader):
         self.anchor_problem: str | None = None
         """Why the last anchor could not be kept (None: kept, or no anchor sink); play goes on regardless."""
 
-
     @classmethod
     def open(  # type: ignore[override]
         cls,
@@ -519,7 +513,6 @@ class Journal(JournalReader):
 
         With ``anchors``, the chain's head is sent there at every round's end and when the kiosk stops.
         """
-
         if not kiosk_id.strip() or not table_id.strip():
             raise JournalError("a journal needs the kiosk id and the table id from the kiosk's configuration")
         path = Path(path)
@@ -551,7 +544,6 @@ class Journal(JournalReader):
         journal.anchors = anchors
         return journal
 
-
     def close(self, reason: str | None = "kiosk shut down") -> None:
         """Record the kiosk's stop (when play was allowed) and let go of the journal."""
         with self._mutex:
@@ -562,7 +554,6 @@ class Journal(JournalReader):
                     self.append(KioskStopped(reason))
                     self.anchor("kiosk stopped")
             finally:
-
                 self._conn.close()
                 os.close(self._lock_fd)
                 self._lock_fd = -1
@@ -685,7 +676,6 @@ class Journal(JournalReader):
             self.anchor(f"round {round_id} settled")
             return entry
 
-
     def void_round(self, round_id: int, by: str, reason: str) -> Entry:
         """Void the round (no money moves): who decided it and why."""
         with self._mutex:
@@ -722,8 +712,12 @@ class Journal(JournalReader):
                 self._write(Note(f"anchors are kept again in {self.anchors.where}", by="journal"), None)
             return True
 
-    def resume_round(self, round_id: int, by: str = "kiosk") -> Entry:
+    def refuse(self, problem: str) -> None:
+        """Refuse every later write: a check outside the chain (the anchors) found the journal unsound."""
+        with self._mutex:
+            self._refused = problem
 
+    def resume_round(self, round_id: int, by: str = "kiosk") -> Entry:
         """Record that the round found open at start is taken up again where it was."""
         with self._mutex:
             progress = self._round(round_id)

@@ -67,6 +67,17 @@ class EvidenceConfig:
 
 
 @dataclass(frozen=True)
+class JournalConfig:
+    """Where the journal's key and anchors live (``journal.anchors``): both off the journal's own folder in
+    production. Unset, the key is the embedded demo's ``DATA/kiosk.key`` and no anchors are kept."""
+
+    key: str | None = None
+    """The key file: another volume, readable by the kiosk's user only (0600)."""
+    anchors: str | None = None
+    """An append-only anchor file on another volume: the chain's head at every round's end."""
+
+
+@dataclass(frozen=True)
 class KioskConfig:
     table_id: str = "T1"
     kiosk_id: str = "K1"
@@ -80,6 +91,7 @@ class KioskConfig:
     devices: DeviceConfig = DeviceConfig()
     camera: CameraConfig = CameraConfig()
     evidence: EvidenceConfig = EvidenceConfig()
+    journal: JournalConfig = JournalConfig()
     games: Mapping[str, Mapping[str, Any]] = field(
         default_factory=lambda: {
             "baibuu": {"min_bet": 10, "max_bet": 1000, "smallest_chip": 1},
@@ -131,6 +143,7 @@ class KioskConfig:
                 "retention_days": self.evidence.retention_days,
                 "max_mb": self.evidence.max_mb,
             },
+            "journal": {"key": self.journal.key, "anchors": self.journal.anchors},
         }
 
 
@@ -148,6 +161,7 @@ _TOP = {
     "camera",
     "games",
     "evidence",
+    "journal",
 }
 _DEVICES = {"shaker", "panel", "baud", "seed"}
 _CAMERA = {"source", "layout", "calibration", "reader", "keep_still"}
@@ -222,6 +236,8 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
         values["camera"] = _camera(data["camera"], where)
     if "evidence" in data:
         values["evidence"] = _evidence(data["evidence"], where)
+    if "journal" in data:
+        values["journal"] = _journal(data["journal"], where)
     games: dict[str, Mapping[str, Any]] = dict(KioskConfig().games)
     if "games" in data:
         section = data["games"]
@@ -364,6 +380,19 @@ def _evidence(data: Any, where: str) -> EvidenceConfig:
             )
         values["max_mb"] = None if cap is None else float(cap)
     return replace(EvidenceConfig(), **values)
+
+
+def _journal(data: Any, where: str) -> JournalConfig:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: journal: a mapping with key and anchors (file paths)")
+    _known(data, {"key", "anchors"}, where, "journal.")
+    values: dict[str, str | None] = {}
+    for name in ("key", "anchors"):
+        value = data.get(name)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ConfigError(f"{where}: journal.{name} {value!r}: a file path (on another volume), or null")
+        values[name] = None if value is None else value.strip()
+    return JournalConfig(**values)
 
 
 def _known(data: Mapping[str, Any], known: set[str], where: str, prefix: str) -> None:

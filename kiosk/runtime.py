@@ -23,6 +23,7 @@ from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.baibuu_view import BaiBuuView
 from kiosk.controller.view import Command, DeviceHealth, Health
 from kiosk.i18n import Catalogue, Msg
+from kiosk.journal_place import anchor_sink, is_production, key_path, placement_problems, recover_anchored
 from kiosk.supervisors import SignInDesk, hash_pin, pin_problem, supervisor_id_problem
 
 STOPPED_JOURNAL = "while-stopped"
@@ -59,12 +60,12 @@ class KioskRuntime:
         try:
             self.journal = Journal.open(
                 data_dir / "journal.sqlite3",
-                data_dir / "kiosk.key",
+                key_path(config, data_dir), anchors=anchor_sink(config),
                 kiosk_id=config.kiosk_id,
                 table_id=config.table_id,
                 clock=self.clock,
             )
-            self.recovery = self.journal.recover()
+            self.recovery = recover_anchored(self.journal)  # a journal rolled back or rewritten shows only there
         except (JournalCorrupted, JournalKeyError, JournalVersionError) as error:
             # the kiosk opens on its stop screen with the reason, so a supervisor can sign in and look
             self.journal = self.stopped_journal()
@@ -73,6 +74,8 @@ class KioskRuntime:
         self.blocked: Msg | None = None
         if not self.recovery.sound:
             self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})
+        self.journal_place = placement_problems(config, data_dir)[0] if is_production(config) else []
+        """What a production config must not do with the key and anchors (``--check`` refuses it); shown."""
         self.desk = SignInDesk(lambda: self.config.supervisors, self.clock, self.record_supervisor)
         if self.blocked is None and _model_shipped():
             self._record_model_in_use()
@@ -220,7 +223,8 @@ class KioskRuntime:
     def health(self) -> DeviceHealth:
         camera = self.camera.state()
         shaker, panel = self.devices.links["shaker"], self.devices.links["panel"]
-        journal = Health.DOWN if self.blocked is not None else Health.OK
+        warning = self.journal.anchor_problem or "; ".join(self.journal_place)
+        journal = Health.DOWN if self.blocked is not None else Health.WARN if warning else Health.OK
         return DeviceHealth(
             camera=camera.health,
             shaker=shaker.health,
@@ -230,7 +234,7 @@ class KioskRuntime:
                 ("camera", camera.detail),
                 ("shaker", shaker.detail),
                 ("panel", panel.detail),
-                ("journal", self.recovery.problem or f"{self.journal.count()} events"),
+                ("journal", self.recovery.problem or warning or f"{self.journal.count()} events"),
             ),
         )
 

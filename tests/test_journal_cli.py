@@ -134,7 +134,6 @@ def test_a_missing_journal_or_key_is_one_clear_line(data: Path, capsys: pytest.C
     assert err.count("\n") == 1
 
 
-
 def test_the_real_command(data: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
     cli_env["DEALER_ASSIST_DATA"] = str(data)
     done = subprocess.run([*dealer_assist, "logs", "rounds", "--game", "baibuu"], capture_output=True, text=True,

@@ -81,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
             config, devices=DeviceConfig(config.devices.shaker, config.devices.panel, config.devices.baud, args.seed)
         )
     if args.check:
+        from kiosk.journal_place import print_placement
+
+        if not print_placement(config, data_dir):
+            return 1
         print(
             f"{config.source}: OK: table {config.table_id}, game {config.game}, shaker {config.devices.shaker}, "
             f"panel {config.devices.panel}, camera {config.camera.source} with layout {config.camera.layout}; "
