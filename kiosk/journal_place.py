@@ -1,0 +1,125 @@
+"""Where the kiosk keeps its journal, the journal's key and its anchors, and what a production config must not do.
+
+The embedded demo keeps all three in the data folder. A kiosk with real devices must not: whoever copies that
+folder holds the key and can rewrite the journal with every hash recomputed, and an anchor beside the journal is
+rolled back together with it. ``dealer-assist kiosk --check`` refuses such a config.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from journal.anchors import AnchorFile
+from journal.errors import JournalError
+from journal.events import Note
+from journal.store import Journal, Recovery
+from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
+
+JOURNAL_FILE = "journal.sqlite3"
+DEMO_KEY_FILE = "kiosk.key"
+
+
+def journal_path(data_dir: Path) -> Path:
+    return data_dir / JOURNAL_FILE
+
+
+def key_path(config: KioskConfig, data_dir: Path) -> Path:
+    return Path(config.journal.key) if config.journal.key else data_dir / DEMO_KEY_FILE
+
+
+def anchor_sink(config: KioskConfig) -> AnchorFile | None:
+    return AnchorFile(config.journal.anchors) if config.journal.anchors else None
+
+
+def is_production(config: KioskConfig) -> bool:
+    """A config with a real device or camera: one a casino runs, not the demo."""
+    devices = {config.devices.shaker, config.devices.panel} - {SIMULATED, "none"}
+    return bool(devices) or config.camera.source != SYNTHETIC
+
+
+def placement_problems(config: KioskConfig, data_dir: Path) -> tuple[list[str], list[str]]:
+    """(refusals, warnings) about where the key and the anchors are; a demo config gets warnings only."""
+    refusals: list[str] = []
+    warnings: list[str] = []
+    production = is_production(config)
+    key = key_path(config, data_dir)
+    data = _real(data_dir)
+    if _real(key.parent) == data:
+        text = (f"journal.key: the journal's key {key} is in the journal's folder: whoever copies that folder can "
+                "rewrite the journal and recompute every hash; set journal.key to a file on another volume that "
+                "only the kiosk's user can read (chmod 600)")
+        (refusals if production else warnings).append(text if production else "demo only: " + text)
+    elif _same_volume(key.parent, data_dir):
+        warnings.append(f"journal.key {key} is on the same volume as the journal: another volume (a separate "
+                        "partition, a removable key) keeps it when the journal's disk is copied")
+    if key.is_file() and os.stat(key).st_mode & 0o077:
+        refusals.append(f"journal.key {key} may be read or written by others: chmod 600 {key}")
+    if config.journal.anchors is None:
+        text = ("journal.anchors is not set: a journal swapped for an older copy, cut short or rewritten with the "
+                "key would not show; set it to an append-only file on another volume")
+        warnings.append(text if production else "demo only: " + text)
+    else:
+        anchors = Path(config.journal.anchors)
+        if _real(anchors.parent) == data:
+            text = (f"journal.anchors {anchors} is in the journal's folder: an anchor beside the journal is rolled "
+                    "back with it; put it on another volume")
+            (refusals if production else warnings).append(text)
+        elif not anchors.parent.is_dir():
+            warnings.append(f"journal.anchors: the folder {anchors.parent} does not exist (is its volume mounted?): "
+                            "the kiosk plays on, warning at every round that no anchor is kept")
+    return refusals, warnings
+
+
+def print_placement(config: KioskConfig, data_dir: Path) -> bool:
+    """For ``--check``: say what is wrong with where the key and anchors are; False when the config is refused."""
+    refusals, warnings = placement_problems(config, data_dir)
+    for line in refusals:
+        print(f"{config.source}: REFUSED: {line}")
+    for line in warnings:
+        print(f"{config.source}: warning: {line}")
+    return not refusals
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _same_volume(a: Path, b: Path) -> bool:
+    try:
+        return os.stat(a).st_dev == os.stat(b).st_dev
+    except OSError:
+        return False
+
+
+
+def recover_anchored(journal: Journal) -> Recovery:
+    """``journal.recover()``, once the journal is found to continue this kiosk's own anchors; else play stops and
+    nothing is written to it (it is evidence). Then the start is anchored.
+
+    A journal the kiosk has just begun is in none of the anchors of the one before it: that is noted, not refused.
+    """
+    sink = journal.anchors
+    begun_anew = False
+    if isinstance(sink, AnchorFile) and sink.path.exists():
+        try:
+            check = journal.check_anchors([sink.path])
+        except JournalError as error:  # unreadable: the anchor that follows fails too, and notes it
+            journal.anchor_problem = str(error)
+        else:
+            begun_anew = not check.ok and check.verdict == "not in the anchors" and journal.created
+            if not check.ok and not begun_anew:
+                report = journal.verify()
+                if not report.ok:  # the chain's own fault is the one to name; recover() writes nothing then
+                    return journal.recover()
+                problem = check.problem or "the journal does not continue its anchors"
+                journal.refuse(problem)
+                return Recovery(False, report.events, problem)
+    recovery = journal.recover()
+    if recovery.sound:
+        if begun_anew:
+            where = sink.where if sink is not None else "the anchors"
+            journal.append(Note(f"a new journal was begun: the anchors in {where} before this one's are of the "
+                                "journal before it", by="kiosk"))
+        journal.anchor("kiosk started")
+    return recovery
