@@ -174,22 +174,20 @@ def load_config(path: str | Path | None) -> KioskConfig:
         config = KioskConfig()
         config.game_settings(config.game)
         return config
-    import yaml
+    from engine.untrusted import parse_yaml
 
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_bytes()
     except FileNotFoundError:
         raise ConfigError(
             f"{where}: no such config file; write one with `dealer-assist kiosk --write-config {where}`"
         ) from None
     try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{where}: not valid YAML{line}: {getattr(error, 'problem', error)}") from None
-    return config_from_data(data, where)
+        data = parse_yaml(text, where)
+    except InputError as error:
+        raise ConfigError(str(error)) from None
+    return config_from_data({} if data is None else data, where)
 
 
 def config_from_data(data: Any, where: str = "config") -> KioskConfig:

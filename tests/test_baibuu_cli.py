@@ -124,7 +124,7 @@ def test_settle_reads_stdin_and_a_house_as_set_on_the_felt(run) -> None:  # type
         ({"house": ["QH", "8S", "AD", "AD"]}, "a card appears twice"),
         ({"house": ["QH", "8S", "AD", "3X"]}, "unknown card '3X'"),
         ({"seats": {"2": {"bet": 100, "high": ["QH", "QS"], "low": ["5D", "4C"]}}}, "QH already seen"),
-        ({"seats": {"1": {"bet": 100, "high": ["KH", "QS"], "low": ["5D", "4C"]}}}, "1 is not a seat"),
+        ({"seats": {"1": {"bet": 100, "high": ["KH", "QS"], "low": ["5D", "4C"]}}}, "'1' is not a seat"),
         ({"seats": {"2": {"bet": 100, "high": ["KH"], "low": ["5D", "4C"]}}}, "set 2 cards high and 2 low"),
         ({"commission": 5}, "commission 5: allowed from 0 to 0.10"),
         ({"copy_rule": "nobody"}, "copy_rule 'nobody'"),

@@ -132,7 +132,7 @@ def test_option_trump_anytime_from_the_flag(dealer_assist: list[str], cli_env: d
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "dealer-assist: not valid JSON"),
+        ("{not json", "broken.json: not valid JSON"),
         ('{"game": "schmier", "dealer": 0}', "broken.json: the deal has no 'scores'"),
         ("[1, 2]", "broken.json: a Schmier hand file is a JSON object"),
     ],

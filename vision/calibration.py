@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.errors import InputError
+from engine.untrusted import parse_json
 
 FloatArray = npt.NDArray[np.float64]
 CALIBRATION_FORMAT = 1
@@ -165,15 +166,15 @@ class Calibration:
     def load(cls, path: str | Path) -> Calibration:
         source = Path(path)
         try:
-            text = source.read_text(encoding="utf-8")
+            text = source.read_bytes()
         except FileNotFoundError:
             raise CalibrationError(
                 f"no calibration at {source}: run `dealer-assist vision calibrate` with the table in view"
             ) from None
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise CalibrationError(f"{source}: not valid JSON ({error}): run calibrate again") from None
+            data = parse_json(text, str(source))
+        except InputError as error:
+            raise CalibrationError(f"{error}, or run `dealer-assist vision calibrate` again") from None
         return cls.from_json(data, source=str(source))
 
 

@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import yaml
 
 from engine.errors import InputError
+from engine.untrusted import parse_yaml
 from vision.calibration import Calibration, MarkerSpec
 
 Point = tuple[float, float]
@@ -157,13 +157,15 @@ def load_layout(name_or_path: str | Path = DEFAULT_LAYOUT) -> Layout:
             shipped = ", ".join(shipped_layouts())
             raise LayoutError(f"no layout named {str(name_or_path)!r}: give a YAML file or one of: {shipped}")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes()
     except FileNotFoundError:
-        raise LayoutError(f"no layout file at {path}") from None
+        raise LayoutError(
+            f"no layout file at {path}: give the path of a layout YAML file, or one of: {', '.join(shipped_layouts())}"
+        ) from None
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise LayoutError(f"{path}: not valid YAML ({str(error).splitlines()[0]}); check the indentation") from None
+        data = parse_yaml(text, str(path))
+    except InputError as error:
+        raise LayoutError(str(error)) from None
     return parse_layout(data, source=str(path))
 
 

@@ -12,6 +12,9 @@ from engine.baibuu.dice import SEAT_POSITIONS, Direction
 from engine.common import JSON, SettingsError
 
 MAX_COMMISSION = Decimal("0.10")
+MOST_CHIPS = 10**12
+"""No table's bet limit comes near a trillion chips: a larger bet or limit is a slip of the keyboard, and keeping
+every amount this small keeps all of a round's sums far inside the journal's 64-bit integers."""
 
 
 class CopyRule(Enum):
@@ -81,6 +84,8 @@ class Settings:
             return f"bet {bet} is under the table minimum of {self.min_bet}"
         if self.max_bet is not None and bet > self.max_bet:
             return f"bet {bet} is over the table maximum of {self.max_bet}"
+        if bet > MOST_CHIPS:
+            return f"bet {bet} is more than any table takes (at most {MOST_CHIPS:,} chips)"
         if bet % self.smallest_chip:
             return f"bet {bet} is not a whole number of the smallest chip ({self.smallest_chip})"
         return None
@@ -106,6 +111,8 @@ def _whole(name: str, value: object, *, minimum: int) -> None:
         raise SettingsError(f"{name} {value!r}: give a whole number of chips")
     if value < minimum:
         raise SettingsError(f"{name} {value}: must be at least {minimum}")
+    if value > MOST_CHIPS:
+        raise SettingsError(f"{name} {value}: more than any table uses (at most {MOST_CHIPS:,} chips)")
 
 
 def commission_from_json(value: object) -> Decimal:

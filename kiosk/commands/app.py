@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
         if not print_placement(config, data_dir):
             return 1
+        _check_camera_files(config)
         print(
             f"{config.source}: OK: table {config.table_id}, game {config.game}, shaker {config.devices.shaker}, "
             f"panel {config.devices.panel}, camera {config.camera.source} with layout {config.camera.layout}; "
@@ -121,6 +122,26 @@ def run(args: argparse.Namespace) -> int:
     finally:
         runtime.close()
     return 0
+
+
+def _check_camera_files(config: Any) -> None:
+    """The layout and calibration the config names exist and read as such: a check that passes means the kiosk
+    starts with them."""
+    from vision.calibration import Calibration
+    from vision.layout import load_layout
+
+    try:
+        load_layout(config.camera.layout)
+    except InputError as error:
+        raise InputError(f"{config.source}: camera.layout: {error}") from None
+    if config.camera.calibration:
+        try:
+            Calibration.load(config.camera.calibration)
+        except InputError as error:
+            raise InputError(
+                f"{config.source}: camera.calibration: {error}; or set calibration: null to calibrate from the "
+                "markers in the first frame"
+            ) from None
 
 
 def _add_supervisor(supervisor: str, path: Path) -> int:

@@ -35,6 +35,7 @@ ROUND_KEYS = {
     "manual_dice": "true when the dice were entered by hand",
 }
 SEAT_KEYS = ("bet", "high", "low")
+SEAT_NAMES = ("2", "3", "4", "5", "6", "7")
 
 
 def register(subparsers: Any) -> None:
@@ -142,12 +143,11 @@ def _cards(cards: Iterable[Card]) -> str:
 
 
 def run_settle(args: argparse.Namespace) -> int:
+    from engine.untrusted import parse_json
+
     name = "standard input" if args.round_file == "-" else args.round_file
-    text = sys.stdin.read() if args.round_file == "-" else Path(args.round_file).read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{name}: not valid JSON ({error}); check the file") from None
+    source = sys.stdin.buffer.read() if args.round_file == "-" else Path(args.round_file).read_bytes()
+    data = parse_json(source, name)
     try:
         state = round_from_file(data)
     except InputError as error:
@@ -178,8 +178,9 @@ def round_from_file(data: object) -> Round:
         raise InputError(f"seats: {ROUND_KEYS['seats']}")
     positions = []
     for key in seats:
-        if not (isinstance(key, str) and key.isdigit()):
-            raise InputError(f"seats: {key!r} is not a seat; seats are positions 2 to 7")
+        # Written exactly as the table numbers its seats: "02" or "²" would be a second name for seat 2.
+        if key not in SEAT_NAMES:
+            raise InputError(f'seats: {key!r} is not a seat; write seats as the table numbers them, "2" to "7"')
         positions.append(int(key))
     setting_keys = ("commission", "copy_rule", "direction", "smallest_chip", "min_bet", "max_bet")
     settings = settings_from_json({**{k: data[k] for k in setting_keys if k in data}, "seats": sorted(positions)})
@@ -187,7 +188,10 @@ def round_from_file(data: object) -> Round:
     dice = data["dice"]
     if not isinstance(dice, list):
         raise InputError(f"dice {dice!r}: {ROUND_KEYS['dice']}")
-    state.roll(dice, manual=bool(data.get("manual_dice", False)))
+    manual = data.get("manual_dice", False)
+    if not isinstance(manual, bool):
+        raise InputError(f"manual_dice {manual!r}: {ROUND_KEYS['manual_dice']}, else false")
+    state.roll(dice, manual=manual)
     house = data["house"]
     if isinstance(house, dict):
         if set(house) != {"high", "low"}:

@@ -29,8 +29,9 @@ def register(subparsers: Any) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     from engine.samloc import Hand, action_from_json, deal_from_json, settings_from_json
+    from engine.untrusted import parse_json
 
-    data = json.loads(args.hand_file.read_text(encoding="utf-8"))
+    data = parse_json(args.hand_file.read_bytes(), str(args.hand_file))
     if not isinstance(data, dict):
         raise InputError(f"{args.hand_file}: a hand file is a JSON object with table, hands, leader and actions")
     if data.get("game", "samloc") != "samloc":

@@ -39,8 +39,9 @@ def _replay(args: argparse.Namespace) -> int:
     from engine.common import IllegalAction
     from engine.schmier import Hand, Settings
     from engine.schmier.state import read_hand_file
+    from engine.untrusted import parse_json
 
-    data = json.loads(args.hand.read_text(encoding="utf-8"))
+    data = parse_json(args.hand.read_bytes(), str(args.hand))
     try:
         settings, deal, actions, now = read_hand_file(data)
     except InputError as error:
