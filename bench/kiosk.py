@@ -5,6 +5,8 @@ Runs the kiosk runtime headless (the same tick the Kivy app calls 20 times a sec
      (camera read, stability over consecutive frames, zone assignment, controller);
   2. CONFIRM with every seat read → the results in the view (engine settlement + durable journal write first).
 The card reader is the shipped model when ``models/`` has one, else the placement reader (kiosk cost only).
+Each round the last round's cards leave the felt and the new ones arrive between two frames, as after NEXT ROUND and
+an immediate SHAKE; a card shown sure and wrong (an old card among them) fails the run (exit status 1).
 With ``--window`` (needs a display, e.g. ``xvfb-run -a python bench/kiosk.py --window``) it also times, in the
 real Kivy window, cards placed → the card widgets on the table screen showing them.
 Usage: python bench/kiosk.py [--rounds N] [--window]
@@ -84,6 +86,10 @@ def main() -> int:
         f"wrong and unflagged {reading['wrong']}; corrected on the picker before settling: {reading['corrected']}"
     )
     print(f"the screen redraws on its next tick: up to {TICK_S * 1000:.0f} ms more")
+    if reading["wrong"]:  # a card shown as sure and wrong is what a dealer would pay on: the benchmark fails
+        print(f"CHECK FAILED: {reading['wrong']} cards were shown wrong and unflagged (0 expected on the demo table)")
+        return 1
+    print("check: no card shown wrong and unflagged")
     return 0
 
 

@@ -327,6 +327,8 @@ def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None)
     console.print(f"[bold]{title}[/]")
     outcome = _outcome(s.outcome) + (f" by {s.voided_by}: {s.void_reason}" if s.outcome == "voided" else "")
     console.print(f"begun {s.begun_at} · {outcome}" + (f" at {s.ended_at}" if s.ended_at else ""))
+    for flag in detail.flags:
+        console.print(f"[bold black on yellow] FLAG [/] {flag}")
     events = Table(show_lines=False, title="Events")
     for name in ("Seq", "Time (UTC)", "Event", "What"):
         events.add_column(name, justify="right" if name == "Seq" else "left")

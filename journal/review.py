@@ -164,6 +164,9 @@ class RoundDetail:
     shown: ResultsShown | None
     settled: RoundSettled | None
     replayed: Replayed
+    flags: tuple[str, ...] = ()
+    """What a supervisor should look at, in words: a hand the same as the last round's (cards left on the felt),
+    dice journaled twice, a round paid without its results recorded as shown."""
 
 
 def round_detail(reader: JournalReader, round_id: int, rounds: list[RoundSummary] | None = None) -> RoundDetail:
@@ -189,7 +192,43 @@ def round_detail(reader: JournalReader, round_id: int, rounds: list[RoundSummary
             settled = event
         elif entry.kind == "action_recorded":
             actions.append(entry.payload["action"])
-    return RoundDetail(summary, entries, begun, shown, settled, replay(begun, actions, shown, settled))
+    flags = round_flags(reader, summary, rounds, entries, actions)
+    return RoundDetail(summary, entries, begun, shown, settled, replay(begun, actions, shown, settled), flags)
+
+
+def round_flags(reader: JournalReader, summary: RoundSummary, rounds: list[RoundSummary], entries: Iterable[Entry],
+                actions: list[dict[str, JSON]]) -> tuple[str, ...]:
+    """The round's flags for review (see ``RoundDetail.flags``), from the events alone."""
+    flags = []
+    index = next(i for i, r in enumerate(rounds) if r.round_id == summary.round_id)
+    previous = rounds[index - 1] if index > 0 else None
+    if summary.game == "baibuu" and previous is not None and previous.game == "baibuu":
+        earlier = [e.payload["action"] for e in reader.entries(round_id=previous.round_id, kinds=["action_recorded"])]
+        last = {cards: name for name, cards in baibuu_hands(earlier).items()}
+        for name, cards in baibuu_hands(actions).items():
+            if cards in last:
+                flags.append(f"the {name} hand {' '.join(sorted(cards))} is the {last[cards]} hand of round "
+                             f"{previous.round_id}: cards left on the felt from it?")
+    own = [entry for entry in entries if entry.round_id == summary.round_id]
+    dice = [" ".join(map(str, entry.payload["dice"])) for entry in own if entry.kind == "dice_rolled"]
+    if len(dice) > 1:
+        flags.append(f"the shaker's dice were journaled {len(dice)} times in this round ({', '.join(dice)}): "
+                     "it was shaken again after its dice were recorded")
+    kinds = [entry.kind for entry in own]
+    if RoundSettled.KIND in kinds and ResultsShown.KIND not in kinds:
+        flags.append("paid with no record of the results shown to the dealer")
+    return tuple(flags)
+
+
+def baibuu_hands(actions: Iterable[dict[str, JSON]]) -> dict[str, frozenset[str]]:
+    """A Bài Bửu round's hands as recorded: "house" and "seat N" → the hand's four cards."""
+    hands: dict[str, frozenset[str]] = {}
+    for action in actions:
+        if action.get("action") == "reveal_house":
+            hands["house"] = frozenset(action["cards"])
+        elif action.get("action") == "set_seat":
+            hands[f"seat {action['seat']}"] = frozenset([*action["high"], *action["low"]])
+    return hands
 
 
 def replay(begun: RoundBegun, actions: list[dict[str, JSON]], shown: ResultsShown | None,

@@ -9,6 +9,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import metadata
@@ -485,6 +486,7 @@ class Journal(JournalReader):
         self._refused: str | None = None
         self._open: _RoundProgress | None = None
         self._next_round = 1
+        self._in_step = False  # inside step(): writes join its one transaction
         head = connection.execute("SELECT seq, hash FROM head WHERE id = 1").fetchone()
         self._head_seq, self._head_hash = (0, chain.GENESIS) if head is None else (int(head[0]), str(head[1]))
         self._last_times: tuple[datetime, int] | None = None
@@ -729,6 +731,36 @@ class Journal(JournalReader):
             raise JournalError(f"round {round_id} is not open ({now}): it is settled, voided or was never begun")
         return self._open
 
+    @contextmanager
+    def step(self) -> Iterator[None]:
+        """The writes made inside are one step of a round: all of them are recorded, or none (an error inside, or
+        the kiosk killed half way, leaves the journal as it was before the step). Steps inside a step join it."""
+        with self._mutex:
+            if self._in_step:
+                yield
+                return
+            kept = (self._head_seq, self._head_hash, self._last_times, self._next_round,
+                    None if self._open is None else replace(self._open))
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise JournalError(f"could not begin recording ({error}): nothing was recorded; check the disk") \
+                    from None
+            self._in_step = True
+            try:
+                yield
+                self._conn.execute("COMMIT")
+            except BaseException as error:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                self._head_seq, self._head_hash, self._last_times, self._next_round, self._open = kept
+                if isinstance(error, sqlite3.Error):
+                    raise JournalError(f"could not record this step ({error}): nothing of it was recorded; check "
+                                       "the disk and do not show or pay its result") from None
+                raise
+            finally:
+                self._in_step = False
+
     # -- the one place that writes
 
     def _write(self, event: Event, round_id: int | None) -> Entry:
@@ -757,8 +789,10 @@ class Journal(JournalReader):
         header = chain.header_json(seq, time, mono, self.boot_id, self.kiosk_id, self.table_id, round_id, kind)
         digest = chain.event_hash(self._key, self._head_hash, header, payload.encode("utf-8"))
         conn = self._conn
+        own = not self._in_step  # inside a step, the step begins and commits the transaction
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            if own:
+                conn.execute("BEGIN IMMEDIATE")
             try:
                 conn.execute(
                     f"INSERT INTO events ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -767,9 +801,10 @@ class Journal(JournalReader):
                 )
                 conn.execute("UPDATE head SET seq = ?, hash = ?, mac = ? WHERE id = 1",
                              (seq, digest, chain.head_mac(self._key, seq, digest)))
-                conn.execute("COMMIT")
+                if own:
+                    conn.execute("COMMIT")
             except BaseException:
-                if conn.in_transaction:
+                if own and conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as error:

@@ -127,6 +127,8 @@ class CameraState:
     detail: str = "starting"
     frame_number: int = -1
     reads: Mapping[str, tuple[CardRead, ...]] = field(default_factory=dict)
+    taken_at: float | None = None
+    """Clock seconds when the frame behind ``reads`` was asked of the camera."""
     frame: EvidenceFrame | None = None
     """The camera frame ``reads`` were read from (kept as evidence when a reading is journaled)."""
 
@@ -195,6 +197,10 @@ class Camera:
     def start(self) -> None:
         self.reader.start(idle_s=0.1)
 
+    def forget(self, since: float) -> None:
+        """A new round's shake: cards on the felt count again only once frames asked for from ``since`` on show them."""
+        self.reader.forget(since)
+
     def state(self) -> CameraState:
         snapshot, seen = self.reader.published()
         status = self.source.status
@@ -214,7 +220,7 @@ class Camera:
             if zone.cards
         }
         frame = EvidenceFrame(seen, self.encoding) if seen is not None else None
-        return CameraState(health, detail, snapshot.frame, reads, frame)
+        return CameraState(health, detail, snapshot.frame, reads, frame=frame, taken_at=snapshot.taken_at)
 
     def annotated(self) -> Any:
         if self.reader.last_frame is None:

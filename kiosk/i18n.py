@@ -131,6 +131,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "read.too_few": ("{count} of {expected} cards", "{count}/{expected} lá"),
     "read.corrected": ("corrected by hand", "đã sửa tay"),
     "read.partly_covered": ("partly covered", "bị che"),
+    "read.last_round": ("same cards as last round: look at the felt", "giống bài ván trước: xem lại trên bàn"),
     "read.same_card_twice": ("{card} is on the felt twice: check the reads", "{card} xuất hiện hai lần: kiểm tra lại"),
     # alerts
     "alert.shaker_offline": (
@@ -152,6 +153,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alert.house_wrong_set": ("Set the house hand the house way first", "Xếp bài nhà cái đúng cách trước"),
     "alert.seats_incomplete": ("Seat {seat}: {problem}", "Tụ {seat}: {problem}"),
     "alert.read_problem": ("Check the cards marked in orange", "Kiểm tra các lá viền cam"),
+    "alert.last_round": (
+        "Same cards as last round where marked: look at the felt, then CONFIRM again to accept them",
+        "Bài giống ván trước ở chỗ đánh dấu: xem lại trên bàn, rồi XÁC NHẬN lần nữa để chấp nhận",
+    ),
     "alert.resumed": ("Resumed round {round} from the journal", "Tiếp tục ván {round} từ nhật ký"),
     # manual dice
     "dice.title": ("Enter the three dice", "Nhập ba xúc xắc"),

@@ -88,6 +88,7 @@ class KioskRuntime:
             self.devices.shake,
             default_bet=config.default_bet,
             shake_timeout_s=config.shake_timeout_s,
+            table_reset=self.camera.forget,
         )
         from kiosk.controller.samloc import SamLocController
         from kiosk.controller.schmier import SchmierController
@@ -138,7 +139,10 @@ class KioskRuntime:
         camera = self.camera.state()
         if camera.frame_number != self._camera_frame:
             self._camera_frame = camera.frame_number
-            self.active.on_table(camera.reads, frame=camera.frame)
+            if self.active is self.controller:  # Bài Bửu counts only what was read after its round's shake
+                self.controller.on_table(camera.reads, frame=camera.frame, taken_at=camera.taken_at)
+            else:
+                self.active.on_table(camera.reads, frame=camera.frame)
         self.active.tick()
         if self.clock.monotonic() >= self._prune_due:
             self.prune_evidence()

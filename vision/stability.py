@@ -117,6 +117,7 @@ class TableSnapshot:
     zones: Mapping[str, ZoneCards]
     off_zone: tuple[Card, ...] = ()  # stable cards lying outside every zone
     problem: str | None = None  # why the table is not being read right now (camera lost, not calibrated), if so
+    taken_at: float | None = None  # clock seconds when the last frame read into it was asked of the camera
 
     def zone(self, name: str) -> ZoneCards:
         try:
@@ -220,7 +221,12 @@ class Stabilizer:
                     events.append(CardRemoved(track.zone, track.card, at))
         return events
 
-    def snapshot(self, *, problem: str | None = None) -> TableSnapshot:
+    def forget(self) -> None:
+        """Start the table afresh: nothing counts as placed until read again for ``frames_to_place`` frames (the
+        frame count goes on, so that a new snapshot is told from an old one)."""
+        self._tracks.clear()
+
+    def snapshot(self, *, problem: str | None = None, taken_at: float | None = None) -> TableSnapshot:
         placed = [t for t in self._tracks.values() if t.placed_at is not None]
         copies: dict[Card, int] = {}
         for track in placed:
@@ -251,7 +257,7 @@ class Stabilizer:
             )
             zones[zone.name] = ZoneCards(zone.name, tuple(cards), zone.capacity, frozenset(zone_flags), pending)
         off_zone = tuple(t.card for t in placed if t.zone == OFF_ZONE)
-        return TableSnapshot(self._at, self._frame, zones, off_zone, problem)
+        return TableSnapshot(self._at, self._frame, zones, off_zone, problem, taken_at)
 
 
 def _mean(values: Iterable[float]) -> float:

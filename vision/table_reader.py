@@ -287,8 +287,10 @@ class TableReader:
         self.view = view or ReadView()
         self.still = StillTiles(still)
         self.on_events = on_events
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._problem: str | None = None
+        self._since: float | None = None  # frames asked for before this (clock seconds) are not read: see forget()
+        self._taken: float | None = None
         self._snapshot = self.stabilizer.snapshot(problem="no frame read yet")
         self._seen: SeenFrame | None = None
         self.last_frame: Frame | None = None
@@ -315,6 +317,7 @@ class TableReader:
 
     def step(self) -> TableSnapshot:
         """Read one frame and update the table; returns the new snapshot (the old one, with a problem, if no frame)."""
+        taken = seconds(self.clock)
         frame = self.source.read()
         if frame is None:
             status = self.source.status
@@ -343,9 +346,22 @@ class TableReader:
         self.last_seen = list(detections)
         located = locate(detections, self.calibration, self.layout)
         self.last_detections = located
-        events = self.stabilizer.update(located, seconds(self.clock))
-        snapshot = self._publish(events, None, frame, tuple(located))
-        return snapshot
+        with self._lock:
+            if self._since is not None and taken < self._since:
+                return self._snapshot  # asked for before the table was forgotten: not part of the new table
+            events = self.stabilizer.update(located, seconds(self.clock))
+            self._taken = taken
+            return self._publish(events, None, frame, tuple(located))
+
+    def forget(self, since: float | None = None) -> None:
+        """Start the table afresh (a new round's shake): every stable placement and kept reading is dropped, and a
+        frame asked of the camera before ``since`` (clock seconds; default now) is not read into the new table, so
+        that cards lying there before count only once they are read again."""
+        with self._lock:
+            self._since = seconds(self.clock) if since is None else since
+            self.stabilizer.forget()
+            self.still.forget()
+            self._snapshot = self.stabilizer.snapshot(problem=self._problem, taken_at=self._taken)
 
     def _unplaced(self, frame: Frame, problem: str) -> TableSnapshot:
         """A frame read with no calibration to place its cards by: the readings are kept for the live view only."""
@@ -381,7 +397,7 @@ class TableReader:
                  placed: tuple[TableDetection, ...] = ()) -> TableSnapshot:
         with self._lock:
             self._problem = problem
-            self._snapshot = self.stabilizer.snapshot(problem=problem)
+            self._snapshot = self.stabilizer.snapshot(problem=problem, taken_at=self._taken)
             snapshot = self._snapshot
             if frame is not None:
                 self._seen = SeenFrame(snapshot.frame, frame, placed)

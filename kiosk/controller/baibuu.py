@@ -7,7 +7,8 @@ the journal *before* the screen shows what it caused; when the journal refuses a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +16,7 @@ from engine.baibuu import Hand, HandClass, Round, Settings, house_way, replay
 from engine.cards import Card
 from engine.common import IllegalAction
 from engine.errors import InputError
-from journal import Journal, OpenRound
+from journal import Entry, Journal, OpenRound
 from journal.events import CardsCorrected, CardsRead, DiceReshaken, DiceRolled, HouseSplitShown, Note
 from kiosk.clock import Clock
 from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Phase, SeatView
@@ -44,13 +45,19 @@ class BaiBuuController:
         default_bet: int | None = None,
         shake_timeout_s: float = SHAKE_TIMEOUT_S,
         dealer: str = "dealer",
+        table_reset: Callable[[float], None] | None = None,
     ) -> None:
+        """``table_reset(since)`` tells the camera that a round was shaken at ``since`` (the clock's monotonic
+        seconds): it forgets what it held as placed, and reads the felt afresh from frames taken from then on."""
         self.table_settings = settings
         self.journal = journal
         self.clock = clock
         self.shaker = shaker
         self.shake_timeout_s = shake_timeout_s
         self.dealer = dealer
+        self.table_reset = table_reset
+        self.last_hands: dict[int, frozenset[Card]] = previous_hands(journal)
+        """Position → the four cards it held last round (1: the house): a hand seen again is flagged."""
         self.default_bet = default_bet if default_bet is not None else settings.min_bet
         self.bets: dict[int, int] = dict.fromkeys(settings.seats, self.default_bet)
         self.places = PlaceReads()
@@ -70,6 +77,10 @@ class BaiBuuController:
         self.void_reason: str | None = None
         self.shown_split: tuple[Card, ...] | None = None
         self.flagged_set: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self.epoch: float | None = None
+        """When this round was shaken (clock monotonic seconds): only frames taken since count for it."""
+        self.repeats_warned: frozenset[tuple[int, frozenset[Card]]] = frozenset()
+        """Last round's hands the dealer was warned of at CONFIRM: a second CONFIRM accepts them."""
         self.places.clear()
 
     # ---- settings ------------------------------------------------------------------------------------------
@@ -109,7 +120,18 @@ class BaiBuuController:
         elif name is not None:
             self.command(name)
 
-    def on_table(self, reads: Mapping[str, Sequence[CardRead]], frame: EvidenceFrame | None = None) -> None:
+    def on_table(
+        self, reads: Mapping[str, Sequence[CardRead]], frame: EvidenceFrame | None = None,
+        taken_at: float | None = None,
+    ) -> None:
+        """The camera's stable reads; ``taken_at``: when the frame they come from was asked for (monotonic seconds).
+
+        A hand counts for a round only when read after that round's shake: before it the places stay empty, and a
+        reading from a frame taken before it is not this round's (the old cards may just have left the felt)."""
+        if self.phase in (Phase.READY, Phase.SHAKING):
+            return
+        if taken_at is not None and self.epoch is not None and taken_at < self.epoch:
+            return
         self.seen_frame = frame
         self.places.update(reads)
         self._note_house_split()
@@ -155,6 +177,7 @@ class BaiBuuController:
         self._shake()
 
     def _shake(self) -> None:
+        self._read_afresh()
         shake_id = self.shaker() if self.shaker is not None else None
         if shake_id is None:
             self.pending_shake = None
@@ -169,8 +192,10 @@ class BaiBuuController:
         if self.phase not in (Phase.READY, Phase.SHAKING):
             raise IllegalAction("the dice are already rolled this round")
         Round(self.table_settings).verify_roll(list(dice), True)  # refuse a 7 before a round is begun for it
-        self._begin_round()
-        self._roll(tuple(dice), manual=True)  # type: ignore[arg-type]
+        self._read_afresh()
+        with self._step():
+            self._begin_round()
+            self._roll(tuple(dice), manual=True)  # type: ignore[arg-type]
 
     def _cmd_bet(self, seat: int, amount: int) -> None:
         if seat not in self.table_settings.seats:
@@ -227,9 +252,36 @@ class BaiBuuController:
     def _cmd_next(self) -> None:
         if self.phase not in (Phase.CLOSED, Phase.VOIDED):
             raise IllegalAction("CONFIRM or VOID the round first")
+        hands = hands_of(self.state) if self.state is not None else {}
+        if hands:
+            self.last_hands = hands
         self._new_round_state()
 
     # ---- the round's steps -------------------------------------------------------------------------------
+    @contextmanager
+    def _step(self) -> Iterator[None]:
+        """One step of the round: its journal writes are recorded together or not at all (a crash half way
+        included), and when they are not, the round goes back to what the journal holds."""
+        round_id, state = self.round_id, self.state
+        done = len(state.history) if state is not None else 0
+        try:
+            with self.journal.step():
+                yield
+        except BaseException:
+            self.round_id = round_id
+            if state is not None:
+                self.state = replay(state.settings, state.deal_to_json(), [r.to_json() for r in state.history[:done]])
+            else:
+                self.state = None
+            raise
+
+    def _read_afresh(self) -> None:
+        """The round's shake: the places empty, and only what the camera reads from now on counts for the round."""
+        self.epoch = self.clock.monotonic()
+        self.places.clear()
+        if self.table_reset is not None:
+            self.table_reset(self.epoch)
+
     def _begin_round(self) -> None:
         if self.round_id is not None:
             return
@@ -244,10 +296,11 @@ class BaiBuuController:
     def _roll(self, dice: tuple[int, int, int], manual: bool) -> None:
         assert self.state is not None and self.round_id is not None
         self.state.verify_roll(list(dice), manual)
-        if not manual:
-            self._journal_event(DiceRolled(dice=dice, shake=max(1, self.shakes)))
-        record = self.state.roll(list(dice), manual)
-        self.journal.record_action(self.round_id, record)
+        with self._step():  # the shaker's result and the roll it makes are one step: a restart never shakes again
+            if not manual:
+                self._journal_event(DiceRolled(dice=dice, shake=max(1, self.shakes)))
+            record = self.state.roll(list(dice), manual)
+            self.journal.record_action(self.round_id, record)
         self.pending_shake = None
         self.shake_deadline = None
         self.phase = Phase.HOUSE
@@ -305,9 +358,18 @@ class BaiBuuController:
         low_cards = [read.card for read in low]
         if split is None or not _same_set(split, high_cards, low_cards):
             raise Refused(Msg("alert.house_wrong_set"))
-        self._record_reads([zone(1, "high"), zone(1, "low")])
-        self.journal.record_action(self.round_id, self.state.reveal_house([r.card for r in reads]))
-        self.journal.record_action(self.round_id, self.state.set_house(high_cards, low_cards))
+        cards = [read.card for read in reads]
+        opened = self.state.house_cards  # opened already: a journal of old, stopped between opening and setting
+        if opened is not None and set(opened) != set(cards):
+            raise IllegalAction(f"the house hand was opened as {_text(opened)} before the kiosk stopped: lay those "
+                                "four cards in the house places")
+        accepted = self._check_repeats([1])
+        with self._step():
+            self._record_reads([zone(1, "high"), zone(1, "low")])
+            self._note_accepted(accepted)
+            if opened is None:
+                self.journal.record_action(self.round_id, self.state.reveal_house(cards))
+            self.journal.record_action(self.round_id, self.state.set_house(high_cards, low_cards))
         self.phase = Phase.SEATS
 
     def _confirm_seats(self) -> None:
@@ -326,13 +388,55 @@ class BaiBuuController:
         trial = replay(state.settings, state.deal_to_json(), [r.to_json() for r in state.history])
         for seat, bet, high, low in plan:
             trial.set_seat(seat, bet, high, low)
-        self._record_reads([zone(seat, hand) for seat, *_ in plan for hand in ("high", "low")])
-        for seat, bet, high, low in plan:
-            self.journal.record_action(self.round_id, state.set_seat(seat, bet, high, low))
-        settlement = state.settle()
-        lines = [record.result.describe() for record in state.seats.values()]
-        self.journal.show_results(self.round_id, settlement, lines)  # written first ...
+        accepted = self._check_repeats([seat for seat, *_ in plan])
+        with self._step():  # every seat and the results, or (a crash half way) none of them
+            self._record_reads([zone(seat, hand) for seat, *_ in plan for hand in ("high", "low")])
+            self._note_accepted(accepted)
+            for seat, bet, high, low in plan:
+                self.journal.record_action(self.round_id, state.set_seat(seat, bet, high, low))
+            self._show_results()  # written first ...
         self.phase = Phase.RESULTS  # ... then shown
+
+    def _show_results(self) -> None:
+        assert self.state is not None and self.round_id is not None
+        lines = [record.result.describe() for record in self.state.seats.values()]
+        self.journal.show_results(self.round_id, self.state.settle(), lines)
+
+    def _repeats(self, positions: Sequence[int]) -> dict[int, frozenset[Card]]:
+        """Of ``positions`` (1: the house), those whose four cards on the felt were a hand last round: cards left
+        lying from the last round, or a deck not shuffled. The dealer looks before they count."""
+        last = set(self.last_hands.values())
+        found = {}
+        for position in positions:
+            cards = frozenset(read.card for hand in ("high", "low") for read in self.places.cards(zone(position, hand)))
+            if len(cards) == 4 and cards in last:
+                found[position] = cards
+        return found
+
+    def _open_positions(self) -> list[int]:
+        """The hands the next CONFIRM records: the house's, then the seats still waiting."""
+        if self.state is None or self.phase not in (Phase.HOUSE, Phase.SEATS):
+            return []
+        return [1] if self.phase is Phase.HOUSE else list(self.state.waiting_seats)
+
+    def _check_repeats(self, positions: Sequence[int]) -> dict[int, frozenset[Card]]:
+        """A CONFIRM over hands the same as last round's: the first is refused with a warning, the next accepts
+        them (returned, to be put on record with the step)."""
+        repeats = self._repeats(positions)
+        if not frozenset(repeats.items()) <= self.repeats_warned:
+            self.repeats_warned = self.repeats_warned | frozenset(repeats.items())
+            raise Refused(Msg("alert.last_round"))
+        return repeats
+
+    def _note_accepted(self, repeats: Mapping[int, frozenset[Card]]) -> None:
+        for position, cards in sorted(repeats.items()):
+            self._journal_event(
+                Note(
+                    text=f"{_place_name(position)} hand {_text(cards)} is the same as a hand of the last round "
+                    "(cards left from it?); the dealer was warned and confirmed it",
+                    by=self.dealer,
+                )
+            )
 
     def _seat_problems(self) -> list[tuple[int, Msg]]:
         assert self.state is not None
@@ -369,7 +473,13 @@ class BaiBuuController:
 
     # ---- resume after a restart --------------------------------------------------------------------------
     def resume(self, open_round: OpenRound) -> None:
-        """Take up the round the journal found open: replay its actions and go back to the step it was at."""
+        """Take up the round the journal found open: replay its actions and go back to the step it was at.
+
+        The step is the journal's alone. Each step is written as one transaction, so a stop leaves it done or not
+        begun; a journal of old may hold one half done, and it is completed here from what the journal says: the
+        shaker's dice journaled without their roll (rolled now: the round never shakes twice), every seat set
+        without the results shown (shown now, so a round is never paid on results nobody saw recorded). A house hand
+        opened but not set is set by the next CONFIRM."""
         self._new_round_state()
         state = replay(open_round.settings, open_round.deal, list(open_round.actions))
         self.state = state
@@ -379,7 +489,19 @@ class BaiBuuController:
         for seat in self.table_settings.seats:
             if seat not in state.settings.seats:
                 self.bets[seat] = 0
-        if open_round.step == "results_shown" or state.is_over:
+        with self._step():
+            self.journal.resume_round(open_round.round_id)
+            dice = unrolled_dice(open_round.entries) if state.assignment is None else None
+            if dice is not None and state.can_roll(list(dice)):
+                shown = " ".join(map(str, dice))
+                self._journal_event(Note(f"the shaker's dice {shown} were journaled before the kiosk stopped: the "
+                                         "round goes on with them", by="kiosk"))
+                self.journal.record_action(self.round_id, state.roll(list(dice)))
+            if state.is_over and open_round.step != "results_shown":
+                self._journal_event(Note("every seat was set before the kiosk stopped: the results are shown now",
+                                         by="kiosk"))
+                self._show_results()
+        if state.is_over:
             self.phase = Phase.RESULTS
         elif state.house is not None:
             self.phase = Phase.SEATS
@@ -387,7 +509,7 @@ class BaiBuuController:
             self.phase = Phase.HOUSE
         else:
             self.phase = Phase.SHAKING
-        self.journal.resume_round(open_round.round_id)
+        self._read_afresh()  # the felt is read anew: nothing read before the stop is taken on trust
         self.alert = Msg("alert.resumed", {"round": open_round.round_id})
 
     # ---- output ------------------------------------------------------------------------------------------
@@ -406,15 +528,18 @@ class BaiBuuController:
                 manual=bool(state.history and getattr(state.history[0], "manual", False)),
             )
         twice = self._seen_twice()
-        house_high, house_low = self._house_places(twice)
+        repeats = self._repeats(self._open_positions())
+        house_high, house_low = self._house_places(twice, repeats)
         way_view, set_ok, set_msg = self._house_check()
-        seats = tuple(self._seat_view(seat, twice) for seat in self.table_settings.seats)
+        seats = tuple(self._seat_view(seat, twice, repeats) for seat in self.table_settings.seats)
         house_net = None
         if self.phase in (Phase.RESULTS, Phase.CLOSED) and state is not None and state.is_over:
             house_net = -sum(record.result.net for record in state.seats.values())
         alert = self.alert
         if alert is None and self.phase in (Phase.HOUSE, Phase.SEATS) and self._any_doubt():
             alert = Msg("alert.read_problem")
+        if alert is None and repeats:
+            alert = Msg("alert.last_round")
         return BaiBuuView(
             prompt=self._prompt(set_ok),
             alert=alert,
@@ -437,7 +562,7 @@ class BaiBuuController:
         ]
         return any(read.doubtful for z in zones for read in self.places.cards(z))
 
-    def _house_places(self, twice: set[Card]) -> tuple[PlaceView, PlaceView]:
+    def _house_places(self, twice: set[Card], repeats: Mapping[int, object]) -> tuple[PlaceView, PlaceView]:
         views = []
         for hand in ("high", "low"):
             name = zone(1, hand)
@@ -446,6 +571,8 @@ class BaiBuuController:
                 set_hand = self.state.house.high if hand == "high" else self.state.house.low
                 cards = tuple(CardRead(c) for c in set_hand.cards)
             problem = place_problem(cards, 2, twice) if self.phase is Phase.HOUSE else None
+            if problem is None and 1 in repeats:
+                problem = Msg("read.last_round")
             views.append(PlaceView(name, Msg("bb." + hand), cards, 2, problem))
         return views[0], views[1]
 
@@ -474,7 +601,7 @@ class BaiBuuController:
             return way, True, Msg("bb.set_ok")
         return way, False, Msg("bb.set_wrong", {"high": _pretty(split.high.cards), "low": _pretty(split.low.cards)})
 
-    def _seat_view(self, seat: int, twice: set[Card]) -> SeatView:
+    def _seat_view(self, seat: int, twice: set[Card], repeats: Mapping[int, object]) -> SeatView:
         state = self.state
         in_play = self.bets.get(seat, 0) > 0 if state is None else seat in state.settings.seats
         record = state.seats.get(seat) if state is not None else None
@@ -488,6 +615,8 @@ class BaiBuuController:
             else:
                 cards = self.places.cards(name) if in_play else ()
                 problem = place_problem(cards, 2, twice) if in_play and self.phase is Phase.SEATS else None
+                if problem is None and seat in repeats:
+                    problem = Msg("read.last_round")
             places.append(PlaceView(name, Msg("bb." + hand), cards, 2, problem))
         if record is None:
             return SeatView(seat, self.bets.get(seat, 0), in_play, places[0], places[1])
@@ -566,3 +695,49 @@ def _same_set(split: Any, high: Sequence[Card], low: Sequence[Card]) -> bool:
 
 def _pretty(cards: Sequence[Card]) -> str:
     return " ".join(card.pretty for card in cards)
+
+
+def _text(cards: Iterable[Card]) -> str:
+    return " ".join(str(card) for card in sorted(cards, key=Card.sort_key))
+
+
+def _place_name(position: int) -> str:
+    return "house" if position == 1 else f"seat {position}"
+
+
+def hands_of(state: Round) -> dict[int, frozenset[Card]]:
+    """The hands a round put on record, by position (1: the house)."""
+    hands = {}
+    if state.house_cards is not None:
+        hands[1] = frozenset(state.house_cards)
+    for seat, record in state.seats.items():
+        hands[seat] = frozenset(record.hand.cards)
+    return hands
+
+
+def previous_hands(journal: Journal) -> dict[int, frozenset[Card]]:
+    """The hands of the journal's last round before the open one, when that was a Bài Bửu round."""
+    try:
+        ids = [round_id for round_id in journal.round_ids() if round_id != journal.open_round_id]
+        if not ids:
+            return {}
+        entries = list(journal.entries(round_id=ids[-1], kinds=["round_begun", "action_recorded"]))
+        begun = entries[0].payload
+        if begun.get("game") != "baibuu":
+            return {}
+        return hands_of(replay(begun["settings"], begun["deal"], [entry.payload["action"] for entry in entries[1:]]))
+    except (InputError, KeyError, IndexError, TypeError):  # a round the engine refuses: nothing to compare with
+        return {}
+
+
+def unrolled_dice(entries: Iterable[Entry]) -> tuple[int, ...] | None:
+    """The shaker's dice a round journaled and never rolled (a stop between the two, in a journal of old)."""
+    dice: tuple[int, ...] | None = None
+    for entry in entries:
+        if entry.kind == "dice_rolled":
+            dice = tuple(entry.payload["dice"])
+        elif entry.kind == "dice_reshaken" or (
+            entry.kind == "action_recorded" and entry.payload["action"].get("action") == "roll"
+        ):
+            dice = None
+    return dice

@@ -174,6 +174,7 @@ class SupervisorScreen(Screen):
                     summary=f"{money} · {check}",
                 )
             )
+            lines.extend(f"        FLAG: {flag}" for flag in detail.flags)
             lines.extend(f"        {text}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
         self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
