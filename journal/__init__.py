@@ -1,16 +1,28 @@
 """The journal: a tamper-evident, crash-safe record of everything the table does, and the kiosk's memory.
 
 Every event goes into one SQLite file (WAL, ``synchronous=FULL``: a recorded event survives a power cut) as a
-link of a hash chain keyed by a per-kiosk secret kept in a separate key file; triggers refuse UPDATE and DELETE,
-and ``verify()`` proves nothing was altered, removed, reordered or cut off the end. A round is its events: the
+link of a hash chain keyed by a per-kiosk secret; triggers refuse UPDATE and DELETE. A round is its events: the
 game, the settings, the deal and the actions, replayed through the engine.
+
+What is proven, and by what:
+
+- ``verify()`` proves, against anyone without the key, that no stored event was altered, reordered, inserted or
+  removed from the middle, and that the seal on the last event matches; events cut off the end show unless an older
+  seal was put back with them.
+- It cannot prove that the file is not an older copy, that nothing was cut off the end, that a ``-wal`` file was
+  not lost, or that someone holding the key did not rewrite events and every hash after them. Anchors kept outside
+  the journal do: the chain's head sent at every round's end to an ``AnchorSink`` (an ``AnchorFile`` on another
+  volume), and checkpoints supervisors print (``dealer-assist logs checkpoint``). ``check_anchors()`` proves the
+  journal continues each anchor; events after the last anchor are proven only by the next one.
+- The key must not sit beside the journal: whoever holds both can forge a journal that ``verify()`` calls sound.
+  The demo keeps it in the data folder; production names another place (the kiosk config's ``journal.key``).
 
 How the kiosk uses it::
 
-    from journal import Journal, SystemClock
+    from journal import AnchorFile, Journal, SystemClock
     from journal.events import CardsRead, DiceRolled, DeviceUp, HouseSplitShown
 
-    journal = Journal.open("data/journal.sqlite3", "data/kiosk.key",
+    journal = Journal.open("data/journal.sqlite3", "/mnt/keys/kiosk.key", anchors=AnchorFile("/mnt/log/K-07.anchors"),
                            kiosk_id="K-07", table_id="T3", clock=SystemClock())
     recovery = journal.recover()        # checks file, chain, triggers, seal; records kiosk_started
     if not recovery.sound:              # damaged or altered: every write is now refused
@@ -29,7 +41,7 @@ How the kiosk uses it::
     record = state.set_seat(2, 100, high, low)       # an engine action record
     journal.record_action(round_id, record)          # (or its JSON dict) in the order applied
     journal.show_results(round_id, state.settle())   # write first, then show the result to the dealer
-    journal.close_round(round_id, state.settle())    # when the dealer confirms the payout
+    journal.close_round(round_id, state.settle())    # when the dealer confirms the payout; anchors the head
     journal.close()                                  # records kiosk_stopped
 
 Any write raises ``JournalError`` (an ``InputError``: show its message) when it cannot be recorded; then nothing
@@ -37,6 +49,7 @@ was recorded and the result must not be shown. Tests pass a ``ManualClock``. Sup
 ``dealer-assist logs …`` (``journal/cli.py``), or ``JournalReader.open(db, key)`` and ``journal.review``.
 """
 
+from journal.anchors import Anchor, AnchorCheck, AnchorError, AnchorFile, AnchorSink
 from journal.clock import Clock, ManualClock, SystemClock
 from journal.errors import JournalCorrupted, JournalError, JournalKeyError, JournalVersionError
 from journal.store import (
@@ -52,6 +65,11 @@ from journal.store import (
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Anchor",
+    "AnchorCheck",
+    "AnchorError",
+    "AnchorFile",
+    "AnchorSink",
     "Clock",
     "Entry",
     "Journal",

@@ -185,7 +185,6 @@ def test_the_key_file_is_created_private_and_its_loss_is_a_clear_error(tmp_path:
                        "where it is now .*; otherwise restore it from the kiosk's key backup"):
         _open(tmp_path)
     with pytest.raises(JournalKeyError, match="not at"):
-
         JournalReader.open(tmp_path / "journal.sqlite3", key)
     assert not key.exists()  # a new key was not made behind the supervisor's back
 
@@ -199,7 +198,6 @@ def test_another_kiosks_key_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.key").write_text("not a key\n")
     (tmp_path / "bad.key").chmod(0o600)
     with pytest.raises(JournalKeyError, match="64 hex digits"):
-
         JournalReader.open(tmp_path / "journal.sqlite3", tmp_path / "bad.key")
 
 
