@@ -77,6 +77,8 @@ class KioskRuntime:
         self.journal_place = placement_problems(config, data_dir)[0] if is_production(config) else []
         """What a production config must not do with the key and anchors (``--check`` refuses it); shown."""
         self.desk = SignInDesk(lambda: self.config.supervisors, self.clock, self.record_supervisor)
+        if self.blocked is None:  # a restart does not wipe out a lock-out: the journal has the wrong tries
+            self.desk.resume(wrong_tries_in_a_row(self.journal))
         if self.blocked is None and _model_shipped():
             self._record_model_in_use()
         self.devices = Devices(config)
@@ -398,6 +400,16 @@ class TableFacade:
     def command(self, name: str, **params: Any) -> None:
         if self.runtime.blocked is None:
             self.runtime.controller.command(name, **params)
+
+
+def wrong_tries_in_a_row(journal: Journal) -> int:
+    """Wrong PINs recorded since the last sign-in (0 when the last try signed someone in)."""
+    tries = list(journal.entries(kinds=["supervisor_sign_in_failed", "supervisor_signed_in"]))
+    last = tries[-1] if tries else None
+    if last is None or last.kind != "supervisor_sign_in_failed":
+        return 0
+    failures = last.payload.get("failures")
+    return failures if isinstance(failures, int) and failures > 0 else 0
 
 
 def _model_shipped() -> bool:

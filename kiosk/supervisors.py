@@ -148,6 +148,14 @@ class SignInDesk:
             return SignInAnswer(False, "signin.locked", lock)
         return SignInAnswer(False, "signin.wrong", tries_left=FREE_TRIES - self.failures)
 
+    def resume(self, failures: int) -> None:
+        """Carry wrong tries in a row over a restart (as the journal counted them), the lock-out with them: it
+        starts again in full, as the kiosk cannot tell how long it was off."""
+        self.failures = failures
+        lock = self._lock_after(failures)
+        if lock:
+            self._locked_until = self.clock.monotonic() + lock
+
     @staticmethod
     def _lock_after(failures: int) -> int:
         """No wait for the first four wrong PINs; 30 s after the fifth, doubling with each one after, to 15 min."""

@@ -178,6 +178,32 @@ def test_the_journal_names_the_supervisor_of_every_action(tmp_path: Path, hashes
     ]
 
 
+@pytest.mark.slow
+def test_a_restart_does_not_wipe_out_a_lock_out(tmp_path: Path, hashes: dict[str, str]) -> None:
+    config = config_from_data({"supervisors": hashes})
+    runtime = start(tmp_path / "data", config, ManualClock())
+    try:
+        for wrong in ("1357", "2460", "8642", "5555", "1470"):
+            runtime.desk.sign_in("S1", wrong)
+    finally:
+        runtime.close()  # the kiosk is switched off and on again
+    runtime = start(tmp_path / "data", config, ManualClock())
+    try:
+        answer = runtime.desk.sign_in("S1", PINS["S1"])
+        assert not answer.ok and answer.message_key == "signin.locked" and answer.locked_for_s == 30
+        runtime.clock.advance(30)
+        assert runtime.desk.sign_in("S1", "3579").locked_for_s == 60  # the count goes on from 5
+        runtime.clock.advance(60)
+        assert runtime.desk.sign_in("S1", PINS["S1"]).ok
+    finally:
+        runtime.close()
+    runtime = start(tmp_path / "data", config, ManualClock())
+    try:  # after a sign-in the count starts again
+        assert runtime.desk.failures == 0 and runtime.desk.locked_for() == 0
+    finally:
+        runtime.close()
+
+
 def tamper(data: Path) -> None:
     """Someone edits a recorded event behind the kiosk's back."""
     with contextlib.closing(sqlite3.connect(data / "journal.sqlite3", isolation_level=None)) as db:
