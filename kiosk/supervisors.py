@@ -161,7 +161,8 @@ class SignInDesk:
         """No wait for the first four wrong PINs; 30 s after the fifth, doubling with each one after, to 15 min."""
         if failures < FREE_TRIES:
             return 0
-        return min(LONGEST_LOCK_S, FIRST_LOCK_S * 2 ** (failures - FREE_TRIES))
+        doublings: int = min(failures - FREE_TRIES, 10)
+        return min(LONGEST_LOCK_S, FIRST_LOCK_S << doublings)
 
     def touch(self) -> None:
         """A touch on the screen while signed in: the two minutes start again."""
