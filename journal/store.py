@@ -497,6 +497,8 @@ class Journal(JournalReader):
         self.anchors: AnchorSink | None = None
         self.anchor_problem: str | None = None
         """Why the last anchor could not be kept (None: kept, or no anchor sink); play goes on regardless."""
+        self._pending_anchor: str | None = None
+        """An anchor asked for inside a step, sent once the step is recorded."""
 
     @classmethod
     def open(  # type: ignore[override]
@@ -697,6 +699,9 @@ class Journal(JournalReader):
         with self._mutex:
             if self.anchors is None or not self._checked or self._refused is not None or self._head_seq < 1:
                 return False
+            if self._in_step:  # an anchor never names an event a failed step would take back
+                self._pending_anchor = why
+                return False
             journal_id = self.journal_id() or ""
             anchor = Anchor(self.kiosk_id, self.table_id, journal_id, self._head_seq, self._head_hash,
                             _iso(self.clock.now()), why)
@@ -739,6 +744,7 @@ class Journal(JournalReader):
             if self._in_step:
                 yield
                 return
+            self._pending_anchor = None
             kept = (self._head_seq, self._head_hash, self._last_times, self._next_round,
                     None if self._open is None else replace(self._open))
             try:
@@ -760,6 +766,9 @@ class Journal(JournalReader):
                 raise
             finally:
                 self._in_step = False
+            if self._pending_anchor is not None:  # the step is recorded: now its round's end is anchored
+                why, self._pending_anchor = self._pending_anchor, None
+                self.anchor(why)
 
     # -- the one place that writes
 

@@ -327,3 +327,25 @@ def test_logs_finds_the_key_named_by_the_environment(folder: Path, tmp_path_fact
     monkeypatch.setenv("DEALER_ASSIST_KEY", str(elsewhere))
     assert main(["logs", "verify", "--db", str(folder / DB)]) == 0
     assert "SOUND" in capsys.readouterr().out
+
+
+def test_a_round_closed_inside_a_step_is_anchored_only_once_the_step_is_recorded(tmp_path: Path) -> None:
+    """A step undone (an error, a crash before its commit) must not leave an anchor naming an event it took back:
+    the kiosk would then refuse its own sound journal as rolled back."""
+    journal = Journal.open(tmp_path / DB, tmp_path / KEY, kiosk_id="K-7", table_id="T3", clock=ManualClock(),
+                           anchors=AnchorFile(tmp_path / ANCHORS))
+    assert journal.recover().sound
+    settle = {"payments": [], "nets": {"house": 0}}
+    round_id = journal.begin_round("baibuu", {}, {})
+    with pytest.raises(RuntimeError), journal.step():
+        journal.close_round(round_id, settle)
+        raise RuntimeError("the step fails after the round's end was written")
+    assert not (tmp_path / ANCHORS).exists() and journal.open_round_id == round_id
+    with journal.step():
+        journal.close_round(round_id, settle)
+        assert not (tmp_path / ANCHORS).exists()
+    journal.close()
+    lines = [json.loads(line) for line in (tmp_path / ANCHORS).read_text().splitlines()]
+    assert [line["why"] for line in lines] == [f"round {round_id} settled", "kiosk stopped"]
+    with JournalReader.open(tmp_path / DB, tmp_path / KEY) as reader:
+        assert reader.check_anchors([tmp_path / ANCHORS]).ok
