@@ -54,7 +54,8 @@ def _confirm_into(runtime: KioskRuntime, phase: str) -> Callable[[], bool]:
 
     def step() -> bool:
         controller = runtime.controller
-        if controller.phase.value != phase and any(c.name == "confirm" and c.enabled for c in controller.view().commands):
+        offered = any(c.name == "confirm" and c.enabled for c in controller.view().commands)
+        if controller.phase.value != phase and offered:
             controller.command("confirm")
         return controller.phase.value == phase
 
@@ -319,7 +320,7 @@ def test_pruning_keeps_open_and_held_rounds_goes_oldest_first_and_verify_stays_s
     ],
 )
 def test_evidence_settings_are_validated_with_one_clear_line(section: Any, words: str) -> None:
-    with pytest.raises(ConfigError, match="kiosk.yaml: ") as error:
+    with pytest.raises(ConfigError, match=r"^kiosk\.yaml: ") as error:
         config_from_data({"evidence": section}, "kiosk.yaml")
     assert words in str(error.value) and "\n" not in str(error.value)
 
@@ -340,4 +341,42 @@ def test_evidence_settings_are_saved_and_read_back_and_webp_is_kept_as_webp(tmp_
     digest = EvidenceFrame(seen, FrameEncoding("webp", 60)).store(journal)
     path = journal.evidence.path(digest)
     assert path is not None and path.suffix == ".webp" and path.read_bytes()[8:12] == b"WEBP"
+    journal.close()
+
+
+def test_a_hand_set_by_hand_in_the_next_round_cites_no_frame_of_the_last_round(tmp_path: Path) -> None:
+    from engine.baibuu import Settings, house_way
+    from engine.cards import parse_cards
+    from kiosk.controller.baibuu import BaiBuuController
+    from kiosk.controller.view import CardRead
+    from kiosk.evidence import EvidenceFrame, FrameEncoding
+    from vision.table_reader import SeenFrame
+
+    clock = KioskClock()
+    journal = Journal.open(tmp_path / "j.sqlite3", tmp_path / "k.key", kiosk_id="K1", table_id="T1", clock=clock)
+    assert journal.recover().sound
+    shakes = iter(range(1, 10))
+    controller = BaiBuuController(Settings(seats=(2,), min_bet=10), journal, clock, lambda: next(shakes),
+                                  default_bet=100)
+    felt = EvidenceFrame(SeenFrame(7, np.full((90, 160, 3), (40, 120, 40), np.uint8), ()), FrameEncoding())
+    controller.command("shake")
+    controller.on_dice(1, (3, 5, 6))
+    clock.advance(1)
+    controller.on_table({"house.high": tuple(CardRead(c) for c in parse_cards("AD 8S")),
+                         "house.low": tuple(CardRead(c) for c in parse_cards("QH 4C"))}, frame=felt)
+    controller.command("confirm")
+    assert controller.phase.value == "seats", controller.alert
+    controller.command("void", reason="misdeal")
+    controller.command("next")
+    controller.command("shake")
+    controller.on_dice(2, (2, 2, 3))
+    split = house_way(parse_cards("KD 9S QC 3H"))  # the camera is down: the dealer sets the house hand by hand
+    for zone, hand in (("house.high", split.high.cards), ("house.low", split.low.cards)):
+        for index, card in enumerate(hand):
+            controller.command("correct", zone=zone, index=index, card=card)
+    controller.command("confirm")
+    assert controller.phase.value == "seats", controller.alert
+    cited = [(e.round_id, e.payload["frame"], e.payload["boxes"]) for e in journal.entries(kinds=["cards_read"])]
+    first = felt.store(journal)
+    assert cited == [(1, first, [[], []]), (1, first, [[], []]), (2, None, []), (2, None, [])]
     journal.close()

@@ -82,6 +82,7 @@ class BaiBuuController:
         self.repeats_warned: frozenset[tuple[int, frozenset[Card]]] = frozenset()
         """Last round's hands the dealer was warned of at CONFIRM: a second CONFIRM accepts them."""
         self.places.clear()
+        self.seen_frame = None  # a new round cites no frame of the last one
 
     # ---- settings ------------------------------------------------------------------------------------------
     def apply_settings(self, settings: Settings, default_bet: int | None = None) -> None:
