@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.baibuu import Round, Settings
 from engine.cards import parse_cards
 from journal import Journal, JournalReader
 from journal.events import CardsRead, DiceRolled
 from journal.review import round_detail, summarize
+from kiosk.cli import main
 from kiosk.clock import ManualClock
 from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.baibuu_view import Phase
@@ -94,7 +97,9 @@ def test_cards_read_before_the_shake_do_not_count_for_the_round(tmp_path: Path) 
     assert view.house_set_ok is True and "confirm" in enabled(c)
 
 
-def test_a_hand_equal_to_the_last_rounds_is_flagged_confirmed_twice_and_shown_in_review(tmp_path: Path) -> None:
+def test_a_hand_equal_to_the_last_rounds_is_flagged_confirmed_twice_and_shown_in_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     clock = ManualClock()
     journal = open_journal(tmp_path, clock)
     c = new_controller(journal, clock)
@@ -125,6 +130,11 @@ def test_a_hand_equal_to_the_last_rounds_is_flagged_confirmed_twice_and_shown_in
         first = round_detail(reader, round_id - 1)
     assert detail.flags == ("the house hand 4C 8S AD QH is the house hand of round 1: cards left on the felt from it?",)
     assert first.flags == ()
+    where = ["--db", str(tmp_path / "j.sqlite3"), "--key", str(tmp_path / "k.key")]
+    for command in (["show", str(round_id)], ["recall", "--count", "1"]):  # what a supervisor reads
+        main(["logs", *command, *where])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "FLAG the house hand 4C 8S AD QH is the house hand of round 1" in out, out
 
 
 def test_steps_half_done_in_a_journal_of_old_are_taken_up_truthfully(tmp_path: Path) -> None:
