@@ -44,15 +44,26 @@ class WritePoints:
         self._journal = journal
         self.kill_after = kill_after
         self.passed = 0
+        self._written = False  # an event inserted in the transaction under way
 
     def execute(self, sql: str, *args: Any) -> Any:
         result = self._connection.execute(sql, *args)
-        verb = sql.lstrip()[:6].upper()
-        if verb == "COMMIT" or (verb == "INSERT" and getattr(self._journal, "_in_step", False)):
-            self.passed += 1
-            if self.passed == self.kill_after:
-                os.kill(os.getpid(), signal.SIGKILL)
+        verb = sql.lstrip()[:8].upper()
+        if verb.startswith("INSERT"):
+            self._written = True
+            if getattr(self._journal, "_in_step", False):
+                self._point()
+        elif verb.startswith("COMMIT") and self._written:  # not the commit that ends a read (the check at start)
+            self._written = False
+            self._point()
+        elif verb.startswith("ROLLBACK"):
+            self._written = False
         return result
+
+    def _point(self) -> None:
+        self.passed += 1
+        if self.passed == self.kill_after:
+            os.kill(os.getpid(), signal.SIGKILL)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._connection, name)
