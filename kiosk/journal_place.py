@@ -123,3 +123,17 @@ def recover_anchored(journal: Journal) -> Recovery:
                                 "journal before it", by="kiosk"))
         journal.anchor("kiosk started")
     return recovery
+
+
+def anchors_problem(journal: Journal) -> str | None:
+    """Why the journal does not continue this kiosk's anchors (VERIFY JOURNAL on the supervisor screen), or None."""
+    sink = journal.anchors
+    if not isinstance(sink, AnchorFile) or not sink.path.exists():
+        return None
+    try:
+        check = journal.check_anchors([sink.path])
+    except JournalError:  # unreadable is no proof of anything: the journal light already says why
+        return None
+    if check.ok or (check.verdict == "not in the anchors" and journal.created):
+        return None
+    return check.problem

@@ -23,7 +23,14 @@ from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.baibuu_view import BaiBuuView
 from kiosk.controller.view import Command, DeviceHealth, Health
 from kiosk.i18n import Catalogue, Msg
-from kiosk.journal_place import anchor_sink, is_production, key_path, placement_problems, recover_anchored
+from kiosk.journal_place import (
+    anchor_sink,
+    anchors_problem,
+    is_production,
+    key_path,
+    placement_problems,
+    recover_anchored,
+)
 from kiosk.supervisors import SignInDesk, hash_pin, pin_problem, supervisor_id_problem
 
 STOPPED_JOURNAL = "while-stopped"
@@ -313,6 +320,9 @@ class KioskRuntime:
             self.record_supervisor(JournalChecked(by, sound=False, events=0, problem=problem))
             return Msg("sup.verify_bad", {"error": problem})
         report = self.journal.verify()
+        anchored = anchors_problem(self.journal) if report.ok else None
+        if anchored is not None:  # the chain checks out, but the journal does not continue the kiosk's anchors
+            report = replace(report, ok=False, problem=anchored)
         self.record_supervisor(JournalChecked(by, sound=report.ok, events=report.events, problem=report.problem or ""))
         if report.ok:
             return Msg("sup.verify_ok", {"events": report.events})

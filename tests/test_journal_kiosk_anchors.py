@@ -17,6 +17,9 @@ from kiosk.cli import main
 from kiosk.config import JournalConfig, config_from_data
 from kiosk.journal_place import recover_anchored
 from kiosk.runtime import KioskRuntime
+from kiosk.supervisors import hash_pin
+
+SUPERVISOR_HASH = hash_pin("9753")
 
 
 @pytest.fixture
@@ -29,7 +32,8 @@ def place(tmp_path: Path) -> dict[str, Path]:
 
 
 def _start(place: dict[str, Path]) -> KioskRuntime:
-    config = replace(config_from_data({"devices": {"shaker": "none", "panel": "none"}}),
+    config = replace(config_from_data({"devices": {"shaker": "none", "panel": "none"},
+                                       "supervisors": {"S1": SUPERVISOR_HASH}}),
                      journal=JournalConfig(key=str(place["keys"] / "kiosk.key"),
                                            anchors=str(place["anchors"] / "K1.anchors")))
     return KioskRuntime(config, place["data"], demo_seed=3)
@@ -67,6 +71,9 @@ def test_a_kiosk_on_a_journal_swapped_for_an_older_copy_does_not_play(place: dic
     try:
         assert runtime.blocked is not None and "ROLLED BACK" in runtime.blocked.params["error"]
         assert runtime.health().journal.value == "down"
+        assert runtime.desk.sign_in("S1", "9753").ok
+        checked = runtime.verify_journal()  # VERIFY JOURNAL on the supervisor screen says it too
+        assert checked.key == "sup.verify_bad" and "ROLLED BACK" in checked.params["error"]
     finally:
         runtime.close()
     with JournalReader.open(place["data"] / "journal.sqlite3", place["keys"] / "kiosk.key") as reader:
