@@ -143,3 +143,16 @@ def test_the_demo_config_is_told_where_production_keeps_the_key(
 ) -> None:
     code, out = _check("table_id: T4\n", place, capsys)
     assert code == 0 and "warning: demo only: journal.key" in out and "OK: table T4" in out
+
+
+def test_a_kiosk_whose_key_is_not_where_the_config_says_stops_with_where_it_looked(place: dict[str, Path]) -> None:
+    _kiosk_session(place)
+    (place["keys"] / "kiosk.key").rename(place["keys"] / "moved.key")
+    runtime = _start(place)
+    try:
+        assert runtime.blocked is not None and runtime.health().journal.value == "down"
+        assert runtime.blocked.params["error"].startswith(
+            f"the journal's key is not at {place['keys'] / 'kiosk.key'}: if it was moved, give where it is now")
+    finally:
+        runtime.close()
+    assert not (place["keys"] / "kiosk.key").exists()  # no new key made in its place
