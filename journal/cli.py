@@ -28,7 +28,8 @@ def register(subparsers: Any) -> None:
     logs.set_defaults(func=lambda _args: logs.print_help() or 2)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", type=Path, default=None, help="the journal file (default: DATA/journal.sqlite3)")
-    common.add_argument("--key", type=Path, default=None, help="the kiosk's key file (default: DATA/kiosk.key)")
+    common.add_argument("--key", type=Path, default=None,
+                        help="the kiosk's key file (default: $DEALER_ASSIST_KEY, else DATA/kiosk.key)")
     sub = logs.add_subparsers(dest="logs_command", metavar="SUBCOMMAND")
 
     rounds = sub.add_parser("rounds", parents=[common], help="list rounds with their outcome, and totals")
