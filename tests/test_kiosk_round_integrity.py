@@ -5,7 +5,9 @@ Real engine, real SQLite journal, a manual clock; the controller without Kivy.""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,3 +187,48 @@ def test_steps_half_done_in_a_journal_of_old_are_taken_up_truthfully(tmp_path: P
             detail = round_detail(reader, 1, summarize(reader))
             assert detail.replayed.agrees_with_settled and detail.replayed.agrees_with_shown
             assert detail.flags == ()
+
+
+class RefusingConnection:
+    """The journal's connection, refusing its ``fail_at``-th event insert as a full disk would."""
+
+    def __init__(self, connection: Any, fail_at: int) -> None:
+        self._connection = connection
+        self.fail_at = fail_at
+        self.inserts = 0
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.lstrip().upper().startswith("INSERT"):
+            self.inserts += 1
+            if self.inserts == self.fail_at:
+                raise sqlite3.OperationalError("database or disk is full")
+        return self._connection.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
+
+
+@pytest.mark.parametrize("fail_at", range(1, 15))  # each event insert of the round refused in turn, then none
+def test_a_write_refused_inside_a_step_leaves_the_round_as_the_journal_holds_it(tmp_path: Path, fail_at: int) -> None:
+    folder = tmp_path
+    clock = ManualClock()
+    journal = open_journal(folder, clock)
+    journal._conn = RefusingConnection(journal._conn, fail_at)  # type: ignore[assignment]
+    c = new_controller(journal, clock)
+    for _ in range(20):
+        if c.phase is Phase.CLOSED:
+            break
+        if c.phase in (Phase.READY, Phase.SHAKING):
+            if c.pending_shake is None:
+                c.command("shake")
+            else:
+                c.on_dice(c.pending_shake, (3, 5, 6))
+        else:
+            c.on_table(felt(ROUND_1))
+            c.command("confirm")
+        recorded = [e.payload["action"] for e in journal.entries(kinds=["action_recorded"])]
+        shown = [record.to_json() for record in c.state.history] if c.state is not None else []
+        assert shown == recorded  # what the screen shows is what the journal holds, after a refusal too
+    assert c.phase is Phase.CLOSED
+    kinds = [e.kind for e in journal.entries(round_id=c.round_id)]
+    assert kinds.count("dice_rolled") == 1 and kinds.count("results_shown") == 1 and journal.verify().ok

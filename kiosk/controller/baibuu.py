@@ -135,7 +135,10 @@ class BaiBuuController:
             return
         self.seen_frame = frame
         self.places.update(reads)
-        self._note_house_split()
+        try:
+            self._note_house_split()
+        except InputError as error:  # not journaled: tried again at the next reading, the dealer told meanwhile
+            self.alert = Msg("alert.illegal", {"error": str(error)})
 
     def on_dice(self, shake_id: int, values: tuple[int, int, int]) -> None:
         if self.phase is not Phase.SHAKING or shake_id != self.pending_shake:
