@@ -183,6 +183,27 @@ def test_pruning_by_age_deletes_closed_rounds_frames_on_record_and_keeps_the_ope
     assert show.stdout.count("pruned 20") == 2 and "older than 30 days" in show.stdout
 
 
+def test_the_kiosk_keeps_its_evidence_under_the_cap_and_says_when_an_open_round_keeps_it_over(
+    played: dict[str, Any], tmp_path: Path
+) -> None:
+    data = _copy(played, tmp_path)
+    config = replace(load_config(None), evidence=EvidenceConfig(retention_days=None, max_mb=0.1))
+    runtime = _start(data, config)
+    try:
+        runtime.tick()  # the retention settings are applied at start
+        note = runtime.evidence_note
+    finally:
+        runtime.close()
+    with _reader(data) as reader:
+        (event,) = reader.entries(kinds=["evidence_pruned"])
+        open_frames = {e.payload["frame"] for e in reader.entries(round_id=2, kinds=["cards_read"])}
+        assert all(reader.evidence.path(frame) is not None for frame in open_frames)
+        assert reader.evidence.total_bytes() > 100_000
+        assert reader.verify().ok
+    assert event.payload["rounds"] == [1] and event.payload["reason"] == "over the 0.1 MB cap"
+    assert note is not None and "over the 0.1 MB cap" in note and "open or disputed rounds" in note
+
+
 def test_verify_tells_a_missing_frame_and_an_altered_one_from_a_pruned_one(
     played: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -53,14 +53,13 @@ def _what(frame: RoundFrame) -> str:
     return ", ".join(zones)
 
 
-def texture_of(image: Any, width: int | None = None) -> Texture:
+def texture_of(image: Any, width: float | None = None) -> Texture:
     """A Kivy texture of a BGR image, scaled down to ``width`` pixels when given."""
     import cv2
 
     if width is not None and image.shape[1] > width:
-        width = round(width)
-        height = round(image.shape[0] * width / image.shape[1])
-        image = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+        size = (round(width), round(image.shape[0] * width / image.shape[1]))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     texture = Texture.create(size=(image.shape[1], image.shape[0]), colorfmt="bgr")
     texture.blit_buffer(cv2.flip(image, 0).tobytes(), colorfmt="bgr", bufferfmt="ubyte")  # Kivy counts rows up
     return texture

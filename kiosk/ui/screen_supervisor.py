@@ -251,6 +251,7 @@ class SupervisorScreen(Screen):
                     t("sup.devices") + ":",
                     *self.runtime.devices.diagnostics(),
                     "camera: " + self.runtime.camera.state().detail,
+                    *([f"evidence: {self.runtime.evidence_note}"] if self.runtime.evidence_note else []),
                 ]
             )
             if unlocked
