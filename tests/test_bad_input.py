@@ -156,10 +156,10 @@ def parse_cards(text: str) -> Any:
 # ---------------------------------------------------------------- found while fuzzing (in process)
 
 
-def run_main(argv: list[str]) -> tuple[int, str]:
+def run_main(argv: list[str], out: io.StringIO | None = None) -> tuple[int, str]:
     """``dealer-assist ARGV`` in this process: its exit status and what it printed to standard error."""
     err = io.StringIO()
-    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+    with redirect_stdout(out or io.StringIO()), redirect_stderr(err):
         try:
             status = main(argv)
         except SystemExit as leaving:
@@ -370,9 +370,12 @@ def test_fuzzed_configs_layouts_and_calibrations_never_crash(
     target.write_bytes(text.encode("utf-8") if always_bad else damaged(data, text))
     if part != "config":
         (work / "kiosk.yaml").write_text(yaml_dump(config(work, layout=str(layout), calibration=str(calibration))))
-    status, stderr = run_main(["kiosk", "--check", "--config", str(work / "kiosk.yaml")])
+    out = io.StringIO()
+    status, stderr = run_main(["kiosk", "--check", "--config", str(work / "kiosk.yaml")], out)
     if always_bad:
         assert_one_clear_line(status, stderr)
+    elif status == 1:  # --check's report refusing a production config (where its journal key is kept)
+        assert "REFUSED: " in out.getvalue() and not stderr, (out.getvalue(), stderr)
     else:
         assert status in (0, 2), stderr
         if status == 2:
