@@ -142,7 +142,7 @@ def _last_mac(path: Path) -> str:
     for raw in reversed(tail.splitlines()):
         try:
             mac = json.loads(raw).get("mac")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):  # RecursionError: a line nested thousands deep
             continue
         if isinstance(mac, str) and _HEX.fullmatch(mac):
             return mac
@@ -211,7 +211,7 @@ def read_anchor_file(path: str | Path, sign: Signer) -> AnchorFileRead:
 def _parse(raw: bytes) -> dict[str, Any] | None:
     try:
         record = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a line nested thousands deep
         return None
     if not isinstance(record, dict) or record.get("v") != ANCHOR_FORMAT:
         return None

@@ -6,6 +6,7 @@ process, where any exception that escapes ``main`` is exactly the traceback a us
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import subprocess
@@ -392,3 +393,20 @@ def test_any_text_parses_or_is_refused_with_an_input_error(source: str | bytes) 
             parse(source, "file")
         except InputError as error:
             assert str(error).startswith("file: ") and "\n" not in str(error)
+
+
+# ---------------------------------------------------------------- the anchor file (another volume, other hands)
+
+
+def test_an_anchor_file_line_nested_thousands_deep_is_a_torn_line_not_a_crash(tmp_path: Path) -> None:
+    from journal.anchors import Anchor, AnchorFile, read_anchor_file
+
+    path = tmp_path / "anchors.jsonl"
+    path.write_text("[" * 5_000 + "]" * 5_000 + "\n")
+
+    def sign(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    AnchorFile(path).send(Anchor("K1", "T1", "a" * 64, 1, "b" * 64, "2026-12-04T18:00:00Z", "round 1"), sign)
+    read = read_anchor_file(path, sign)
+    assert read.problem is None and read.torn == (1,) and [given.seq for given in read.anchors] == [1]
