@@ -374,10 +374,15 @@ class JournalReader:
             if chain.event_hash(key, prev_text, header, payload) != digest_text:
                 return VerifyReport(False, count, f"event {seq} was altered (its content no longer matches "
                                     "its hash)", seq)
-            if kind in (b"cards_read", b"cards_misread") and b'"frame":"' in payload:
-                frames.append((seq, json.loads(payload)["frame"]))
-            elif kind == b"evidence_pruned":
-                pruned.update(dict.fromkeys(json.loads(payload)["frames"], seq))
+            try:
+                content = json.loads(payload)
+                if kind in (b"cards_read", b"cards_misread") and b'"frame":"' in payload:
+                    frames.append((seq, content["frame"]))
+                elif kind == b"evidence_pruned":
+                    pruned.update(dict.fromkeys(content["frames"], seq))
+            except (ValueError, RecursionError, KeyError, TypeError):
+                return VerifyReport(False, count, f"event {seq} holds content the kiosk never writes, under a "
+                                    "hash made with its key: the journal was rewritten by someone with the key", seq)
             expected_prev = digest_text
             expected_seq += 1
         head = conn.execute("SELECT seq, hash, mac FROM head WHERE id = 1").fetchone()
@@ -402,7 +407,13 @@ _COLUMNS = "seq, time, mono_ns, boot_id, kiosk_id, table_id, round_id, kind, pay
 
 
 def _entry(row: Sequence[Any]) -> Entry:
-    return Entry(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], json.loads(row[8]), row[9], row[10])
+    try:
+        payload = json.loads(row[8])
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep, which the kiosk never writes
+        raise JournalCorrupted(
+            f"event {row[0]}: its content is not the JSON the kiosk writes (altered or damaged)"
+        ) from None
+    return Entry(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], payload, row[9], row[10])
 
 
 def _squash(sql: str | None) -> str:

@@ -410,3 +410,65 @@ def test_an_anchor_file_line_nested_thousands_deep_is_a_torn_line_not_a_crash(tm
     AnchorFile(path).send(Anchor("K1", "T1", "a" * 64, 1, "b" * 64, "2026-12-04T18:00:00Z", "round 1"), sign)
     read = read_anchor_file(path, sign)
     assert read.problem is None and read.torn == (1,) and [given.seq for given in read.anchors] == [1]
+
+
+# ---------------------------------------------------------------- the journal, altered by someone with the file
+
+
+def rewrite_event(db: Path, key: bytes, seq: int, payload: str, *, rehash: bool) -> None:
+    """Put ``payload`` into event ``seq`` as someone with the file would: triggers dropped and put back, and with
+    ``rehash`` every hash from there on recomputed with the key (which today sits beside the journal)."""
+    import sqlite3
+
+    from journal import chain
+
+    conn = sqlite3.connect(db)
+    triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for name, _ in triggers:
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("UPDATE events SET payload = ? WHERE seq = ?", (payload, seq))
+    if rehash:
+        rows = conn.execute(
+            "SELECT seq, time, mono_ns, boot_id, kiosk_id, table_id, round_id, kind, payload, prev_hash "
+            "FROM events WHERE seq >= ? ORDER BY seq",
+            (seq,),
+        ).fetchall()
+        prev = rows[0][9]
+        for number, time, mono, boot, kiosk, table, round_id, kind, text, _ in rows:
+            header = chain.header_json(number, time, mono, boot, kiosk, table, round_id, kind)
+            digest = chain.event_hash(key, prev, header, text.encode())
+            conn.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?", (prev, digest, number))
+            prev = digest
+        conn.execute("UPDATE head SET seq = ?, hash = ?, mac = ?", (number, prev, chain.head_mac(key, number, prev)))
+    for _, sql in triggers:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+@pytest.fixture(scope="module")
+def demo_journal(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("journal")
+    db, key = folder / "journal.sqlite3", folder / "kiosk.key"
+    status, stderr = run_main(["logs", "demo", "--db", str(db), "--key", str(key), "--rounds", "1", "--seed", "3"])
+    assert status == 0, stderr
+    return db, key
+
+
+@pytest.mark.parametrize("rehash", [False, True], ids=["hash-left", "rehashed-with-the-key"])
+def test_a_journal_event_nested_100000_deep_is_named_not_a_traceback(
+    demo_journal: tuple[Path, Path], tmp_path: Path, rehash: bool
+) -> None:
+    from journal.chain import load_key
+
+    db, key = tmp_path / "journal.sqlite3", demo_journal[1]
+    db.write_bytes(demo_journal[0].read_bytes())
+    rewrite_event(db, load_key(key, create=False), 3, DEEP, rehash=rehash)
+    for command in (["rounds"], ["show", "1"], ["recall"], ["export", "--format", "jsonl"]):
+        status, stderr = run_main(["logs", *command, "--db", str(db), "--key", str(key)])
+        assert_one_clear_line(status, stderr)
+        assert "event 3: its content is not the JSON the kiosk writes" in stderr
+    out = io.StringIO()
+    status, stderr = run_main(["logs", "verify", "--db", str(db), "--key", str(key)], out)
+    assert status == 1 and "Traceback" not in stderr
+    assert ("event 3 holds content the kiosk never writes" if rehash else "event 3 was altered") in out.getvalue()
