@@ -472,3 +472,11 @@ def test_a_journal_event_nested_100000_deep_is_named_not_a_traceback(
     status, stderr = run_main(["logs", "verify", "--db", str(db), "--key", str(key)], out)
     assert status == 1 and "Traceback" not in stderr
     assert ("event 3 holds content the kiosk never writes" if rehash else "event 3 was altered") in out.getvalue()
+
+
+def test_a_card_reader_manifest_nested_100000_deep_is_refused_naming_it(tmp_path: Path) -> None:
+    from vision.reader_models import MANIFEST, ModelManifest
+
+    (tmp_path / MANIFEST).write_text(DEEP)
+    with pytest.raises(InputError, match="is not a valid card-reader manifest"):
+        ModelManifest.load(tmp_path)

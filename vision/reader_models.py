@@ -66,7 +66,7 @@ class ModelManifest:
                              "export' after training, or point --models at a folder that has one") from error
         except InputError:
             raise
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, RecursionError) as error:
             raise InputError(f"{path} is not a valid card-reader manifest ({error})") from error
 
 

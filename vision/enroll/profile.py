@@ -77,7 +77,7 @@ def _read_json(path: Path, what: str) -> Any:
         return json.loads(path.read_text())
     except FileNotFoundError as error:
         raise ProfileError(f"no {what} at {path}") from error
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RecursionError) as error:
         raise ProfileError(f"the {what} {path} is damaged ({error}); capture the deck again") from error
 
 
