@@ -11,7 +11,8 @@ export YOLO_AUTOINSTALL := False
 # renderer) that the synthetic scenes draw faces from, and the fonts the procedural decks draw their ranks in (a seed
 # draws another deck where other fonts are installed). Installed when missing and run as root, else named.
 SYSTEM_PACKAGES := xvfb xauth librsvg2-bin kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
-	fonts-urw-base35 fonts-linuxlibertine fonts-cantarell fonts-roboto-unhinted fonts-ebgaramond fonts-oldstandard
+	fonts-urw-base35 fonts-linuxlibertine fonts-cantarell fonts-roboto-unhinted fonts-ebgaramond fonts-oldstandard \
+	fonts-khmeros
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

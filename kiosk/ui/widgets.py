@@ -21,9 +21,13 @@ CARD_FONT = "DejaVuSans"
 
 
 def register_fonts() -> None:
+    """Fonts by name, and every label drawn through the shaped text path (Khmer, Vietnamese, card symbols)."""
     from kivy.core.text import LabelBase
 
+    from kiosk.ui import shaped_text
+
     LabelBase.register(CARD_FONT, theme.kivy_font("DejaVuSans.ttf"))
+    shaped_text.install()
 
 
 def paint_background(widget: Widget, colour: theme.RGBA, radius: float = 0) -> None:

@@ -1,0 +1,184 @@
+"""Text that any of the kiosk's three scripts can be drawn in: Latin with Vietnamese marks, Khmer, card symbols.
+
+Kivy's default text provider (SDL2_ttf) does not shape Khmer: a subscript consonant (coeng) or a vowel sign comes
+out as a loose mark. Pillow's FreeType with libraqm (HarfBuzz) shapes it right, so every label of the kiosk is
+drawn here: the text is cut into runs by the first font that has each character (the label's own font, then a
+Khmer font, then DejaVu Sans for ● ♣ ✔ and the like), and each run is shaped whole and drawn on one baseline.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+# Debian's Khmer fonts: fonts-khmeros (Khmer OS) or fonts-noto-core (Noto Sans Khmer); the first found is used.
+KHMER_FONTS = (
+    "/usr/share/fonts/truetype/khmeros/KhmerOS.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansKhmer-Regular.ttf",
+    "/usr/share/fonts/truetype/khmeros/KhmerOSsys.ttf",
+)
+KHMER_BOLD_FONTS = ("/usr/share/fonts/truetype/noto/NotoSansKhmer-Bold.ttf",)
+# Characters that belong to the character before them whatever font has them (joiners, variation selectors).
+_JOINERS = {"\u200b", "\u200c", "\u200d", "\ufe0e", "\ufe0f"}
+
+
+def kivy_font_path(name: str) -> str:
+    import kivy
+
+    return str(Path(kivy.__file__).parent / "data" / "fonts" / name)
+
+
+def khmer_font() -> str | None:
+    return next((path for path in KHMER_FONTS if Path(path).is_file()), None)
+
+
+def fallback_fonts() -> tuple[str, ...]:
+    """The fonts tried, in order, for a character the label's own font lacks."""
+    khmer = khmer_font()
+    return tuple(path for path in (khmer, kivy_font_path("DejaVuSans.ttf")) if path)
+
+
+@functools.lru_cache(maxsize=None)
+def coverage(path: str) -> frozenset[int]:
+    """The code points a font file has a glyph for."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(path, lazy=True, fontNumber=0) as font:
+        cmap = font.getBestCmap() or {}
+    return frozenset(cmap)
+
+
+@functools.lru_cache(maxsize=256)
+def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.RAQM)
+
+
+def font_chain(primary: str | None) -> tuple[str, ...]:
+    chain = [primary] if primary else []
+    chain += [path for path in fallback_fonts() if path not in chain]
+    return tuple(chain)
+
+
+def missing_glyphs(text: str, primary: str | None = None) -> set[str]:
+    """The characters of ``text`` no font of the kiosk can draw (they would show as empty boxes)."""
+    chain = font_chain(primary or kivy_font_path("Roboto-Regular.ttf"))
+    return {
+        char
+        for char in text
+        if not char.isspace() and char not in _JOINERS and not any(ord(char) in coverage(p) for p in chain)
+    }
+
+
+@functools.lru_cache(maxsize=4096)
+def runs(text: str, chain: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``text`` cut into (font path, text) runs: each character in the first font of ``chain`` that has it;
+    combining marks and spaces stay with the run they follow so that shaping sees the whole cluster."""
+    out: list[tuple[str, list[str]]] = []
+    for char in text:
+        sticky = char in _JOINERS or unicodedata.category(char) in ("Mn", "Mc") or (char == " " and out)
+        if sticky and out and (ord(char) in coverage(out[-1][0]) or char in _JOINERS or char == " "):
+            out[-1][1].append(char)
+            continue
+        path = next((p for p in chain if ord(char) in coverage(p)), chain[0])
+        if out and out[-1][0] == path:
+            out[-1][1].append(char)
+        else:
+            out.append((path, [char]))
+    return tuple((path, "".join(chars)) for path, chars in out)
+
+
+class ShapedTextMixin:
+    """The drawing half of a Kivy core text provider, on Pillow + libraqm with per-character font fallback."""
+
+    options: dict[str, Any]
+    _size: Sequence[int]
+
+    def _chain(self) -> tuple[str, ...]:
+        return font_chain(self.options.get("font_name_r"))
+
+    def _fake_bold(self, path: str) -> int:
+        """A stroke width that makes a regular face look bold where the label wants bold and no bold file is used."""
+        if not self.options.get("bold") or "bold" in Path(path).name.lower():
+            return 0
+        return max(1, int(self.options["font_size"]) // 28)
+
+    def _metrics(self, pieces: tuple[tuple[str, str], ...], size: int) -> tuple[int, int]:
+        paths = {path for path, _ in pieces} or {self._chain()[0]}
+        ascent = max(_font(path, size).getmetrics()[0] for path in paths)
+        descent = max(_font(path, size).getmetrics()[1] for path in paths)
+        return ascent, descent
+
+    def get_extents(self, text: str) -> tuple[int, int]:
+        size = int(self.options["font_size"])
+        if size < 1:
+            return 0, 0
+        pieces = runs(text, self._chain())
+        width = 0.0
+        for path, part in pieces:
+            width += _font(path, size).getlength(part) + 2 * self._fake_bold(path)
+        ascent, descent = self._metrics(pieces, size)
+        return int(round(width)), ascent + descent
+
+    def get_cached_extents(self) -> Any:
+        return self.get_extents
+
+    def get_descent(self) -> int:
+        size = max(1, int(self.options["font_size"]))
+        return _font(self._chain()[0], size).getmetrics()[1]
+
+    def get_ascent(self) -> int:
+        size = max(1, int(self.options["font_size"]))
+        return _font(self._chain()[0], size).getmetrics()[0]
+
+    def _render_begin(self) -> None:
+        self._pil_im = Image.new("RGBA", tuple(self._size), color=(255, 255, 255, 0))
+        self._pil_draw = ImageDraw.Draw(self._pil_im)
+
+    def _render_text(self, text: str, x: float, y: float) -> None:
+        size = int(self.options["font_size"])
+        if size < 1:
+            return
+        colour = tuple(int(c * 255) for c in self.options["color"])
+        pieces = runs(text, self._chain())
+        ascent, _ = self._metrics(pieces, size)
+        baseline = y + ascent
+        for path, part in pieces:
+            font = _font(path, size)
+            stroke = self._fake_bold(path)
+            self._pil_draw.text(
+                (x + stroke, baseline), part, font=font, fill=colour, anchor="ls", stroke_width=stroke,
+                stroke_fill=colour,
+            )
+            x += font.getlength(part) + 2 * stroke
+
+    def _render_end(self) -> Any:
+        from kivy.core.image import ImageData
+
+        data = ImageData(self._size[0], self._size[1], "rgba", self._pil_im.tobytes())
+        del self._pil_im
+        del self._pil_draw
+        return data
+
+
+_installed = False
+
+
+def install() -> None:
+    """Make every Kivy label of this process draw through the shaped path (call before widgets are made)."""
+    global _installed
+    if _installed:
+        return
+    import kivy.core.text as core_text
+    import kivy.uix.label as uix_label
+    from kivy.core.text.markup import MarkupLabel
+
+    plain = type("ShapedLabel", (ShapedTextMixin, core_text.Label), {})
+    markup = type("ShapedMarkupLabel", (ShapedTextMixin, MarkupLabel), {})
+    uix_label.CoreLabel = plain  # type: ignore[attr-defined]
+    uix_label.CoreMarkupLabel = markup  # type: ignore[attr-defined]
+    _installed = True
