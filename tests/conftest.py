@@ -25,3 +25,6 @@ def cli_env() -> dict[str, str]:
 def dealer_assist() -> list[str]:
     """The command line that starts ``dealer-assist`` with this interpreter."""
     return [sys.executable, "-m", "kiosk.cli"]
+
+
+from tests.floor_fixtures import floor_dsn, floor_server  # noqa: E402, F401  (the floor's PostgreSQL fixtures)
