@@ -1,0 +1,405 @@
+"""The supervisors' web console: an ASGI app (Starlette, Jinja2 pages drawn on the server, SSE for the pit view).
+
+Every page but the sign-in needs a session; every POST needs the session's CSRF token (the sign-in form: the token
+of its own cookie); every action a person takes here is recorded in ``console_actions``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import secrets
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from engine.errors import InputError
+from floor.console import auth, data, i18n
+from floor.console.db import Database
+
+HERE = Path(__file__).parent
+SESSION_COOKIE = "floor_session"
+LOGIN_CSRF_COOKIE = "floor_login_csrf"
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Console:
+    """The app's state: the database, the clock, and the settings a floor may change."""
+
+    def __init__(self, db: Database, *, clock: Clock = utc_now, secure_cookies: bool = False,
+                 silent_after_s: int = 300, pit_poll_s: float = 0.5, shifts: tuple[int, ...] = (6, 14, 22)) -> None:
+        self.db = db
+        self.clock = clock
+        self.secure_cookies = secure_cookies
+        self.silent_after_s = silent_after_s
+        self.pit_poll_s = pit_poll_s
+        self.shifts = shifts
+        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+def create_app(console: Console) -> Starlette:
+    routes = [
+        Route("/login", _login_page, methods=["GET"]),
+        Route("/login", _login, methods=["POST"]),
+        Route("/logout", _logout, methods=["POST"]),
+        Route("/language", _language, methods=["POST"]),
+        Route("/", _pit, methods=["GET"]),
+        Route("/pit/stream", _pit_stream, methods=["GET"]),
+        Route("/alerts/acknowledge", _acknowledge, methods=["POST"]),
+        Route("/rounds", _rounds, methods=["GET"]),
+        Route("/rounds.csv", _rounds_csv, methods=["GET"]),
+        Route("/rounds/{kiosk}/{round_id:int}", _review, methods=["GET"]),
+        Route("/reports", _reports, methods=["GET"]),
+        Route("/actions", _actions, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={InputError: _input_error})
+    app.state.console = console
+    return app
+
+
+# ---- helpers ---------------------------------------------------------------------------------------------------
+
+
+def _console(request: Request) -> Console:
+    console: Console = request.app.state.console
+    return console
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def _page(request: Request, template: str, context: dict[str, Any], session: auth.Session | None = None,
+          status: int = 200, language: str | None = None) -> HTMLResponse:
+    lang = language or (session.language if session else request.cookies.get("floor_lang", "en"))
+    lang = lang if lang in i18n.LANGUAGES else "en"
+
+    def t(key: str, **params: Any) -> str:
+        return i18n.text(lang, key, **params)
+
+    context = {"t": t, "lang": lang, "session": session, "languages": i18n.LANGUAGES, **context}
+    response = _console(request).templates.TemplateResponse(request, template, context, status_code=status)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                                   "script-src 'self'; frame-ancestors 'none'")
+    return response
+
+
+def _current(request: Request) -> auth.Session | None:
+    console = _console(request)
+    with console.db.transaction() as conn:
+        return auth.session(conn, request.cookies.get(SESSION_COOKIE, ""), console.clock())
+
+
+def _to_login() -> RedirectResponse:
+    return RedirectResponse("/login", status_code=303)
+
+
+async def _form_with_csrf(request: Request, expected: str) -> dict[str, str] | None:
+    """The posted form, or None when its CSRF token is not the expected one."""
+    form = await request.form()
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    return values if auth.same_token(values.get("csrf", ""), expected) else None
+
+
+def _refused(request: Request, session: auth.Session | None, key: str, **params: Any) -> HTMLResponse:
+    return _page(request, "refused.html", {"message_key": key, "params": params}, session, status=403)
+
+
+def _run(function: Callable[..., Any], *args: Any) -> Any:
+    return asyncio.to_thread(function, *args)
+
+
+async def _input_error(request: Request, error: Exception) -> Response:
+    return HTMLResponse(f"<!doctype html><title>Refused</title><p>{_escape(str(error))}</p>", status_code=400)
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+# ---- sign-in ---------------------------------------------------------------------------------------------------
+
+
+async def _login_page(request: Request) -> Response:
+    token = request.cookies.get(LOGIN_CSRF_COOKIE) or secrets.token_urlsafe(32)
+    response = _page(request, "login.html", {"csrf": token, "error": None})
+    _set_cookie(request, response, LOGIN_CSRF_COOKIE, token)
+    return response
+
+
+async def _login(request: Request) -> Response:
+    console = _console(request)
+    form = await _form_with_csrf(request, request.cookies.get(LOGIN_CSRF_COOKIE, ""))
+    if form is None:
+        await _run(_record_anonymous, console, "csrf_refused", {"form": "sign in"}, _address(request))
+        return _refused(request, None, "csrf.refused")
+    name, password = form.get("name", "").strip(), form.get("password", "")
+
+    def attempt() -> auth.SignIn:
+        with console.db.transaction() as conn:
+            return auth.sign_in(conn, name, password, _address(request), console.clock())
+
+    result = await _run(attempt)
+    if result.token is None:
+        error = ("login.locked", {"minutes": result.locked_minutes}) if result.refused == "locked" \
+            else ("login.wrong", {})
+        token = request.cookies.get(LOGIN_CSRF_COOKIE, "")
+        return _page(request, "login.html", {"csrf": token, "error": error, "name": name}, status=401)
+    response = RedirectResponse("/", status_code=303)
+    _set_cookie(request, response, SESSION_COOKIE, result.token)
+    response.delete_cookie(LOGIN_CSRF_COOKIE)
+    return response
+
+
+def _record_anonymous(console: Console, action: str, detail: dict[str, Any], address: str) -> None:
+    with console.db.transaction() as conn:
+        auth.record(conn, "-", action, detail, address)
+
+
+def _set_cookie(request: Request, response: Response, name: str, value: str) -> None:
+    response.set_cookie(name, value, httponly=True, samesite="strict", secure=_console(request).secure_cookies,
+                        max_age=auth.SESSION_HOURS * 3600)
+
+
+async def _logout(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    if await _form_with_csrf(request, session.csrf) is None:
+        return _refused(request, session, "csrf.refused")
+
+    def end() -> None:
+        with console.db.transaction() as conn:
+            auth.sign_out(conn, session, console.clock(), _address(request))
+
+    await _run(end)
+    response = _to_login()
+    response.delete_cookie(SESSION_COOKIE)
+    return response
+
+
+async def _language(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    form = await _form_with_csrf(request, session.csrf)
+    if form is None:
+        return _refused(request, session, "csrf.refused")
+    language = form.get("language", "en")
+    if language not in i18n.LANGUAGES:
+        raise InputError(f"language {language!r} is not offered: use one of {', '.join(i18n.LANGUAGES)}")
+
+    def change() -> None:
+        with console.db.transaction() as conn:
+            auth.set_language(conn, session, language, _address(request))
+
+    await _run(change)
+    back = form.get("back", "/")
+    return RedirectResponse(back if back.startswith("/") and not back.startswith("//") else "/", status_code=303)
+
+
+# ---- the pit ---------------------------------------------------------------------------------------------------
+
+
+def _pit_tables(console: Console) -> list[data.TableView]:
+    with console.db.transaction() as conn:
+        return data.pit(conn, console.clock(), console.silent_after_s)
+
+
+async def _pit(request: Request) -> Response:
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    tables = await _run(_pit_tables, _console(request))
+    return _page(request, "pit.html", {"tables": tables, "now": _console(request).clock()}, session)
+
+
+async def _pit_stream(request: Request) -> Response:
+    """Server-sent events: the pit's table cards as HTML whenever anything on the floor changed."""
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return Response("sign in first", status_code=401)
+    template = console.templates.get_template("pit_tables.html")
+
+    def t(key: str, **params: Any) -> str:
+        return i18n.text(session.language, key, **params)
+
+    async def stream() -> AsyncIterator[str]:
+        last = ""
+        idle = 0.0
+        yield "retry: 1000\n\n"
+        while True:
+            if await request.is_disconnected():
+                return
+            tables = await _run(_pit_tables, console)
+            html = template.render(tables=tables, t=t, session=session)
+            if html != last:
+                last, idle = html, 0.0
+                yield "event: pit\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
+            elif idle >= 15:
+                idle = 0.0
+                yield ": still here\n\n"
+            await asyncio.sleep(console.pit_poll_s)
+            idle += console.pit_poll_s
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def _acknowledge(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    form = await _form_with_csrf(request, session.csrf)
+    if form is None:
+        return _refused(request, session, "csrf.refused")
+    if not session.may("acknowledge"):
+        return _refused(request, session, "role.refused", role=session.role)
+    alert = form.get("alert", "")
+    if not alert.isdigit():
+        raise InputError(f"no alert {alert!r} to acknowledge; reload the pit view")
+
+    def ack() -> None:
+        with console.db.transaction() as conn:
+            cleared = data.acknowledge(conn, int(alert), session.account, console.clock())
+            auth.record(conn, session.account, "alert_acknowledged", {"alert": int(alert), "cleared": cleared},
+                        _address(request))
+
+    await _run(ack)
+    return RedirectResponse("/", status_code=303)
+
+
+# ---- rounds ----------------------------------------------------------------------------------------------------
+
+
+def _filter(request: Request) -> data.RoundQuery:
+    query = request.query_params
+
+    def day(name: str) -> date | None:
+        value = query.get(name, "").strip()
+        if not value:
+            return None
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            raise InputError(f"{name} {value!r} is not a date: write it as 2026-12-31") from None
+
+    outcome = query.get("outcome", "") or None
+    if outcome is not None and outcome not in data.OUTCOMES:
+        raise InputError(f"outcome {outcome!r} is not known: use one of {', '.join(data.OUTCOMES)}")
+    game = query.get("game", "") or None
+    if game is not None and game not in data.GAMES:
+        raise InputError(f"game {game!r} is not known: use one of {', '.join(data.GAMES)}")
+    return data.RoundQuery(table=query.get("table", "").strip() or None, game=game, outcome=outcome,
+                           since=day("since"), until=day("until"), text=query.get("q", "").strip()[:200],
+                           flagged=query.get("flagged", "") == "1")
+
+
+def _audited(console: Console, session: auth.Session, action: str, detail: dict[str, Any], address: str,
+             function: Callable[[Any], Any]) -> Any:
+    with console.db.transaction() as conn:
+        auth.record(conn, session.account, action, detail, address)
+        return function(conn)
+
+
+async def _rounds(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    where = _filter(request)
+    (rows, total), tables = await _run(_audited, console, session, "rounds_searched", where.to_json(),
+                                       _address(request),
+                                       lambda conn: (data.rounds(conn, where, data.PAGE), data.tables(conn)))
+    return _page(request, "rounds.html", {"rows": rows, "more": total - len(rows), "where": where,
+                                          "tables": tables, "outcomes": data.OUTCOMES, "games": data.GAMES,
+                                          "query": str(request.url.query)}, session)
+
+
+async def _rounds_csv(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    if not session.may("export"):
+        return _refused(request, session, "role.refused", role=session.role)
+    where = _filter(request)
+
+    def export(conn: Any) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(data.CSV_COLUMNS)
+        for row in data.iter_rounds(conn, where):
+            writer.writerow(data.csv_row(row))
+        return buffer.getvalue()
+
+    text = await _run(_audited, console, session, "rounds_exported", where.to_json(), _address(request), export)
+    stamp = console.clock().strftime("%Y%m%d-%H%M%S")
+    return Response(text, media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="rounds-{stamp}.csv"',
+                             "Cache-Control": "no-store"})
+
+
+async def _review(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    kiosk, round_id = request.path_params["kiosk"], request.path_params["round_id"]
+    review = await _run(_audited, console, session, "round_reviewed", {"kiosk": kiosk, "round": round_id},
+                        _address(request), lambda conn: data.review(conn, kiosk, round_id))
+    return _page(request, "review.html", {"r": review, "json": json}, session)
+
+
+# ---- reports and the console's own log -------------------------------------------------------------------------
+
+
+async def _reports(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    where = _filter(request)
+    report = await _run(_audited, console, session, "report_viewed", where.to_json(), _address(request),
+                        lambda conn: data.report(conn, where, console.shifts, console.clock()))
+
+    def t(key: str, **params: Any) -> str:
+        return i18n.text(session.language, key, **params)
+
+    return _page(request, "reports.html", {"report": report, "charts": data.report_charts(report, t),
+                                           "where": where}, session)
+
+
+async def _actions(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    if not session.may("audit"):
+        return _refused(request, session, "role.refused", role=session.role)
+    rows = await _run(_audited, console, session, "console_log_viewed", {}, _address(request),
+                      lambda conn: data.console_actions(conn, 500))
+    return _page(request, "actions.html", {"rows": rows}, session)

@@ -1,0 +1,454 @@
+"""What the console reads from the central store (see floor/SCHEMA.md), shaped for its pages.
+
+The pit view reads the summaries the ingest keeps (``kiosks``, ``rounds``, open ``alerts``); a round's review reads
+its events and rebuilds it with ``journal.review`` exactly as ``dealer-assist logs show`` does on a kiosk.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from engine.errors import InputError
+from floor.console.charts import bar_chart
+from journal import review as journal_review
+from journal.store import Entry
+
+OUTCOMES = ("settled", "voided", "open")
+GAMES = ("baibuu", "samloc", "schmier")
+PAGE = 500
+ALERTS = {  # the store's alert kinds → the catalogue's words
+    "supervisor_called": "called",
+    "journal_failed": "journal",
+    "void": "void",
+    "silent": "silent",
+    "fork": "refused",
+    "gap": "refused",
+    "anchor_mismatch": "refused",
+}
+STEPS = {"round_begun": "dealt", "action_recorded": "playing", "round_resumed": "playing",
+         "results_shown": "results_shown"}
+SILENT_EVERY_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    name: str
+    up: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    alert_id: int
+    kind: str
+    """The catalogue's word for it: called, journal, void, silent, refused."""
+    message: str
+    seq: int | None
+    params: dict[str, Any]
+    acknowledgeable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    kiosk_id: str
+    table_id: str
+    game: str | None
+    round_id: int | None
+    step: str
+    actions: int
+    devices: tuple[Device, ...]
+    alerts: tuple[Alert, ...]
+    ago: str
+
+
+# ---- the pit ---------------------------------------------------------------------------------------------------
+
+_last_silent_check: dict[str, float] = {}
+
+
+def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
+    """Every kiosk of the floor with its round, step, devices and open alerts (a few indexed reads)."""
+    import time
+
+    stamp = time.monotonic()
+    if stamp - _last_silent_check.get("at", -1e9) >= SILENT_EVERY_S:
+        _last_silent_check["at"] = stamp
+        conn.execute("SELECT raise_silent_alerts(%s)", (timedelta(seconds=silent_after_s),))
+    kiosks = conn.execute(
+        "SELECT k.kiosk_id, k.table_id, k.game, k.open_round, k.round_step, k.devices, "
+        "coalesce(k.last_seen_at, k.last_event_at), r.round_id, r.status, r.actions, r.game "
+        "FROM kiosks k LEFT JOIN LATERAL (SELECT round_id, status, actions, game FROM rounds "
+        "WHERE rounds.kiosk_id = k.kiosk_id ORDER BY round_id DESC LIMIT 1) r ON true "
+        "ORDER BY k.table_id, k.kiosk_id").fetchall()
+    alerts: dict[str, list[Alert]] = {}
+    for alert_id, kiosk_id, kind, seq, message, raised_at, round_id in conn.execute(
+            "SELECT a.alert_id, a.kiosk_id, a.kind, a.seq, a.message, a.raised_at, e.round_id FROM alerts a "
+            "LEFT JOIN events e ON e.kiosk_id = a.kiosk_id AND e.seq = a.seq "
+            "WHERE a.cleared_at IS NULL ORDER BY a.raised_at, a.alert_id"):
+        word = ALERTS.get(kind, "refused")
+        params: dict[str, Any] = {}
+        if word == "void":
+            params = {"round": round_id if round_id is not None else "?"}
+        elif word == "silent":
+            params = {"minutes": max(1, int((now - raised_at).total_seconds() // 60) + silent_after_s // 60)}
+        alerts.setdefault(kiosk_id, []).append(Alert(alert_id, word, message, seq, params))
+    views = []
+    for (kiosk_id, table_id, game, open_round, round_step, devices, seen, last_round, status, actions,
+         last_game) in kiosks:
+        if open_round is not None:
+            step, round_id = STEPS.get(round_step or "", "playing"), open_round
+        elif last_round is not None:
+            step, round_id = status if status in ("settled", "voided") else "idle", last_round
+        else:
+            step, round_id = "idle", None
+        views.append(TableView(
+            kiosk_id, table_id, game or last_game, round_id, step, actions or 0,
+            tuple(Device(name, bool(state.get("up")), str(state.get("reason") or state.get("port") or ""))
+                  for name, state in sorted((devices or {}).items())),
+            tuple(alerts.get(kiosk_id, ())), _ago(now, seen)))
+    return views
+
+
+def acknowledge(conn: Any, alert_id: int, account: str, now: datetime) -> bool:
+    """Clear an open alert in the console's name; False when it was already cleared."""
+    row = conn.execute("UPDATE alerts SET cleared_at = %s, cleared_by = %s WHERE alert_id = %s AND cleared_at IS "
+                       "NULL RETURNING kiosk_id", (now, f"console:{account}", alert_id)).fetchone()
+    return row is not None
+
+
+def pit_version(conn: Any) -> tuple[Any, ...]:
+    """Changes whenever anything the pit shows may have changed (a cheap check before drawing it again)."""
+    row = conn.execute("SELECT (SELECT max(coalesce(last_seen_at, enrolled_at)) FROM kiosks), (SELECT count(*) "
+                       "FROM kiosks), (SELECT max(alert_id) FROM alerts), (SELECT max(cleared_at) FROM alerts)"
+                       ).fetchone()
+    return tuple(row)
+
+
+def _ago(now: datetime, then: datetime | None) -> str:
+    if then is None:
+        return "—"
+    seconds = max(0, int((now - then).total_seconds()))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
+# ---- rounds ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundQuery:
+    table: str | None = None
+    game: str | None = None
+    outcome: str | None = None
+    since: date | None = None
+    until: date | None = None
+    text: str = ""
+    flagged: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: str(v) if isinstance(v, date) else v for k, v in
+                (("table", self.table), ("game", self.game), ("outcome", self.outcome), ("since", self.since),
+                 ("until", self.until), ("q", self.text), ("flagged", self.flagged)) if v}
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses, args = ["true"], []
+        if self.table:
+            clauses.append("table_id = %s")
+            args.append(self.table)
+        if self.game:
+            clauses.append("game = %s")
+            args.append(self.game)
+        if self.outcome:
+            clauses.append("status = %s")
+            args.append(self.outcome)
+        if self.since:
+            clauses.append("began_at >= %s")
+            args.append(datetime.combine(self.since, datetime.min.time()).astimezone())
+        if self.until:
+            clauses.append("began_at < %s")
+            args.append(datetime.combine(self.until + timedelta(days=1), datetime.min.time()).astimezone())
+        if self.flagged:
+            clauses.append("(status = 'voided' OR corrections > 0 OR mis_sets > 0 OR misreads > 0)")
+        if self.text:
+            pattern = "%" + self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            clauses.append("(kiosk_id ILIKE %s OR table_id ILIKE %s OR coalesce(dealer, '') ILIKE %s OR "
+                           "coalesce(void_reason, '') ILIKE %s OR coalesce(voided_by, '') ILIKE %s OR "
+                           "round_id::text = %s)")
+            args.extend([pattern] * 5 + [self.text])
+        return " AND ".join(clauses), args
+
+
+ROUND_COLUMNS = ("table_id", "kiosk_id", "round_id", "game", "dealer", "began_at", "ended_at", "status", "actions",
+                 "total_bet", "house_net", "corrections", "misreads", "mis_sets", "reshakes", "voided_by",
+                 "void_reason")
+CSV_COLUMNS = ROUND_COLUMNS
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    table_id: str
+    kiosk_id: str
+    round_id: int
+    game: str
+    dealer: str | None
+    began_at: datetime
+    ended_at: datetime | None
+    status: str
+    actions: int
+    total_bet: int
+    house_net: int | None
+    corrections: int
+    misreads: int
+    mis_sets: int
+    reshakes: int
+    voided_by: str | None
+    void_reason: str | None
+
+
+def rounds(conn: Any, where: RoundQuery, limit: int | None = None) -> tuple[list[RoundRow], int]:
+    """Rounds that match, newest first (at most ``limit``), and how many match in all."""
+    clause, args = where.where()
+    total = conn.execute(f"SELECT count(*) FROM rounds WHERE {clause}", args).fetchone()[0]
+    sql = (f"SELECT {', '.join(ROUND_COLUMNS)} FROM rounds WHERE {clause} "
+           "ORDER BY began_at DESC, kiosk_id, round_id DESC")
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [RoundRow(*row) for row in conn.execute(sql, args)], int(total)
+
+
+def iter_rounds(conn: Any, where: RoundQuery) -> Iterator[RoundRow]:
+    clause, args = where.where()
+    with conn.cursor(name="rounds_export") as cursor:
+        cursor.execute(f"SELECT {', '.join(ROUND_COLUMNS)} FROM rounds WHERE {clause} "
+                       "ORDER BY began_at, kiosk_id, round_id", args)
+        for row in cursor:
+            yield RoundRow(*row)
+
+
+def csv_row(row: RoundRow) -> list[Any]:
+    values = []
+    for name in CSV_COLUMNS:
+        value = getattr(row, name)
+        values.append("" if value is None else value.isoformat() if isinstance(value, datetime) else value)
+    return values
+
+
+def tables(conn: Any) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT table_id FROM tables ORDER BY table_id")]
+
+
+# ---- one round, reviewed ----------------------------------------------------------------------------------------
+
+
+class CentralJournal:
+    """One kiosk's central copy read like a ``JournalReader`` (what ``journal.review`` asks of it), within a window
+    of sequence numbers so that a review reads the round and the one before it, not the whole journal."""
+
+    def __init__(self, conn: Any, kiosk_id: str, first_seq: int, last_seq: int) -> None:
+        self.conn, self.kiosk_id, self.first_seq, self.last_seq = conn, kiosk_id, first_seq, last_seq
+
+    def entries(self, *, round_id: int | None = None, kinds: Sequence[str] | None = None, after_seq: int = 0,
+                until_seq: int | None = None) -> Iterator[Entry]:
+        where = ["kiosk_id = %s", "seq > %s", "seq <= %s"]
+        args: list[Any] = [self.kiosk_id, max(after_seq, self.first_seq - 1),
+                           min(until_seq if until_seq is not None else self.last_seq, self.last_seq)]
+        if round_id is not None:
+            where.append("round_id = %s")
+            args.append(round_id)
+        if kinds is not None:
+            where.append("kind = ANY(%s)")
+            args.append(list(kinds))
+        for row in self.conn.execute(
+                "SELECT seq, time_text, mono_ns, boot_id, kiosk_id, table_id, round_id, kind, payload_text, "
+                f"prev_hash, hash FROM events WHERE {' AND '.join(where)} ORDER BY seq", args):
+            yield Entry(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], json.loads(row[8]),
+                        row[9], row[10])
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    digest: str
+    zone: str
+
+
+@dataclass(frozen=True)
+class Review:
+    detail: journal_review.RoundDetail
+    corrections: tuple[str, ...]
+    frames: tuple[Frame, ...]
+    describe: Callable[[Entry], str] = field(repr=False)
+
+
+def review(conn: Any, kiosk_id: str, round_id: int) -> Review:
+    """The round rebuilt from its central events and replayed through the engine, beside what was shown and paid."""
+    row = conn.execute("SELECT begun_seq, coalesce(ended_seq, (SELECT last_seq FROM kiosks WHERE kiosk_id = %s)) "
+                       "FROM rounds WHERE kiosk_id = %s AND round_id = %s", (kiosk_id, kiosk_id, round_id)
+                       ).fetchone()
+    if row is None:
+        raise InputError(f"the floor has no round {round_id} of kiosk {kiosk_id}; search the rounds page for it")
+    _begun_seq, last_seq = row
+    previous = conn.execute("SELECT begun_seq FROM rounds WHERE kiosk_id = %s AND round_id < %s ORDER BY round_id "
+                            "DESC LIMIT 1", (kiosk_id, round_id)).fetchone()
+    first = previous[0] if previous else 1
+    reader = CentralJournal(conn, kiosk_id, first, last_seq)
+    summaries = journal_review.summarize(reader)  # type: ignore[arg-type]
+    detail = journal_review.round_detail(reader, round_id, summaries)  # type: ignore[arg-type]
+    corrections = tuple(_describe(e) for e in detail.entries if e.kind == "cards_corrected")
+    frames = tuple(Frame(str(e.payload["frame"]), str(e.payload.get("zone", ""))) for e in detail.entries
+                   if e.kind in ("cards_read", "cards_misread") and e.payload.get("frame"))
+    return Review(detail, corrections, frames, _describe)
+
+
+def _describe(entry: Entry) -> str:
+    p = entry.payload
+    match entry.kind:
+        case "action_recorded":
+            return str(p.get("description") or json.dumps(p.get("action"), ensure_ascii=False))
+        case "cards_read":
+            return f"{p.get('zone')}: {' '.join(p.get('cards', []))}"
+        case "cards_misread":
+            return f"{p.get('zone')}: {p.get('reason')}"
+        case "cards_corrected":
+            return (f"{p.get('zone')}: {' '.join(p.get('before', []))} → {' '.join(p.get('after', []))} "
+                    f"({p.get('by')}{': ' + p['reason'] if p.get('reason') else ''})")
+        case "dice_rolled":
+            return " ".join(map(str, p.get("dice", [])))
+        case "results_shown":
+            return "; ".join(p.get("lines", [])) or "results shown"
+        case "round_settled":
+            return f"paid, confirmed by {p.get('confirmed_by')}"
+        case "round_voided":
+            return f"voided by {p.get('by')}: {p.get('reason')}"
+        case "note":
+            return f"{p.get('by')}: {p.get('text')}"
+        case "round_begun":
+            return str(p.get("game"))
+        case _:
+            return json.dumps(p, ensure_ascii=False, sort_keys=True)[:300]
+
+
+# ---- reports ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReportLine:
+    label: str
+    rounds: int = 0
+    total_bet: int = 0
+    house_win: int = 0
+    voids: int = 0
+    corrections: int = 0
+    flagged: int = 0
+    mis_sets: int = 0
+    first: datetime | None = None
+    last: datetime | None = None
+    hours: float | None = None
+    """The hours the rate is counted over (a shift's length); None: from the first round to the last."""
+
+    @property
+    def hold(self) -> float | None:
+        """House win over total bet; None where no bet was recorded (games without a house)."""
+        return self.house_win / self.total_bet if self.total_bet else None
+
+    @property
+    def hold_text(self) -> str:
+        return "—" if self.hold is None else f"{self.hold:.1%}"
+
+    @property
+    def per_hour(self) -> float:
+        hours = self.hours
+        if hours is None:
+            if self.first is None or self.last is None:
+                return 0.0
+            hours = max((self.last - self.first).total_seconds() / 3600, 1 / 60)
+        return self.rounds / hours if hours else 0.0
+
+    def add(self, began: datetime, ended: datetime | None, status: str, bet: int, house_net: int | None,
+            corrections: int, misreads: int, mis_sets: int) -> None:
+        self.rounds += 1
+        self.voids += status == "voided"
+        if status == "settled":
+            self.total_bet += bet
+            self.house_win += house_net or 0
+        self.corrections += corrections
+        self.flagged += misreads
+        self.mis_sets += mis_sets
+        end = ended or began
+        self.first = began if self.first is None else min(self.first, began)
+        self.last = end if self.last is None else max(self.last, end)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    by_table: list[ReportLine]
+    by_shift: list[ReportLine]
+    total: ReportLine
+
+
+def shift_of(moment: datetime, starts: Sequence[int]) -> tuple[datetime, datetime]:
+    """The shift holding ``moment``: shifts begin at the hours ``starts`` (in the moment's own time zone)."""
+    hours = sorted(starts)
+    day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    begins = [day + timedelta(hours=h - 24) for h in hours] + [day + timedelta(hours=h) for h in hours] + \
+             [day + timedelta(hours=h + 24) for h in hours]
+    start = max(b for b in begins if b <= moment)
+    end = min(b for b in begins if b > moment)
+    return start, end
+
+
+def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -> Report:
+    clause, args = where.where()
+    by_table: dict[str, ReportLine] = {}
+    by_shift: dict[datetime, ReportLine] = {}
+    total = ReportLine("all")
+    with conn.cursor(name="report_rounds") as cursor:
+        cursor.execute("SELECT table_id, began_at, ended_at, status, total_bet, house_net, corrections, misreads, "
+                       f"mis_sets FROM rounds WHERE {clause}", args)
+        for table_id, began, ended, status, bet, net, corrections, misreads, mis_sets in cursor:
+            began_local = began.astimezone(now.tzinfo)
+            start, end = shift_of(began_local, shifts)
+            line = by_shift.get(start)
+            if line is None:
+                hours = (min(end, now) - start).total_seconds() / 3600
+                line = by_shift[start] = ReportLine(f"{start:%Y-%m-%d %H:%M}–{end:%H:%M}",
+                                                    hours=max(hours, 1 / 60))
+            values = (began, ended, status, bet, net, corrections, misreads, mis_sets)
+            line.add(*values)
+            by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
+            total.add(*values)
+    return Report([by_table[k] for k in sorted(by_table)], [by_shift[k] for k in sorted(by_shift)], total)
+
+
+def report_charts(report: Report, t: Callable[..., str]) -> list[str]:
+    charts = [bar_chart(t("reports.chart_rounds"), [(line.label, line.rounds) for line in report.by_table])]
+    held = [(line.label, round(100 * line.hold, 1)) for line in report.by_table if line.hold is not None]
+    if held:
+        charts.append(bar_chart(t("reports.chart_hold"), held, "{:g} %"))
+    charts.append(bar_chart(t("reports.chart_shift"), [(line.label, line.rounds) for line in report.by_shift]))
+    return charts
+
+
+# ---- the console's own record -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleAction:
+    at: datetime
+    account: str
+    action: str
+    detail: str
+    address: str
+
+
+def console_actions(conn: Any, limit: int) -> list[ConsoleAction]:
+    return [ConsoleAction(at, account, action, json.dumps(detail, ensure_ascii=False, sort_keys=True), address)
+            for at, account, action, detail, address in conn.execute(
+                "SELECT at, account, action, detail, address FROM console_actions ORDER BY id DESC LIMIT %s",
+                (limit,))]

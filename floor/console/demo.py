@@ -1,0 +1,167 @@
+"""``dealer-assist floor demo``: a whole floor on one machine.
+
+A PostgreSQL in a temporary folder (or the one given), the console, and a few kiosks that play by themselves:
+journal-level simulations (``journal.simulate``: the same events the kiosk writes, rounds of the three games, now
+and then a misread, a correction, a void, a CALL) each shipped by its own ``floor.shipper.Shipper``. No Kivy window:
+a window per kiosk would only slow the demo; the floor sees exactly what real kiosks send.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from journal import Journal, SystemClock
+from journal.events import DeviceDown, DeviceUp, Note, SupervisorSignedIn, SupervisorSignedOut
+from journal.simulate import GAMES, play_round
+
+CALL_TEXT = "the dealer called the supervisor"
+DEMO_ACCOUNT = "demo"
+
+
+class PacedJournal:
+    """A journal whose writes wait ``pace`` seconds first, so a round unfolds on the pit view step by step."""
+
+    _WRITES = frozenset({"append", "begin_round", "record_action", "show_results", "close_round", "void_round"})
+
+    def __init__(self, journal: Journal, pace: float, stop: threading.Event) -> None:
+        self._journal, self._pace, self._stop = journal, pace, stop
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._journal, name)
+        if name in self._WRITES:
+            def paced(*args: Any, **kwargs: Any) -> Any:
+                if self._stop.wait(self._pace):
+                    raise _Stopped
+                return attribute(*args, **kwargs)
+            return paced
+        return attribute
+
+
+class _Stopped(Exception):
+    pass
+
+
+class AutoKiosk(threading.Thread):
+    """One table playing round after round into its own journal."""
+
+    def __init__(self, folder: Path, kiosk_id: str, table_id: str, seed: int, pace: float) -> None:
+        super().__init__(name=f"kiosk-{kiosk_id}", daemon=True)
+        self.folder, self.kiosk_id, self.table_id, self.pace = folder, kiosk_id, table_id, pace
+        self.rng = random.Random(seed)
+        self.stop_event = threading.Event()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id=kiosk_id,
+                                    table_id=table_id, clock=SystemClock())
+        self.journal.recover()
+        for device in ("camera", "shaker", "panel"):
+            self.journal.append(DeviceUp(device, f"/dev/demo-{device}"))
+
+    @property
+    def key(self) -> bytes:
+        from journal.chain import load_key
+
+        return load_key(self.folder / "journal.key", create=False)
+
+    def run(self) -> None:
+        paced = PacedJournal(self.journal, self.pace, self.stop_event)
+        game = self.rng.choice(GAMES)
+        try:
+            while not self.stop_event.is_set():
+                roll = self.rng.random()
+                if roll < 0.08:
+                    paced.append(Note(text=CALL_TEXT, by="dealer"))
+                    paced.append(SupervisorSignedIn("S-1")) if self.rng.random() < 0.5 else None
+                    paced.append(SupervisorSignedOut("S-1")) if self.rng.random() < 0.5 else None
+                elif roll < 0.11:
+                    paced.append(DeviceDown("camera", "no frame for 5 s"))
+                    paced.append(DeviceUp("camera", "/dev/demo-camera"))
+                play_round(paced, game, self.rng, void=self.rng.random() < 0.07)  # type: ignore[arg-type]
+                if self.rng.random() < 0.2:
+                    game = self.rng.choice(GAMES)
+        except _Stopped:
+            pass
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.join(10)
+        self.journal.close()
+
+
+def run_demo(dsn: str | None, kiosks: int, port: int, pace: float, folder: str | None) -> int:
+    import psycopg
+
+    from floor.console import auth
+    from floor.console.server import BackgroundServer
+    from floor.migrate import migrate
+    from floor.shipper import Shipper, ShipperThread
+    from floor.store import add_kiosk
+
+    base = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="dealer-assist-floor-demo-"))
+    server = None
+    if dsn is None:
+        from floor.pg import LocalServer
+
+        print("starting PostgreSQL …", flush=True)
+        server = LocalServer.create(base / "postgres")
+        server.start()
+        server.wait_ready()
+        owner_dsn = server.create_database("floor_demo")
+    else:
+        owner_dsn = dsn
+    password = secrets.token_urlsafe(9)
+    tables, shippers = [], []
+    with psycopg.connect(owner_dsn, autocommit=True) as conn:
+        migrate(conn)
+        with conn.transaction():
+            if conn.execute("SELECT 1 FROM console_accounts WHERE name = %s", (DEMO_ACCOUNT,)).fetchone():
+                conn.execute("UPDATE console_accounts SET password_hash = %s, failed_tries = 0, locked_until = NULL "
+                             "WHERE name = %s", (auth._hasher.hash(password), DEMO_ACCOUNT))
+            else:
+                auth.add_account(conn, DEMO_ACCOUNT, password, "admin", "floor demo")
+        for number in range(1, kiosks + 1):
+            kiosk = AutoKiosk(base / f"kiosk-{number}", f"K-{number:02d}", f"T{number}", number, pace)
+            login = add_kiosk(conn, kiosk.kiosk_id, kiosk.table_id, chain_key=kiosk.key)
+            kiosk_dsn = _with_login(owner_dsn, login.role, login.password)
+            shipper = ShipperThread(Shipper(kiosk.folder / "journal.sqlite3", kiosk_dsn, poll_s=0.3))
+            tables.append(kiosk)
+            shippers.append(shipper)
+    from floor.console.app import Console, create_app
+    from floor.console.db import Database
+
+    db = Database(owner_dsn)
+    web = BackgroundServer(create_app(Console(db, silent_after_s=30)), port=port)
+    web.start()
+    for kiosk, shipper in zip(tables, shippers, strict=True):
+        kiosk.start()
+        shipper.start()
+    print(f"\nthe floor console: {web.url}\n  sign in as {DEMO_ACCOUNT!r} with password {password!r} (an admin)\n"
+          f"  {kiosks} kiosks play by themselves (journals in {base}); Ctrl-C stops everything\n", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("stopping …", flush=True)
+    finally:
+        for kiosk in tables:
+            kiosk.stop()
+        for shipper in shippers:
+            shipper.stop()
+        web.stop()
+        db.close()
+        if server is not None:
+            server.stop()
+    return 0
+
+
+def _with_login(dsn: str, user: str, password: str) -> str:
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(dsn)
+    params.update(user=user, password=password)
+    return make_conninfo(**params)

@@ -1,0 +1,143 @@
+"""The console's words, English and Vietnamese, in the kiosk catalogue's shape (key → (English, Vietnamese)).
+
+The floor may not import the kiosk, so the console keeps its own catalogue beside the kiosk's rather than moving
+it; the words both screens show (the alerts, game names, devices' health) are the kiosk's words, and
+``tests/test_floor_console_i18n.py`` holds the two catalogues to the same text for those keys. A key missing from a
+language falls back to English, never to the key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("en", "vi")
+LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt"}
+
+SHARED_WITH_KIOSK = ("status.called", "status.table", "status.round", "status.camera", "status.shaker",
+                     "status.panel", "status.journal", "health.ok", "health.down", "game.baibuu", "game.samloc",
+                     "game.schmier", "bb.outcome.mis-set")
+"""Keys whose words must equal the kiosk's (kiosk/i18n.py)."""
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # shared with the kiosk's screen
+    "status.called": ("SUPERVISOR CALLED", "ĐÃ GỌI GIÁM SÁT"),
+    "status.table": ("Table {table}", "Bàn {table}"),
+    "status.round": ("Round {round}", "Ván {round}"),
+    "status.camera": ("Camera", "Camera"),
+    "status.shaker": ("Shaker", "Máy lắc"),
+    "status.panel": ("Buttons", "Bảng nút"),
+    "status.journal": ("Journal", "Nhật ký"),
+    "health.ok": ("OK", "Tốt"),
+    "health.down": ("OFFLINE", "MẤT KẾT NỐI"),
+    "game.baibuu": ("Bài Bửu", "Bài Bửu"),
+    "game.samloc": ("Sâm Lốc", "Sâm Lốc"),
+    "game.schmier": ("Schmier", "Schmier"),
+    "bb.outcome.mis-set": ("MIS-SET", "XẾP SAI"),
+    # the console's own
+    "app.title": ("Floor console", "Bảng điều khiển sàn"),
+    "nav.pit": ("Pit", "Khu bàn"),
+    "nav.rounds": ("Rounds", "Các ván"),
+    "nav.reports": ("Reports", "Báo cáo"),
+    "nav.actions": ("Console log", "Nhật ký bảng điều khiển"),
+    "nav.logout": ("Sign out", "Đăng xuất"),
+    "nav.language": ("Tiếng Việt", "English"),
+    "login.title": ("Sign in", "Đăng nhập"),
+    "login.name": ("User name", "Tên người dùng"),
+    "login.password": ("Password", "Mật khẩu"),
+    "login.submit": ("Sign in", "Đăng nhập"),
+    "login.wrong": ("Wrong user name or password.", "Sai tên người dùng hoặc mật khẩu."),
+    "login.locked": ("Too many wrong tries: this account is locked for {minutes} min.",
+                     "Sai quá nhiều lần: tài khoản bị khóa {minutes} phút."),
+    "csrf.refused": ("The form was refused: it did not come from this console (CSRF check). Reload the page and try "
+                     "again.", "Biểu mẫu bị từ chối: không đến từ bảng điều khiển này (kiểm tra CSRF). Tải lại trang "
+                     "và thử lại."),
+    "role.refused": ("Your role ({role}) may not do this.", "Vai trò của bạn ({role}) không được làm việc này."),
+    "pit.title": ("Pit view", "Toàn cảnh khu bàn"),
+    "pit.live": ("live", "trực tiếp"),
+    "pit.offline": ("reconnecting…", "đang kết nối lại…"),
+    "pit.no_tables": ("No table has shipped its journal yet.", "Chưa bàn nào gửi nhật ký."),
+    "pit.game": ("Game", "Trò chơi"),
+    "pit.step": ("Step", "Bước"),
+    "pit.devices": ("Devices", "Thiết bị"),
+    "pit.alerts": ("Alerts", "Cảnh báo"),
+    "pit.last_event": ("Last event {ago}", "Sự kiện cuối {ago}"),
+    "pit.ack": ("Acknowledge", "Đã xem"),
+    "pit.review": ("Rounds", "Các ván"),
+    "step.idle": ("waiting for a round", "chờ ván mới"),
+    "step.dealt": ("dealt", "đã chia"),
+    "step.playing": ("playing ({actions} steps)", "đang chơi ({actions} bước)"),
+    "step.results_shown": ("results shown", "đã hiện kết quả"),
+    "step.settled": ("settled", "đã trả tiền"),
+    "step.voided": ("voided", "đã hủy"),
+    "alert.called": ("SUPERVISOR CALLED", "ĐÃ GỌI GIÁM SÁT"),
+    "alert.journal": ("JOURNAL FAILED ITS CHECK", "NHẬT KÝ KHÔNG ĐẠT KIỂM TRA"),
+    "alert.void": ("ROUND {round} VOIDED", "VÁN {round} ĐÃ HỦY"),
+    "alert.silent": ("KIOSK SILENT {minutes} MIN", "KIOSK IM LẶNG {minutes} PHÚT"),
+    "alert.refused": ("SHIPMENT REFUSED", "BỊ TỪ CHỐI NHẬN"),
+    "rounds.title": ("Round review", "Xem lại ván"),
+    "rounds.table": ("Table", "Bàn"),
+    "rounds.all": ("all", "tất cả"),
+    "rounds.outcome": ("Outcome", "Kết quả"),
+    "rounds.since": ("From", "Từ ngày"),
+    "rounds.until": ("To", "Đến ngày"),
+    "rounds.search": ("Search", "Tìm"),
+    "rounds.csv": ("CSV export", "Xuất CSV"),
+    "rounds.none": ("No round matches.", "Không có ván nào phù hợp."),
+    "rounds.round": ("Round", "Ván"),
+    "rounds.begun": ("Begun", "Bắt đầu"),
+    "rounds.paid": ("Paid", "Đã trả"),
+    "rounds.house_net": ("House net", "Nhà cái lời/lỗ"),
+    "rounds.replay": ("Replay", "Tính lại"),
+    "rounds.flags": ("Flags", "Lưu ý"),
+    "rounds.more": ("{count} more rounds: narrow the search.", "Còn {count} ván: hãy thu hẹp tìm kiếm."),
+    "outcome.settled": ("settled", "đã trả tiền"),
+    "outcome.voided": ("voided", "đã hủy"),
+    "outcome.open": ("open", "đang chơi"),
+    "review.title": ("Table {table} · round {round}", "Bàn {table} · ván {round}"),
+    "review.replayed": ("Replayed through the rules", "Tính lại theo luật"),
+    "review.shown": ("Shown to the dealer", "Đã hiện cho người chia"),
+    "review.paid": ("Paid", "Đã trả"),
+    "review.agrees": ("The replay agrees with what was shown and paid.",
+                      "Kết quả tính lại khớp với những gì đã hiện và đã trả."),
+    "review.disagrees": ("THE REPLAY DISAGREES with what was recorded.",
+                         "KẾT QUẢ TÍNH LẠI KHÔNG KHỚP với những gì đã ghi."),
+    "review.not_over": ("The round is not over.", "Ván chưa kết thúc."),
+    "review.events": ("Events", "Sự kiện"),
+    "review.corrections": ("Corrections", "Sửa bài"),
+    "review.frames": ("Evidence frames", "Ảnh bằng chứng"),
+    "review.no_frames": ("No evidence frame was shipped for this round.",
+                         "Không có ảnh bằng chứng nào được gửi cho ván này."),
+    "review.nets": ("Nets", "Thắng thua"),
+    "review.none": ("none", "không có"),
+    "reports.title": ("Reports", "Báo cáo"),
+    "reports.by_table": ("Per table", "Theo bàn"),
+    "reports.by_shift": ("Per shift", "Theo ca"),
+    "reports.rounds": ("Rounds", "Số ván"),
+    "reports.hold": ("Hold", "Tỷ lệ giữ"),
+    "reports.house_win": ("House win", "Nhà cái thắng"),
+    "reports.total_bet": ("Total bet", "Tổng cược"),
+    "reports.voids": ("Voids", "Ván hủy"),
+    "reports.corrections": ("Corrections", "Sửa bài"),
+    "reports.flagged": ("Flagged cards", "Bài bị đánh dấu"),
+    "reports.mis_sets": ("Mis-sets", "Xếp sai"),
+    "reports.per_hour": ("Rounds/hour", "Ván/giờ"),
+    "reports.shift": ("Shift", "Ca"),
+    "reports.chart_rounds": ("Rounds per table", "Số ván theo bàn"),
+    "reports.chart_hold": ("Hold per table", "Tỷ lệ giữ theo bàn"),
+    "reports.chart_shift": ("Rounds per shift", "Số ván theo ca"),
+    "actions.title": ("Console log: every action taken here", "Nhật ký bảng điều khiển: mọi thao tác"),
+    "actions.when": ("When", "Lúc"),
+    "actions.who": ("Who", "Ai"),
+    "actions.what": ("What", "Việc"),
+    "actions.detail": ("Detail", "Chi tiết"),
+}
+
+
+def text(language: str, key: str, **params: Any) -> str:
+    """``key`` in ``language`` with ``params`` filled in; English when that language lacks it."""
+    pair = TEXTS.get(key)
+    if pair is None:
+        raise KeyError(f"the console catalogue has no text {key!r}")
+    index = LANGUAGES.index(language) if language in LANGUAGES else 0
+    template = pair[index] or pair[0]
+    return template.format(**params) if params else template
