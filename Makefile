@@ -10,10 +10,11 @@ export YOLO_AUTOINSTALL := False
 # Debian packages the tests need: a virtual screen for the Kivy window tests, and the SVG card decks (with their
 # renderer) that the synthetic scenes draw faces from, and the fonts the procedural decks draw their ranks in (a seed
 # draws another deck where other fonts are installed), and PostgreSQL for the floor's central store (its tests run
-# their own server in a temporary folder). Installed when missing and run as root, else named.
+# their own server in a temporary folder), and Chromium with its WebDriver for the console's browser tests.
+# Installed when missing and run as root, else named.
 SYSTEM_PACKAGES := xvfb xauth librsvg2-bin kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
 	fonts-urw-base35 fonts-linuxlibertine fonts-cantarell fonts-roboto-unhinted fonts-ebgaramond fonts-oldstandard \
-	fonts-khmeros postgresql
+	fonts-khmeros postgresql chromium chromium-driver
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
