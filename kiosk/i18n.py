@@ -1,7 +1,9 @@
-"""Every text the kiosk shows, in one catalogue: English and Vietnamese (table words from the glossary).
+"""Every text the kiosk shows, in one catalogue: English, Vietnamese and Khmer (table words from the glossary; the
+Khmer words are in ``kiosk.i18n_km``).
 
 The controller speaks in ``Msg(key, params)``; the screen turns a message into words with ``Catalogue.text``
-in the language the dealer picked. A key missing from a language falls back to English, never to the key.
+in the language the dealer picked. A key missing from a language falls back to English, never to the key (a test
+fails when one is missing). English counts: a key with a ``.one`` form is worded so when ``count`` is 1.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.phrases import Phrase
+from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
 
-LANGUAGES = ("en", "vi")
-LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt"}
+LANGUAGES = ("en", "vi", "km")
+# Each language's name in its own script: the language button shows the next one's.
+LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt", "km": "ខ្មែរ"}
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "nav.camera": ("CAMERA", "CAMERA"),
     "nav.setup": ("SET-UP", "CÀI ĐẶT"),
     "nav.supervisor": ("SUPERVISOR", "GIÁM SÁT"),
-    "nav.language": ("Tiếng Việt", "English"),
     "nav.back": ("BACK", "QUAY LẠI"),
     # round buttons (the same commands as the button panel)
     "button.shake": ("SHAKE", "LẮC"),
@@ -75,11 +78,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "bb.prompt.house_ok": (
         "House hand set right. CONFIRM, then open the seats",
-        "Nhà cái xếp đúng. XÁC NHẬN, rồi mở bài các tụ",
+        "Nhà cái xếp đúng. XÁC NHẬN, rồi mở bài các ghế",
     ),
     "bb.prompt.seats": (
         "Open every seat's high and low hand, then CONFIRM",
-        "Mở tay cao và tay thấp từng tụ, rồi XÁC NHẬN",
+        "Mở tay cao và tay thấp từng ghế, rồi XÁC NHẬN",
     ),
     "bb.prompt.results": ("Pay the results, then CONFIRM", "Trả tiền theo kết quả, rồi XÁC NHẬN"),
     "bb.prompt.closed": ("Round closed. NEXT ROUND when ready", "Ván đã đóng. Nhấn VÁN MỚI"),
@@ -100,7 +103,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "WRONG SET: put {high} high and {low} low",
         "XẾP SAI: đặt {high} tay cao, {low} tay thấp",
     ),
-    "bb.seat": ("Seat {seat}", "Tụ {seat}"),
+    "bb.seat": ("Seat {seat}", "Ghế {seat}"),
     "bb.bet": ("Bet {bet}", "Cược {bet}"),
     "bb.outcome.win": ("WIN", "THẮNG"),
     "bb.outcome.push": ("PUSH", "HÒA"),
@@ -151,7 +154,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alert.illegal": ("{error}", "{error}"),
     "alert.house_incomplete": ("The house hand needs 4 cards on the felt", "Bài nhà cái cần đủ 4 lá trên bàn"),
     "alert.house_wrong_set": ("Set the house hand the house way first", "Xếp bài nhà cái đúng cách trước"),
-    "alert.seats_incomplete": ("Seat {seat}: {problem}", "Tụ {seat}: {problem}"),
+    "alert.seats_incomplete": ("Seat {seat}: {problem}", "Ghế {seat}: {problem}"),
     "alert.read_problem": ("Check the cards marked in orange", "Kiểm tra các lá viền cam"),
     "alert.last_round": (
         "Same cards as last round where marked: look at the felt, then CONFIRM again to accept them",
@@ -179,10 +182,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "setup.pin_wrong": ("Wrong PIN", "Sai mã PIN"),
     "setup.game": ("Game", "Trò chơi"),
     "setup.table_id": ("Table", "Bàn"),
-    "setup.seats": ("Seats in use", "Tụ đang chơi"),
+    "setup.seats": ("Seats in use", "Ghế đang chơi"),
     "setup.min_bet": ("Minimum bet", "Cược tối thiểu"),
     "setup.max_bet": ("Maximum bet", "Cược tối đa"),
-    "setup.default_bet": ("Bet per seat", "Cược mỗi tụ"),
+    "setup.default_bet": ("Bet per seat", "Cược mỗi ghế"),
     "setup.commission": ("Commission %", "Hoa hồng %"),
     "setup.copy_rule": ("Copy (tie) goes to", "Bài bằng nhau"),
     "setup.copy.house": ("the house", "nhà cái ăn"),
@@ -207,11 +210,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.recall": ("RECALL: last {count} rounds", "RECALL: {count} ván gần nhất"),
     "sup.frame": ("#{round} {what}", "#{round} {what}"),
     "sup.frame_house": ("house", "nhà cái"),
-    "sup.frame_seats": ("seats", "các tụ"),
+    "sup.frame_seats": ("seats", "các ghế"),
     "sup.frame_hold": ("KEEP FOR A DISPUTE", "GIỮ LẠI (TRANH CHẤP)"),
     "sup.frame_held": ("KEPT FOR A DISPUTE", "ĐÃ GIỮ (TRANH CHẤP)"),
     "sup.frame_close": ("CLOSE", "ĐÓNG"),
-    "sup.frame_title": ("{caption}: the camera frame of {count} readings, as kept", "{caption}: ảnh camera của {count} lần đọc, như đã lưu"),
+    "sup.frame_title": (
+        "{caption}: the camera frame of {count} readings, as kept",
+        "{caption}: ảnh camera của {count} lần đọc, như đã lưu",
+    ),
     "sup.verify": ("VERIFY JOURNAL", "KIỂM TRA NHẬT KÝ"),
     "sup.verify_ok": ("Journal sound: {events} events, chain intact", "Nhật ký nguyên vẹn: {events} sự kiện"),
     "sup.verify_bad": ("JOURNAL ALTERED OR DAMAGED: {error}", "NHẬT KÝ BỊ SỬA HOẶC HỎNG: {error}"),
@@ -252,22 +258,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sl.title": ("Sâm Lốc", "Sâm Lốc"),
     "sl.prompt.start": ("Press START to deal the hand", "Nhấn BẮT ĐẦU để chia bài"),
     "sl.prompt.results": ("Pay as shown, then CONFIRM", "Trả tiền như hình, rồi XÁC NHẬN"),
-    "sl.player": ("Player {player}", "Người {player}"),
+    "sl.player": ("Seat {player}", "Ghế {player}"),
     "sl.passed": ("passed", "bỏ lượt"),
     "sl.on_table": ("On the table", "Trên bàn"),
-    "sl.hand_of": ("Player {player}'s cards: tap what was played", "Bài người {player}: chạm lá đã đánh"),
+    "sl.hand_of": ("Seat {player}'s cards: tap what was played", "Bài ghế {player}: chạm lá đã đánh"),
     "sl.table": ("Bet {bet} · timer {timer} s · {mode}", "Cược {bet} · {timer} giây · {mode}"),
-    "sl.turn": ("Turn: player {player}", "Lượt: người {player}"),
+    "sl.turn": ("Turn: seat {player}", "Lượt: ghế {player}"),
     "sl.timer": ("{seconds} s", "{seconds} giây"),
     "sl.play": ("PLAY CARDS", "ĐÁNH"),
     "sl.pass": ("PASS", "BỎ LƯỢT"),
     "sl.declare_sam": ("BÁO SÂM", "BÁO SÂM"),
     "sl.no_sam": ("NO SÂM", "KHÔNG BÁO"),
-    "sl.balance": ("Player {player}: {balance}", "Người {player}: {balance}"),
+    "sl.balance": ("Seat {player}: {balance}", "Ghế {player}: {balance}"),
     "sl.cards_left": ("{count} cards", "{count} lá"),
     "sl.payment": (
         "seat {payer} → seat {payee}: {amount} · {reason}",
-        "người {payer} → người {payee}: {amount} · {reason}",
+        "ghế {payer} → ghế {payee}: {amount} · {reason}",
     ),
     "sl.refused.finish_first": ("finish this hand first", "kết thúc ván này trước"),
     "sl.refused.no_cards": (
@@ -318,6 +324,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sm.score": ("Team {team}: {score}", "Đội {team}: {score}"),
     "sm.trick": ("Trick {n}", "Nước {n}"),
     "sm.play": ("PLAY CARD", "ĐÁNH"),
+    # deck enrollment (supervisor)
+    "enroll.title": ("Deck enrollment", "Học bộ bài mới"),
+    "enroll.capture": ("Capture spread", "Chụp bài"),
+    "enroll.save": ("Save deck", "Lưu bộ bài"),
+    "enroll.learn": ("Learn", "Học"),
+    "enroll.activate": ("Check & use", "Kiểm tra & dùng"),
+    "enroll.activated": ("Now reading with {name}: {before} → {after} of {cards} cards right",
+                  "Đang đọc bằng {name}: {before} → {after} trên {cards} lá đúng"),
+    "enroll.close": ("Close", "Đóng"),
+    "enroll.hint": ("Spread the cards face up, apart, under the camera; then capture.",
+             "Trải bài ngửa, rời nhau, dưới camera; rồi chụp."),
+    "enroll.found": ("{n} cards found", "Tìm thấy {n} lá"),
+    "enroll.saved": ("Saved {ref}: learn it next", "Đã lưu {ref}: tiếp theo là học"),
+    "enroll.learning": ("Learning in the background; the table keeps playing", "Đang học; bàn vẫn chơi bình thường"),
+    "enroll.no_frame": ("No camera picture yet", "Chưa có hình từ camera"),
+    "enroll.pick": ("Face #{n}: which card?", "Lá #{n}: lá nào?"),
     "common.centre": ("Centre", "Giữa bàn"),
     "common.start": ("START", "BẮT ĐẦU"),
     "common.settlement": ("Settlement", "Thanh toán"),
@@ -352,21 +374,21 @@ PHRASES_VI: dict[str, str] = {
     "place.high": "tay cao",
     "place.low": "tay thấp",
     "reason.versus": "{place}: {seat} so với {house} của nhà cái",
-    "reason.seat_wins": "{versus}: tụ thắng",
+    "reason.seat_wins": "{versus}: ghế thắng",
     "reason.house_wins": "{versus}: nhà cái thắng",
-    "reason.copy_seat_card_higher": "{versus}: bằng nhau, lá cao nhất của tụ lớn hơn: tụ thắng",
+    "reason.copy_seat_card_higher": "{versus}: bằng nhau, lá cao nhất của ghế lớn hơn: ghế thắng",
     "reason.copy_house_card_higher": "{versus}: bằng nhau, lá cao nhất của nhà cái lớn hơn: nhà cái thắng",
     "reason.copy_cards_equal": "{versus}: bằng nhau, lá cao nhất cũng bằng: nhà cái ăn",
     "reason.copy_house_wins": "{versus}: bằng nhau, nhà cái ăn",
     "reason.natural_beaten": "{seat} thua {house} lớn hơn của nhà cái: nhà cái thắng",
-    "reason.natural_beats_house": "{seat} thắng {house} của nhà cái: tụ thắng",
-    "reason.natural_beats_any": "{seat} thắng mọi bài không phải bài tự nhiên: tụ thắng",
+    "reason.natural_beats_house": "{seat} thắng {house} của nhà cái: ghế thắng",
+    "reason.natural_beats_any": "{seat} thắng mọi bài không phải bài tự nhiên: ghế thắng",
     "reason.mis_set": "xếp sai: tay thấp {low} lớn hơn tay cao {high}: nhà cái thắng",
     "reason.house_natural": "{house} của nhà cái thắng mọi bài không phải bài tự nhiên lớn hơn",
     # lists of phrases (any engine)
     "list.comma": "{first}, {rest}",
     "list.semicolon": "{first}; {rest}",
-    # Sâm Lốc: combinations, refusals, the log and the payment reasons. Seats are "người {n}" as on the screen;
+    # Sâm Lốc: combinations, refusals, the log and the payment reasons. Seats are "ghế {n}" as on the screen;
     # table words from the glossary: lá lẻ, đôi, sám cô, tứ quý, sảnh, bỏ lượt, báo sâm, ăn/đền sâm, chặt heo,
     # chặt chồng, thối, báo một, đền làng, tới trắng. Ranks are the letters on the cards (A, J, Q, K).
     **{f"samloc.rank.{rank}": rank for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")},
@@ -391,11 +413,11 @@ PHRASES_VI: dict[str, str] = {
     "samloc.beat.only_higher_kind": "{top} chỉ chặn được bằng {kind} cao hơn",
     "samloc.beat.equal_ranks": "{play} không chặn được {top}: bài bằng nhau không chặn được nhau",
     "samloc.beat.lower": "{play} không chặn được {top}",
-    "samloc.log.declares_sam": "người {seat} báo sâm: đánh trước và phải hết bài mà không bị chặn",
-    "samloc.log.plays": "người {seat} đánh {cards} ({combo})",
-    "samloc.log.plays_on_timeout": "người {seat} hết giờ: tự động đánh {cards} ({combo})",
-    "samloc.log.passes": "người {seat} bỏ lượt",
-    "samloc.log.passes_on_timeout": "người {seat} hết giờ: tự động bỏ lượt",
+    "samloc.log.declares_sam": "ghế {seat} báo sâm: đánh trước và phải hết bài mà không bị chặn",
+    "samloc.log.plays": "ghế {seat} đánh {cards} ({combo})",
+    "samloc.log.plays_on_timeout": "ghế {seat} hết giờ: tự động đánh {cards} ({combo})",
+    "samloc.log.passes": "ghế {seat} bỏ lượt",
+    "samloc.log.passes_on_timeout": "ghế {seat} hết giờ: tự động bỏ lượt",
     "samloc.instant.straight": "sảnh 10 lá",
     "samloc.instant.four_twos": "tứ quý heo (bốn lá 2)",
     "samloc.instant.two_quads": "hai tứ quý",
@@ -404,53 +426,61 @@ PHRASES_VI: dict[str, str] = {
     "samloc.instant.three_triples": "ba sám cô",
     "samloc.instant.sam_ngheo": "sâm nghèo (không có 10, J, Q, K)",
     "samloc.instant.sam_giau": "sâm giàu (không có 3 đến 9)",
-    "samloc.instant.wins": "người {seat} tới trắng: {name} ({cards})",
+    "samloc.instant.wins": "ghế {seat} tới trắng: {name} ({cards})",
     "samloc.illegal.hand_over": "ván đã kết thúc; không thể đánh tiếp",
     "samloc.illegal.hand_not_over": "ván chưa kết thúc",
-    "samloc.illegal.no_seat": "không có người {seat}: chỉ có người 0 đến {last}",
-    "samloc.illegal.passed": "người {seat} đã bỏ lượt vòng này; được đánh lại khi có vòng mới",
-    "samloc.illegal.not_turn": "đang là lượt của người {turn}, không phải người {seat}",
-    "samloc.illegal.sam_declared": "người {seat} đã báo sâm; chỉ một người được báo sâm",
+    "samloc.illegal.no_seat": "không có ghế {seat}: chỉ có ghế 0 đến {last}",
+    "samloc.illegal.passed": "ghế {seat} đã bỏ lượt vòng này; được đánh lại khi có vòng mới",
+    "samloc.illegal.not_turn": "đang là lượt của ghế {turn}, không phải ghế {seat}",
+    "samloc.illegal.sam_declared": "ghế {seat} đã báo sâm; chỉ một người được báo sâm",
     "samloc.illegal.sam_too_late": "chỉ được báo sâm sau khi chia bài, trước khi đánh lá đầu tiên",
     "samloc.illegal.same_card_twice": "một lá được chọn hai lần trong cùng một nước đánh",
     "samloc.illegal.no_cards": "phải đánh ít nhất một lá; không đánh thì bỏ lượt",
-    "samloc.illegal.not_holding": "người {seat} không có lá {cards}",
+    "samloc.illegal.not_holding": "ghế {seat} không có lá {cards}",
     "samloc.illegal.not_a_combination": (
         "{cards} không phải bộ hợp lệ: đánh lá lẻ, đôi, sám cô, tứ quý hoặc sảnh từ 3 đến 10 lá liên tiếp"
     ),
-    "samloc.illegal.must_lead": "người {seat} đánh đầu vòng này, không được bỏ lượt: phải đánh",
-    "samloc.illegal.below_bet": "người {seat} chỉ còn {coins}, ít hơn mức cược {bet}: ngồi ngoài ván này",
-    "samloc.illegal.not_over": "ván chưa kết thúc: đến lượt người {seat}",
+    "samloc.illegal.must_lead": "ghế {seat} đánh đầu vòng này, không được bỏ lượt: phải đánh",
+    "samloc.illegal.below_bet": "ghế {seat} chỉ còn {coins}, ít hơn mức cược {bet}: ngồi ngoài ván này",
+    "samloc.illegal.not_over": "ván chưa kết thúc: đến lượt ghế {seat}",
     "samloc.effect.bao1_broken": (
-        "phạm luật báo một: người {seat} không đánh lá lẻ cao nhất ({highest}) khi người {announced} còn một lá; "
-        "nếu người {announced} hết bài trong vòng này, người {seat} đền làng"
+        "phạm luật báo một: ghế {seat} không đánh lá lẻ cao nhất ({highest}) khi ghế {announced} còn một lá; "
+        "nếu ghế {announced} hết bài trong vòng này, ghế {seat} đền làng"
     ),
-    "samloc.effect.bao1": "báo một: người {seat} còn một lá; người {duty} phải đánh lá lẻ cao nhất",
-    "samloc.effect.sam_blocked": "người {seat} chặn được người báo sâm: đền sâm, người {declarer} trả cho mọi người",
-    "samloc.effect.sam_out_on_two": "người {seat} hết bài bằng lá 2: đền sâm, phải trả cho mọi người",
-    "samloc.effect.sam_succeeds": "người {seat} hết bài không bị chặn: ăn sâm, mọi người trả cho người {seat}",
-    "samloc.effect.out_on_two": "người {seat} hết bài bằng lá 2: thối, trả cho mọi người khác",
-    "samloc.effect.goes_out": "người {seat} hết bài và thắng ván",
+    "samloc.effect.bao1": "báo một: ghế {seat} còn một lá; ghế {duty} phải đánh lá lẻ cao nhất",
+    "samloc.effect.sam_blocked": "ghế {seat} chặn được người báo sâm: đền sâm, ghế {declarer} trả cho mọi người",
+    "samloc.effect.sam_out_on_two": "ghế {seat} hết bài bằng lá 2: đền sâm, phải trả cho mọi người",
+    "samloc.effect.sam_succeeds": "ghế {seat} hết bài không bị chặn: ăn sâm, mọi người trả cho ghế {seat}",
+    "samloc.effect.out_on_two": "ghế {seat} hết bài bằng lá 2: thối, trả cho mọi người khác",
+    "samloc.effect.goes_out": "ghế {seat} hết bài và thắng ván",
     "samloc.effect.chop": (
-        "người {seat} chặt heo {cards} của người {victim}: {value}×cược ({amount}), trả khi hết vòng"
+        "ghế {seat} chặt heo {cards} của ghế {victim}: {value}×cược ({amount}), trả khi hết vòng"
     ),
     "samloc.effect.overkill": (
-        "người {seat} chặt chồng người {victim}: tổng {value}×cược ({amount}), người {victim} trả người {seat}"
+        "ghế {seat} chặt chồng ghế {victim}: tổng {value}×cược ({amount}), ghế {victim} trả ghế {seat}"
     ),
-    "samloc.effect.new_round": "mọi người khác bỏ lượt: người {seat} đánh vòng mới",
-    "samloc.effect.chop_settled": "tính tiền {reason}: người {victim} trả người {chopper} {amount}",
+    "samloc.effect.new_round": "mọi người khác bỏ lượt: ghế {seat} đánh vòng mới",
+    "samloc.effect.chop_settled": "tính tiền {reason}: ghế {victim} trả ghế {chopper} {amount}",
     "samloc.reason.chop": "chặt heo",
     "samloc.reason.overkill": "chặt chồng ({count} lần)",
     "samloc.reason.instant_win": "tới trắng: {name}",
     "samloc.reason.sam": "ăn sâm",
     "samloc.reason.sam_failed": "đền sâm",
     "samloc.reason.out_on_two": "hết bài bằng lá 2 (thối)",
-    "samloc.reason.pays_for_everyone": "báo một, đền làng: {reason} của người {seat}",
+    "samloc.reason.pays_for_everyone": "báo một, đền làng: {reason} của ghế {seat}",
     "samloc.reason.cards_left": "còn {count} lá",
     "samloc.reason.never_played": "chưa đánh lá nào (tính {count} lá)",
     "samloc.reason.thoi": "thối: còn giữ {cards}",
 }
-PHRASES: dict[str, dict[str, str]] = {"vi": PHRASES_VI}
+PHRASES: dict[str, dict[str, str]] = {"vi": PHRASES_VI, "km": PHRASES_KM}
+
+# English for one of a thing (Vietnamese and Khmer do not inflect a noun by number).
+ENGLISH_ONE: dict[str, str] = {
+    "bb.waiting_cards": "waiting for 1 card",
+    "sl.cards_left": "1 card",
+    "sup.recall": "RECALL: the last round",
+    "sup.frame_title": "{caption}: the camera frame of 1 reading, as kept",
+}
 
 
 class Catalogue:
@@ -476,7 +506,12 @@ class Catalogue:
         pair = TEXTS.get(key)
         if pair is None:
             raise KeyError(f"no text {key!r} in the catalogue")
-        template = pair[LANGUAGES.index(self.language)] or pair[0]
+        if self.language == "km":
+            template = TEXTS_KM.get(key) or pair[0]
+        else:
+            template = pair[LANGUAGES.index(self.language)] or pair[0]
+        if self.language == "en" and _is_one(params, key):
+            template = ENGLISH_ONE[key]
         translated = {name: self._param(value) for name, value in params.items()}
         return template.format(**translated)
 
@@ -486,6 +521,8 @@ class Catalogue:
         if not isinstance(text, Phrase):
             return text
         template = PHRASES.get(self.language, {}).get(text.key)
+        if self.language == "en" and _is_one(text.params, text.key):
+            template = ENGLISH_ONE[text.key]
         if template is None:
             return str(text)
         return template.format(**{name: self._param(value) for name, value in text.params.items()})
@@ -497,6 +534,15 @@ class Catalogue:
         if isinstance(value, Phrase):
             return self.phrase(value)
         return value
+
+
+def language_button_text(language: str) -> str:
+    """The language button's words: the name of the language a tap switches to, in its own script."""
+    return LANGUAGE_NAMES[LANGUAGES[(LANGUAGES.index(language) + 1) % len(LANGUAGES)]]
+
+
+def _is_one(params: Mapping[str, Any], key: str) -> bool:
+    return key in ENGLISH_ONE and params.get("count") == 1
 
 
 def placeholders(template: str) -> set[str]:

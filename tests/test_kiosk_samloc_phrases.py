@@ -13,7 +13,7 @@ from test_samloc_helpers import play_out, start
 from engine.cards import parse_cards
 from engine.common import IllegalAction
 from engine.phrases import TEMPLATES, Phrase, placeholders
-from engine.samloc import Hand
+from engine.samloc import State
 from kiosk.clock import ManualClock
 from kiosk.controller.samloc import SamLocController
 from kiosk.i18n import PHRASES_VI, Catalogue, Msg
@@ -53,34 +53,34 @@ def test_every_samloc_phrase_has_a_vietnamese_wording_with_the_same_values() -> 
         assert not english_words(re.sub(r"\{[^}]*\}", "", PHRASES_VI[key])), (key, PHRASES_VI[key])
 
 
-def _does_not_beat(hand: Hand) -> Phrase:
+def _does_not_beat(hand: State) -> Phrase:
     hand.play(0, parse_cards("9S"))
     return refusal(lambda: hand.play(1, parse_cards("7S")))
 
 
-def _out_of_turn(hand: Hand) -> Phrase:
+def _out_of_turn(hand: State) -> Phrase:
     return refusal(lambda: hand.play(1, parse_cards("3S")))
 
 
-def _pass_when_leading(hand: Hand) -> Phrase:
+def _pass_when_leading(hand: State) -> Phrase:
     return refusal(lambda: hand.pass_(0))
 
 
-def _single_on_a_pair(hand: Hand) -> Phrase:
+def _single_on_a_pair(hand: State) -> Phrase:
     hand.play(0, parse_cards("JS JH"))
     return refusal(lambda: hand.play(1, parse_cards("AS")))
 
 
-def _pair_on_a_single_2(hand: Hand) -> Phrase:
+def _pair_on_a_single_2(hand: State) -> Phrase:
     hand.play(0, parse_cards("2C"))
     return refusal(lambda: hand.play(1, parse_cards("AS AH")))
 
 
-def _no_combination(hand: Hand) -> Phrase:
+def _no_combination(hand: State) -> Phrase:
     return refusal(lambda: hand.play(0, parse_cards("3H KC")))
 
 
-def _passed_this_round(hand: Hand) -> Phrase:
+def _passed_this_round(hand: State) -> Phrase:
     hand.play(0, parse_cards("3H"))
     hand.pass_(1)
     hand.play(2, parse_cards("5S"))
@@ -88,7 +88,7 @@ def _passed_this_round(hand: Hand) -> Phrase:
     return refusal(lambda: hand.play(1, parse_cards("7S")))
 
 
-def _sam_too_late(hand: Hand) -> Phrase:
+def _sam_too_late(hand: State) -> Phrase:
     hand.play(0, parse_cards("3H"))
     return refusal(lambda: hand.declare_sam(1))
 
@@ -97,11 +97,11 @@ def _sam_too_late(hand: Hand) -> Phrase:
     "act, english, vietnamese",
     [
         (_does_not_beat, "the 7 of spades does not beat the 9 of spades", "lá 7 bích không chặn được lá 9 bích"),
-        (_out_of_turn, "it is seat 0's turn, not seat 1's", "đang là lượt của người 0, không phải người 1"),
+        (_out_of_turn, "it is seat 0's turn, not seat 1's", "đang là lượt của ghế 0, không phải ghế 1"),
         (
             _pass_when_leading,
             "seat 0 leads this round and cannot pass: he must play",
-            "người 0 đánh đầu vòng này, không được bỏ lượt: phải đánh",
+            "ghế 0 đánh đầu vòng này, không được bỏ lượt: phải đánh",
         ),
         (
             _single_on_a_pair,
@@ -122,7 +122,7 @@ def _sam_too_late(hand: Hand) -> Phrase:
         (
             _passed_this_round,
             "seat 1 passed this round; he may play again when a new round is led",
-            "người 1 đã bỏ lượt vòng này; được đánh lại khi có vòng mới",
+            "ghế 1 đã bỏ lượt vòng này; được đánh lại khi có vòng mới",
         ),
         (
             _sam_too_late,
@@ -160,7 +160,7 @@ def test_payment_reasons_are_vietnamese() -> None:
         "thối: còn giữ 2S, 2H, tứ quý 8",
     ]
     log = Catalogue("vi").phrase(hand.history[-1].describe())
-    assert log == "người 0 đánh KS (lá K bích); người 0 hết bài và thắng ván", log
+    assert log == "ghế 0 đánh KS (lá K bích); ghế 0 hết bài và thắng ván", log
     assert Catalogue("en").phrase(hand.history[-1].describe()) == hand.history[-1].describe()
 
 
@@ -171,7 +171,7 @@ def test_a_chop_is_worded_with_the_table_words() -> None:
     hand = play_out(hands, moves)
     vi = Catalogue("vi")
     assert vi.phrase(hand.history[1].describe()) == (
-        "người 1 đánh 7S 7H 7D 7C (tứ quý 7); người 1 chặt heo 2S của người 0: 5×cược (500), trả khi hết vòng"
+        "ghế 1 đánh 7S 7H 7D 7C (tứ quý 7); ghế 1 chặt heo 2S của ghế 0: 5×cược (500), trả khi hết vòng"
     )
     assert [vi.phrase(p.reason) for p in hand.settle().payments] == ["còn 9 lá", "chặt heo"]
 
@@ -187,7 +187,7 @@ def test_the_table_shows_the_engines_refusal_and_the_payments_in_vietnamese(tmp_
     error = c.alert.params["error"]
     assert isinstance(error, Phrase) and error.key == "samloc.illegal.must_lead"
     assert en.text(c.alert) == f"seat {leader} leads this round and cannot pass: he must play"
-    assert vi.text(c.alert) == f"người {leader} đánh đầu vòng này, không được bỏ lượt: phải đánh"
+    assert vi.text(c.alert) == f"ghế {leader} đánh đầu vòng này, không được bỏ lượt: phải đánh"
     c.command("confirm")  # the table's own refusal
     assert en.text(c.alert) == "nothing to confirm now" and vi.text(c.alert) == "chưa có gì để xác nhận"
     first = c.hand.legal_plays(leader)[0]
@@ -201,4 +201,4 @@ def test_the_table_shows_the_engines_refusal_and_the_payments_in_vietnamese(tmp_
     for line in view.payments:
         english, words = en.text(line), vi.text(line)
         assert english.startswith("seat ") and " → seat " in english
-        assert words.startswith("người ") and not english_words(words), words
+        assert words.startswith("ghế ") and not english_words(words), words

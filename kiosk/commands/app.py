@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
+from kiosk.i18n import LANGUAGES
 
 KIOSK_GAMES = ("baibuu", "samloc", "schmier")
 SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080)}
@@ -36,7 +37,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--size", choices=sorted(SIZES), default="1280x800", help="window size (landscape)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (on the kiosk itself)")
-    parser.add_argument("--language", choices=("en", "vi"), help="start in this language (the screen can switch)")
+    parser.add_argument("--language", choices=LANGUAGES, help="start in this language (the screen can switch)")
     parser.add_argument(
         "--autoplay",
         action="store_true",

@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from kiosk.controller.view import DeviceHealth
-from kiosk.i18n import Catalogue
+from kiosk.i18n import Catalogue, language_button_text
 from kiosk.ui import theme
 from kiosk.ui.widgets import BigButton, StatusBar, paint_background, register_fonts
 
@@ -131,7 +131,7 @@ class KioskApp(App):
             button.text = t("nav." + name)
             current = self.manager.current.split("-")[0]
             button.set_colour(theme.BUTTON_COLOURS["nav_active" if current == name else "nav"])
-        self.language_button.text = t("nav.language")
+        self.language_button.text = language_button_text(self.catalogue.language)
         screen = self.manager.current_screen
         refresh = getattr(screen, "refresh", None)
         if refresh is not None:

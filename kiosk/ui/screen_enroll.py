@@ -24,23 +24,6 @@ from kiosk.ui import theme
 from kiosk.ui.dialogs import CardPicker, Dialog
 from kiosk.ui.widgets import CARD_FONT, BigButton, TextLabel
 
-TEXTS: dict[str, tuple[str, str]] = {
-    "title": ("Deck enrollment", "Học bộ bài mới"),
-    "capture": ("Capture spread", "Chụp bài"),
-    "save": ("Save deck", "Lưu bộ bài"),
-    "learn": ("Learn", "Học"),
-    "activate": ("Check & use", "Kiểm tra & dùng"),
-    "activated": ("Now reading with {name}: {before} → {after} of {cards} cards right",
-                  "Đang đọc bằng {name}: {before} → {after} trên {cards} lá đúng"),
-    "close": ("Close", "Đóng"),
-    "hint": ("Spread the cards face up, apart, under the camera; then capture.",
-             "Trải bài ngửa, rời nhau, dưới camera; rồi chụp."),
-    "found": ("{n} cards found", "Tìm thấy {n} lá"),
-    "saved": ("Saved {ref}: learn it next", "Đã lưu {ref}: tiếp theo là học"),
-    "learning": ("Learning in the background; the table keeps playing", "Đang học; bàn vẫn chơi bình thường"),
-    "no_frame": ("No camera picture yet", "Chưa có hình từ camera"),
-    "pick": ("Face #{n}: which card?", "Lá #{n}: lá nào?"),
-}
 STATE_COLOURS = {"ok": theme.GOOD, "look": theme.WARN, "duplicate": theme.ALERT, "unnamed": theme.ALERT}
 TILE_WIDTH = 96
 
@@ -92,8 +75,7 @@ class EnrollDialog(Dialog):
         self.redraw()
 
     def text(self, key: str, **values: Any) -> str:
-        en, vi = TEXTS[key]
-        return (vi if self.catalogue.language == "vi" else en).format(**values)
+        return self.catalogue.text("enroll." + key, **values)
 
     def _camera_frame(self) -> Any:
         return self.runtime.camera.reader.last_frame

@@ -228,9 +228,7 @@ class SupervisorScreen(Screen):
         self.verify_button.text = t("sup.verify")
         self.void_button.text = t("sup.void_open")
         self.lock_button.text = t("sup.lock")
-        from kiosk.ui.screen_enroll import TEXTS as ENROLL_TEXTS
-
-        self.enroll_button.text = ENROLL_TEXTS["title"][self.runtime.catalogue.language == "vi"]
+        self.enroll_button.text = t("enroll.title")
         for button in (self.verify_button, self.void_button, self.enroll_button, self.lock_button):
             button.disabled = not unlocked
         if self.runtime.blocked is not None:  # nothing is written to a refused journal: look, do not change

@@ -1,0 +1,107 @@
+"""The kiosk speaks English, Vietnamese and Khmer: every text and every engine phrase is in every catalogue, with
+the same values, in glyphs the kiosk's fonts have, and Khmer and Vietnamese texts carry no English."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import engine.baibuu
+import engine.samloc
+import engine.schmier  # noqa: F401
+from engine.phrases import TEMPLATES, placeholders
+from kiosk.i18n import LANGUAGES, PHRASES, TEXTS, Catalogue, language_button_text
+from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
+from kiosk.ui.shaped_text import khmer_font, missing_glyphs
+
+# Words that stay as they are in every language: game names and table words players use as is.
+KEPT = {"bài", "bửu", "sâm", "lốc", "schmier", "kong", "trump", "bauer", "pin", "sha", "recall", "báo", "copy",
+        "camera"}
+# The English the kiosk could leak: every word of its English texts and of the engines' English phrases.
+ENGLISH = {
+    word.lower()
+    for text in [*(pair[0] for pair in TEXTS.values()), *TEMPLATES.values()]
+    for word in re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[a-z_]+\}", "", text))
+} - KEPT
+
+
+def english_words(text: str) -> list[str]:
+    """Words of the kiosk's English left in a Khmer or Vietnamese text."""
+    words = re.findall(r"[A-Za-zÀ-ỹĐđ]+", re.sub(r"\{[a-z_]+\}", "", text))
+    return [word for word in words if word.lower() in ENGLISH]
+
+
+def test_every_screen_text_is_in_all_three_languages_with_the_same_values() -> None:
+    assert LANGUAGES == ("en", "vi", "km")
+    missing = sorted(set(TEXTS) - set(TEXTS_KM))
+    unknown = sorted(set(TEXTS_KM) - set(TEXTS))
+    assert not missing and not unknown, (missing, unknown)
+    for key, (english, vietnamese) in TEXTS.items():
+        allowed = placeholders(english) | placeholders(vietnamese)
+        assert vietnamese and TEXTS_KM[key], key
+        assert placeholders(TEXTS_KM[key]) <= allowed and placeholders(english) <= placeholders(TEXTS_KM[key]) | {
+            "name"
+        }, key
+        for language in LANGUAGES:
+            assert Catalogue(language).text(key, **dict.fromkeys(allowed, "7")), (language, key)
+
+
+def test_every_engine_phrase_is_in_every_catalogue() -> None:
+    assert TEMPLATES
+    for language in ("vi", "km"):
+        catalogue = PHRASES[language]
+        assert sorted(set(TEMPLATES) - set(catalogue)) == [], language
+        for key, english in TEMPLATES.items():
+            assert placeholders(catalogue[key]) == placeholders(english), (language, key)
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_no_english_is_left_in_vietnamese_or_khmer(language: str) -> None:
+    texts = {key: pair[1] if language == "vi" else TEXTS_KM[key] for key, pair in TEXTS.items()}
+    texts |= {"phrase " + key: text for key, text in PHRASES[language].items()}
+    leftovers = {key: english_words(text) for key, text in texts.items() if english_words(text)}
+    assert leftovers == {}
+
+
+def test_khmer_texts_are_in_khmer_script() -> None:
+    for key, text in TEXTS_KM.items():
+        letters = re.sub(r"\{[a-z_]+\}|[\W\d_]", "", text)
+        if letters and letters not in ("BàiBửu", "Schmier", "KongA"):
+            assert re.search("[\u1780-\u17ff]", text), key
+
+
+def test_every_text_has_a_glyph_in_the_kiosks_fonts() -> None:
+    assert khmer_font() is not None, "no Khmer font: apt-get install fonts-khmeros (make installs it)"
+    everything = [*(t for pair in TEXTS.values() for t in pair), *TEXTS_KM.values(), *PHRASES_KM.values()]
+    everything += ["●" * 6, "A♣ 10♦ K♥ Q♠ ✔ → · … ▶ − +"]
+    assert {char for text in everything for char in missing_glyphs(text)} == set()
+
+
+def test_english_counts_one_card_not_one_cards() -> None:
+    en, vi, km = Catalogue("en"), Catalogue("vi"), Catalogue("km")
+    assert en.text("sl.cards_left", count=1) == "1 card"
+    assert en.text("sl.cards_left", count=3) == "3 cards"
+    assert en.text("bb.waiting_cards", count=1) == "waiting for 1 card"
+    assert en.text("sup.recall", count=1) == "RECALL: the last round"
+    assert vi.text("sl.cards_left", count=1) == "1 lá" and km.text("sl.cards_left", count=1) == "កាត 1"
+
+
+def test_one_word_for_a_seat_in_every_game() -> None:
+    vi_keys = [
+        key for key, (english, _) in TEXTS.items() if re.search(r"\b[Ss]eats?\b", re.sub(r"\{\w+\}", "", english))
+    ]
+    assert vi_keys
+    for key in vi_keys:
+        assert re.search(r"\b[Gg]hế\b", TEXTS[key][1]), key
+        assert "កៅអី" in TEXTS_KM[key], key
+
+
+def test_the_language_button_cycles_the_three_languages() -> None:
+    catalogue = Catalogue("en")
+    seen = []
+    for _ in range(3):
+        seen.append((catalogue.language, language_button_text(catalogue.language)))
+        catalogue.toggle()
+    assert seen == [("en", "Tiếng Việt"), ("vi", "ខ្មែរ"), ("km", "English")]
+    assert catalogue.language == "en"
