@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
+from psycopg import sql
 
 from floor.errors import FloorError
 
@@ -118,9 +119,10 @@ class LocalServer:
         secret = self.password if password is None else password
         return f"host=127.0.0.1 port={self.port} dbname={dbname} user={user} password={secret} connect_timeout=5"
 
-    def create_database(self, name: str) -> str:
+    def create_database(self, name: str, template: str | None = None) -> str:
+        copy = sql.SQL(" TEMPLATE {}").format(sql.Identifier(template)) if template else sql.SQL("")
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"'.encode())
+            conn.execute(sql.SQL("CREATE DATABASE {}{}").format(sql.Identifier(name), copy))
         return self.dsn(name)
 
     def wait_ready(self, timeout_s: float = 30) -> None:

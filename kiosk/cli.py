@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "kiosk.commands.schmier",
     "hardware.cli",
     "journal.cli",
+    "floor.cli",
     "vision.cli",
     "kiosk.commands.app",
 )

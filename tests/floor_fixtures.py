@@ -13,12 +13,15 @@ from floor.migrate import migrate
 from floor.pg import LocalServer
 
 _numbers = itertools.count(1)
+_TEMPLATE = "floor_template"  # migrated once; each test's database is a copy of it
 
 
 @pytest.fixture(scope="session")
 def floor_server() -> Iterator[LocalServer]:
     server = LocalServer.create()
     server.start()
+    with psycopg.connect(server.create_database(_TEMPLATE)) as conn:
+        migrate(conn)
     try:
         yield server
     finally:
@@ -28,7 +31,4 @@ def floor_server() -> Iterator[LocalServer]:
 @pytest.fixture
 def floor_dsn(floor_server: LocalServer) -> str:
     """The owner's DSN of a new database with the floor's schema migrated in."""
-    dsn = floor_server.create_database(f"floor_test_{next(_numbers)}")
-    with psycopg.connect(dsn) as conn:
-        migrate(conn)
-    return dsn
+    return floor_server.create_database(f"floor_test_{next(_numbers)}", template=_TEMPLATE)

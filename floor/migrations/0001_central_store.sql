@@ -294,6 +294,11 @@ BEGIN
     WHERE kiosk_id = k.kiosk_id;
     UPDATE alerts SET cleared_at = now(), cleared_by = 'the kiosk is heard again'
     WHERE kiosk_id = k.kiosk_id AND kind = 'silent' AND cleared_at IS NULL;
+    IF stored > 0 AND EXISTS (SELECT 1 FROM anchors a JOIN events e USING (kiosk_id, seq)
+                              WHERE a.kiosk_id = k.kiosk_id AND a.seq > k.last_seq - stored AND a.hash <> e.hash) THEN
+        PERFORM raise_alert(k, 'anchor_mismatch', NULL, 'the kiosk anchored an event with another hash than the '
+            'copy the floor received: its journal was rewritten; the central copy stands');
+    END IF;
     IF refused IS NOT NULL THEN
         INSERT INTO rejected_events (kiosk_id, seq, hash, reason, event)
         SELECT k.kiosk_id, coalesce((value->>'seq')::bigint, -1), coalesce(value->>'hash', ''), refused, value
