@@ -1,0 +1,36 @@
+"""The console's catalogue: the kiosk's words where both screens say the same thing, every key in both languages,
+every key the pages ask for present."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from floor.console import i18n
+from kiosk import i18n as kiosk_i18n
+
+TEMPLATES = Path(i18n.__file__).with_name("templates")
+
+
+def test_words_shared_with_the_kiosk_are_the_kiosks_words() -> None:
+    for key in i18n.SHARED_WITH_KIOSK:
+        assert key in kiosk_i18n.TEXTS, f"{key} is no longer in the kiosk's catalogue"
+        assert i18n.TEXTS[key] == kiosk_i18n.TEXTS[key][:2], key
+
+
+def test_every_text_is_in_english_and_vietnamese_with_the_same_placeholders() -> None:
+    for key, (english, vietnamese) in i18n.TEXTS.items():
+        assert english.strip() and vietnamese.strip(), key
+        assert set(re.findall(r"{(\w+)}", english)) == set(re.findall(r"{(\w+)}", vietnamese)), key
+
+
+def test_every_key_a_page_asks_for_is_in_the_catalogue() -> None:
+    asked = set()
+    for page in TEMPLATES.glob("*.html"):
+        asked |= set(re.findall(r"""\bt\(\s*["']([a-z_.-]+)["']\s*[,)]""", page.read_text(encoding="utf-8")))
+    assert asked, "no t(...) call found in the templates"
+    assert asked - set(i18n.TEXTS) == set()
+    for prefix in ("alert.", "step.", "outcome.", "game."):
+        assert any(key.startswith(prefix) for key in i18n.TEXTS)
+    assert i18n.text("vi", "pit.title") == "Toàn cảnh khu bàn"
+    assert i18n.text("km", "pit.title") == "Pit view"  # a language the console lacks falls back to English

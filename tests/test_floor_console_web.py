@@ -1,0 +1,200 @@
+"""The console over HTTP against a real PostgreSQL: sign-in, lock-out, CSRF, roles, the record of actions, round
+review, CSV export and reports, with kiosks' journals shipped by the real shipper."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import psycopg
+import pytest
+from starlette.testclient import TestClient
+
+from floor.console import auth
+from floor.console.app import Console, create_app
+from floor.console.db import Database
+from floor.migrate import migrate
+from floor.pg import LocalServer
+from floor.shipper import Shipper
+from tests.floor_helpers import enroll
+
+PASSWORD = "correct horse battery"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def floor_db(floor_server: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Database]]:
+    """One floor for the module (the tests change only their own accounts): two tables' journals shipped by the
+    shipper, one account per role."""
+    dsn = floor_server.create_database("floor_console_web")
+    with psycopg.connect(dsn) as conn:
+        migrate(conn)
+    folder = tmp_path_factory.mktemp("kiosks")
+    for number, rounds in ((1, 7), (2, 4)):
+        kiosk = enroll(floor_server, dsn, folder / f"k{number}", f"K-{number}", f"T{number}", rounds, seed=number)
+        Shipper(kiosk.journal_path, kiosk.dsn).ship_pending()
+    with psycopg.connect(dsn) as conn:
+        for role in auth.ROLES:
+            auth.add_account(conn, role, PASSWORD, role, "test")
+    db = Database(dsn)
+    yield dsn, db
+    db.close()
+
+
+@pytest.fixture
+def floor(floor_db: tuple[str, Database]) -> tuple[str, Clock, Database]:
+    return floor_db[0], Clock(), floor_db[1]
+
+
+def client(floor: tuple[str, Clock, Database]) -> TestClient:
+    _dsn, clock, db = floor
+    return TestClient(create_app(Console(db, clock=clock)), follow_redirects=False)
+
+
+def csrf_of(page: str) -> str:
+    match = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert match is not None, "the page has no CSRF token"
+    return match[1]
+
+
+def sign_in(web: TestClient, name: str, password: str = PASSWORD) -> tuple[int, str]:
+    token = csrf_of(web.get("/login").text)
+    answer = web.post("/login", data={"csrf": token, "name": name, "password": password})
+    return answer.status_code, answer.text
+
+
+def actions(dsn: str, account: str) -> list[str]:
+    with psycopg.connect(dsn) as conn:
+        return [r[0] for r in conn.execute("SELECT action FROM console_actions WHERE account = %s ORDER BY id",
+                                           (account,))]
+
+
+def test_sign_in_with_argon2_and_lock_out_after_five_wrong_passwords(floor: tuple[str, Clock, Database]) -> None:
+    dsn, clock, _db = floor
+    web = client(floor)
+    with psycopg.connect(dsn) as conn:
+        auth.add_account(conn, "guessed", PASSWORD, "supervisor", "test")
+        (stored,) = conn.execute("SELECT password_hash FROM console_accounts WHERE name = 'guessed'").fetchone()
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
+
+    assert web.get("/").headers["location"] == "/login"
+    for _ in range(auth.MAX_TRIES - 1):
+        status, page = sign_in(web, "guessed", "guess")
+        assert status == 401 and "Wrong user name or password" in page
+    status, page = sign_in(web, "guessed", "guess")
+    assert status == 401 and f"locked for {auth.LOCK_MINUTES} min" in page
+    status, page = sign_in(web, "guessed")  # the right password while locked: refused too
+    assert status == 401 and "locked" in page
+    assert web.get("/").headers["location"] == "/login"
+
+    clock.now += timedelta(minutes=auth.LOCK_MINUTES + 1)
+    status, _ = sign_in(web, "guessed")
+    assert status == 303
+    assert web.get("/").status_code == 200
+    assert actions(dsn, "guessed") == (["sign_in_refused"] * auth.MAX_TRIES +
+                                       ["account_locked", "sign_in_refused", "signed_in"])
+    with psycopg.connect(dsn) as conn:
+        tokens = [r[0] for r in conn.execute("SELECT token_hash FROM console_sessions WHERE account = 'guessed'")]
+    assert web.cookies["floor_session"] not in tokens and len(tokens) == 1  # only its hash is kept
+
+
+def test_a_form_without_the_sessions_csrf_token_is_refused(floor: tuple[str, Clock, Database]) -> None:
+    dsn, _clock, _db = floor
+    web = client(floor)
+    web.get("/login")
+    refused = web.post("/login", data={"csrf": "forged", "name": "admin", "password": PASSWORD})
+    assert refused.status_code == 403 and "CSRF" in refused.text
+    assert "floor_session" not in web.cookies
+    assert sign_in(web, "admin")[0] == 303
+    assert web.post("/logout", data={}).status_code == 403
+    assert web.post("/language", data={"csrf": "forged", "language": "vi"}).status_code == 403
+    assert web.get("/").status_code == 200  # still signed in: the forged sign-out did nothing
+    assert "csrf_refused" in actions(dsn, "-")
+    token = csrf_of(web.get("/").text)
+    assert web.post("/logout", data={"csrf": token}).status_code == 303
+    assert web.get("/").headers["location"] == "/login"
+
+
+def test_roles_and_the_record_of_every_action(floor: tuple[str, Clock, Database]) -> None:
+    dsn, _clock, _db = floor
+    supervisor, auditor = client(floor), client(floor)
+    sign_in(supervisor, "supervisor")
+    sign_in(auditor, "auditor")
+    assert supervisor.get("/actions").status_code == 403
+    assert supervisor.get("/rounds/K-1/2").status_code == 200
+    assert supervisor.get("/rounds.csv?table=T1").status_code == 200
+    log = auditor.get("/actions")
+    assert log.status_code == 200 and "round_reviewed" in log.text and "rounds_exported" in log.text
+    with psycopg.connect(dsn) as conn:
+        alert = conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, message) VALUES ('K-1', 'T1', 'gap', "
+                             "'test') RETURNING alert_id").fetchone()[0]
+    token = csrf_of(auditor.get("/").text)
+    assert auditor.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 403
+    token = csrf_of(supervisor.get("/").text)
+    assert supervisor.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 303
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT cleared_by FROM alerts WHERE alert_id = %s", (alert,)).fetchone()[0] == \
+            "console:supervisor"
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+            conn.execute("DELETE FROM console_actions")
+    assert actions(dsn, "supervisor")[-1] == "alert_acknowledged"
+
+
+def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
+        floor: tuple[str, Clock, Database]) -> None:
+    dsn, _clock, _db = floor
+    web = client(floor)
+    sign_in(web, "auditor")
+    with psycopg.connect(dsn) as conn:
+        rounds = conn.execute("SELECT kiosk_id, round_id, status, game FROM rounds ORDER BY kiosk_id, round_id"
+                              ).fetchall()
+    assert len(rounds) == 11
+    for kiosk_id, round_id, status, _game in rounds:
+        page = web.get(f"/rounds/{kiosk_id}/{round_id}").text
+        verdict = re.search(r'id="verdict">([^<]+)<', page)
+        assert verdict is not None
+        expected = "The round is not over." if status == "voided" else \
+            "The replay agrees with what was shown and paid."
+        assert verdict[1] == expected, (kiosk_id, round_id)
+    assert "no round 99" in web.get("/rounds/K-1/99").text
+
+    listed = web.get("/rounds?table=T1&outcome=settled").text
+    assert listed.count('class="round-link"') == sum(1 for r in rounds if r[0] == "K-1" and r[2] == "settled")
+    exported = web.get("/rounds.csv")
+    assert exported.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(exported.text)))
+    assert sorted((r["kiosk_id"], int(r["round_id"])) for r in rows) == [(r[0], r[1]) for r in rounds]
+    assert {r["status"] for r in rows} == {"settled", "voided"}
+    only_voided = list(csv.DictReader(io.StringIO(web.get("/rounds.csv?outcome=voided").text)))
+    assert only_voided and {r["status"] for r in only_voided} == {"voided"}
+
+
+def test_reports_per_table_hold_and_charts_in_both_languages(floor: tuple[str, Clock, Database]) -> None:
+    dsn, _clock, _db = floor
+    web = client(floor)
+    sign_in(web, "supervisor")
+    with psycopg.connect(dsn) as conn:
+        bet, won = conn.execute("SELECT sum(total_bet), sum(house_net) FROM rounds WHERE table_id = 'T1' AND "
+                                "status = 'settled'").fetchone()
+    page = web.get("/reports").text
+    row = re.search(r"<tr><td>T1</td><td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>"
+                    r"<td class=\"num\">(-?\d+)</td><td class=\"num\">([^<]+)</td>", page)
+    assert row is not None
+    assert (int(row[1]), int(row[2]), int(row[3])) == (7, bet, won)
+    assert row[4] == f"{won / bet:.1%}"
+    assert page.count("<svg") == 3 and "Rounds per table" in page
+    token = csrf_of(page)
+    assert web.post("/language", data={"csrf": token, "language": "vi", "back": "/reports"}).headers["location"] \
+        == "/reports"
+    page = web.get("/reports").text
+    assert "Báo cáo" in page and "Tỷ lệ giữ" in page and "Số ván theo bàn" in page
