@@ -147,3 +147,19 @@ def _report(shipper: Any, stop: threading.Event) -> None:
         if line != last:
             print(line, flush=True)
             last = line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m floor.cli ship …``: the floor's commands without loading the kiosk's."""
+    parser = argparse.ArgumentParser(prog="dealer-assist")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["floor", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return int(args.func(args) or 0)
+    except FloorError as error:
+        print(f"dealer-assist: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -58,6 +58,18 @@ def _service_user() -> str | None:
     return "postgres"
 
 
+def _let_through(folder: Path) -> None:
+    """Let the ``postgres`` user reach ``folder``: a temporary folder made by root (mode 0700) gets o+x (search
+    only, nothing listed or readable) on the folders above it up to the system's temporary folder."""
+    top = Path(tempfile.gettempdir()).resolve()
+    for parent in folder.resolve().parents:
+        if parent == top or top not in parent.parents:
+            break
+        mode = parent.stat().st_mode
+        if not mode & 0o001:
+            parent.chmod((mode & 0o7777) | 0o001)
+
+
 @dataclass
 class LocalServer:
     """One PostgreSQL cluster in ``folder``; ``dsn()`` connects as its superuser over TCP on localhost."""
@@ -75,6 +87,8 @@ class LocalServer:
         if folder is None:
             folder = Path(tempfile.mkdtemp(prefix="dealer-assist-pg-"))
         folder.mkdir(parents=True, exist_ok=True)
+        if user is not None:
+            _let_through(folder)
         data = folder / "data"
         pwfile = folder / "pwfile"
         server = cls(folder, port or free_port(), user)

@@ -1,0 +1,127 @@
+"""The shipper against a real PostgreSQL: it catches up by itself after the floor was down, and a shipper killed
+with SIGKILL anywhere leaves nothing lost and nothing doubled; the floor as the journal's anchor sink."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from floor.anchors import FloorAnchors
+from floor.pg import LocalServer, free_port
+from floor.shipper import Shipper, ShipperThread
+from journal import Journal, ManualClock
+from journal.chain import load_key
+from journal.events import Note
+from journal.simulate import fill
+from tests.floor_helpers import central, enroll, local_events
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting: {what}"
+        time.sleep(0.05)
+
+
+def central_copy(dsn: str, kiosk_id: str) -> list[tuple[object, ...]]:
+    return central(dsn, "SELECT seq, hash, payload_text FROM events WHERE kiosk_id = %s ORDER BY seq", kiosk_id)
+
+
+def local_copy(path: Path) -> list[tuple[object, ...]]:
+    return [(r["seq"], r["hash"], r["payload"]) for r in local_events(path)]
+
+
+def test_the_shipper_catches_up_by_itself_after_the_floor_was_down(floor_server: LocalServer, floor_dsn: str,
+                                                                   tmp_path: Path) -> None:
+    kiosk = enroll(floor_server, floor_dsn, tmp_path / "k1", "K-1", "T1")
+    shipper = Shipper(kiosk.journal_path, kiosk.dsn, poll_s=0.05, retry_s=0.2, batch=50)
+    thread = ShipperThread(shipper)
+    thread.start()
+    try:
+        wait_for(lambda: central_copy(floor_dsn, "K-1") == local_copy(kiosk.journal_path), "first shipping")
+        floor_server.stop()
+        journal = Journal.open(kiosk.journal_path, tmp_path / "k1" / "kiosk.key", kiosk_id="K-1", table_id="T1",
+                               clock=ManualClock())
+        journal.recover()  # the table plays on while the floor is down
+        for number in range(30):
+            journal.append(Note(text=f"played on while the floor was down ({number})", by="dealer"))
+        wait_for(lambda: shipper.status().state == "unreachable", "the shipper noticing the floor is gone")
+        assert shipper.status().shipped_seq < len(local_events(kiosk.journal_path))
+        floor_server.start()
+        journal.append(Note(text="the floor is back", by="dealer"))
+        journal.close()
+        wait_for(lambda: central_copy(floor_dsn, "K-1") == local_copy(kiosk.journal_path), "catching up")
+        wait_for(lambda: shipper.status().state == "caught up", "the shipper saying it caught up")
+    finally:
+        thread.stop()
+        floor_server.start() if not _up(floor_server) else None
+
+
+def _up(server: LocalServer) -> bool:
+    result = subprocess.run(["pg_isready", "-h", "127.0.0.1", "-p", str(server.port)], capture_output=True)
+    return result.returncode == 0
+
+
+def test_a_shipper_killed_mid_batch_loses_and_doubles_nothing(floor_server: LocalServer, floor_dsn: str,
+                                                              tmp_path: Path) -> None:
+    kiosk = enroll(floor_server, floor_dsn, tmp_path / "k1", "K-1", "T1")
+    command = [sys.executable, "-m", "floor.cli", "ship", "--once", "--batch", "3", "--db", str(kiosk.journal_path),
+               "--dsn", kiosk.dsn]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    rng = random.Random(5)
+    shipped_before_kill = []
+    for _ in range(5):
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.2, 0.9))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        shipped_before_kill.append(central(floor_dsn, "SELECT count(*) FROM events")[0][0])
+    assert shipped_before_kill[-1] < len(local_events(kiosk.journal_path)), "every kill came after the end"
+    finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert central_copy(floor_dsn, "K-1") == local_copy(kiosk.journal_path)
+    assert central(floor_dsn, "SELECT count(*) FROM alerts WHERE kind IN ('gap', 'fork')") == [(0,)]
+
+
+def test_each_rounds_end_anchors_the_chain_head_on_the_floor(floor_server: LocalServer, floor_dsn: str,
+                                                             tmp_path: Path) -> None:
+    kiosk = enroll(floor_server, floor_dsn, tmp_path / "k1", "K-1", "T1")
+    folder = tmp_path / "live"
+    folder.mkdir(mode=0o700)
+    key_path = folder / "kiosk.key"
+    key_path.write_text(kiosk.key.hex() + "\n")
+    key_path.chmod(0o600)
+    sink = FloorAnchors(kiosk.dsn)
+    journal = Journal.open(folder / "journal.sqlite3", key_path, anchors=sink, kiosk_id="K-1", table_id="T1",
+                           clock=ManualClock())
+    journal.recover()
+    fill(journal, 3, void_every=3)
+    journal.close()
+    sink.close()
+    events = local_events(folder / "journal.sqlite3")
+    last_end = max(r["seq"] for r in events if r["kind"] in ("round_settled", "round_voided"))
+    anchors = central(floor_dsn, "SELECT seq, hash FROM anchors ORDER BY seq")
+    assert len(anchors) >= 2 and anchors[-1][0] >= last_end
+    assert set(anchors) <= {(r["seq"], r["hash"]) for r in events}
+    assert load_key(key_path, create=False) == kiosk.key
+
+
+def test_an_unreachable_floor_never_stops_play(tmp_path: Path) -> None:
+    folder = tmp_path / "live"
+    folder.mkdir(mode=0o700)
+    sink = FloorAnchors(f"host=127.0.0.1 port={free_port()} dbname=floor user=nobody password=x", retry_s=60)
+    journal = Journal.open(folder / "journal.sqlite3", folder / "kiosk.key", anchors=sink, kiosk_id="K-1",
+                           table_id="T1", clock=ManualClock())
+    journal.recover()
+    fill(journal, 3, void_every=3)
+    assert journal.anchor_problem is not None and "floor" in journal.anchor_problem
+    assert journal.count() > 50
+    journal.close()
