@@ -1,0 +1,176 @@
+"""The console in a real headless Chromium (Debian's chromium + chromium-driver through Selenium), served by
+uvicorn against a real PostgreSQL, with a kiosk's journal shipped by the real shipper while the page is open."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from floor.console import auth
+from floor.console.app import Console, create_app
+from floor.console.db import Database
+from floor.console.demo import CALL_TEXT
+from floor.console.server import BackgroundServer
+from floor.migrate import migrate
+from floor.pg import LocalServer
+from floor.shipper import Shipper, ShipperThread
+from floor.store import add_kiosk
+from journal import Journal, SystemClock
+from journal.chain import load_key
+from journal.events import DeviceDown, DeviceUp, Note
+from journal.simulate import fill
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
+                                reason="Debian's chromium and chromium-driver are not installed (make system-packages)")
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def site(floor_server: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The console on a free port, with kiosk K-1 at table T1 playing into a journal its shipper sends on."""
+    dsn = floor_server.create_database("floor_console_browser")
+    with psycopg.connect(dsn) as conn:
+        migrate(conn)
+        for name in ("pit", "locked"):
+            auth.add_account(conn, name, PASSWORD, "supervisor", "test")
+    folder = tmp_path_factory.mktemp("kiosk")
+    folder.chmod(0o700)
+    journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id="K-1", table_id="T1",
+                           clock=SystemClock())
+    journal.recover()
+    journal.append(DeviceUp("shaker", "/dev/ttyUSB0"))
+    journal.append(DeviceUp("camera", "/dev/video0"))
+    fill(journal, 6, seed=3)
+    journal.append(DeviceDown("camera", "no frame for 5 s"))
+    with psycopg.connect(dsn) as conn:
+        login = add_kiosk(conn, "K-1", "T1", chain_key=load_key(folder / "journal.key", create=False))
+    shipper = ShipperThread(Shipper(folder / "journal.sqlite3", floor_server.dsn("floor_console_browser",
+                                                                                 login.role, login.password),
+                                    poll_s=0.2))
+    shipper.start()
+    db = Database(dsn)
+    web = BackgroundServer(create_app(Console(db, pit_poll_s=0.25)))
+    web.start()
+    yield {"url": web.url.rstrip("/"), "dsn": dsn, "journal": journal}
+    web.stop()
+    shipper.stop()
+    journal.close()
+    db.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not look for a browser to download
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,900", "--lang=en"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def by_id(driver: Any, element_id: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, element_id)
+
+
+def sign_in(driver: Any, url: str, name: str, password: str, forge_csrf: bool = False) -> None:
+    driver.delete_all_cookies()
+    driver.get(url + "/login")
+    by_id(driver, "name").send_keys(name)
+    by_id(driver, "password").send_keys(password)
+    if forge_csrf:
+        driver.execute_script("document.querySelector('input[name=csrf]').value = 'forged';")
+    by_id(driver, "sign-in").click()
+
+
+def screenshot(driver: Any, folder: Path, name: str) -> Path:
+    """Saved under the test's folder, and into $FLOOR_CONSOLE_SCREENSHOTS when set (to look at them)."""
+    from PIL import Image
+
+    path = folder / f"{name}.png"
+    driver.save_screenshot(str(path))
+    colours = Image.open(path).convert("RGB").getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50, f"the {name} screenshot is blank"
+    if os.environ.get("FLOOR_CONSOLE_SCREENSHOTS"):
+        target = Path(os.environ["FLOOR_CONSOLE_SCREENSHOTS"])
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, target / path.name)
+    return path
+
+
+def test_sign_in_refuses_a_wrong_password_a_forged_form_and_a_locked_account(site: dict[str, Any],
+                                                                             browser: Any) -> None:
+    url = site["url"]
+    sign_in(browser, url, "pit", "not the password")
+    assert by_id(browser, "login-error").text == "Wrong user name or password."
+    sign_in(browser, url, "pit", PASSWORD, forge_csrf=True)
+    assert "CSRF" in by_id(browser, "refused").text
+    for _ in range(auth.MAX_TRIES):
+        sign_in(browser, url, "locked", "guess")
+    assert f"locked for {auth.LOCK_MINUTES} min" in by_id(browser, "login-error").text
+    sign_in(browser, url, "locked", PASSWORD)
+    assert "locked" in by_id(browser, "login-error").text
+    sign_in(browser, url, "pit", PASSWORD)
+    assert browser.current_url == url + "/" and by_id(browser, "table-K-1")
+
+
+def test_a_call_pressed_at_a_table_shows_on_the_open_pit_view_within_2_s(site: dict[str, Any], browser: Any,
+                                                                         tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    sign_in(browser, site["url"], "pit", PASSWORD)
+    WebDriverWait(browser, 10).until(lambda d: "on" in by_id(d, "live").get_attribute("class"))
+    table = by_id(browser, "table-K-1").text
+    assert "SUPERVISOR CALLED" not in table and "Shaker: OK" in table and "Camera: OFFLINE" in table
+    browser.execute_script("window.stillThisPage = true;")
+    pressed = time.monotonic()
+    site["journal"].append(Note(text=CALL_TEXT, by="dealer"))
+    WebDriverWait(browser, 2.0, poll_frequency=0.05).until(
+        lambda d: "SUPERVISOR CALLED" in by_id(d, "table-K-1").text)
+    print(f"CALL on the pit view {time.monotonic() - pressed:.2f} s after the kiosk journaled it")
+    assert browser.execute_script("return window.stillThisPage === true;"), "the page was reloaded, not updated"
+    assert "alerting" in by_id(browser, "table-K-1").get_attribute("class")
+    screenshot(browser, tmp_path, "pit-view")
+
+
+def test_round_review_and_csv_export_in_the_browser(site: dict[str, Any], browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    sign_in(browser, site["url"], "pit", PASSWORD)
+    by_id(browser, "nav-rounds").click()
+    links = browser.find_elements(By.CLASS_NAME, "round-link")
+    with psycopg.connect(site["dsn"]) as conn:
+        rounds = conn.execute("SELECT round_id, status, game FROM rounds WHERE kiosk_id = 'K-1' ORDER BY round_id"
+                              ).fetchall()
+    assert len(links) == len(rounds) >= 6
+    settled = next(r for r, status, game in reversed(rounds) if status == "settled" and game == "baibuu")
+    browser.find_element(By.LINK_TEXT, str(settled)).click()
+    assert by_id(browser, "review-title").text == f"Table T1 · round {settled}"
+    assert by_id(browser, "verdict").text == "The replay agrees with what was shown and paid."
+    assert "round_settled" in by_id(browser, "events").text
+    screenshot(browser, tmp_path, "round-review")
+
+    exported = browser.execute_async_script(
+        "const done = arguments[0]; fetch('/rounds.csv?table=T1').then(r => r.text()).then(done);")
+    rows = list(csv.DictReader(io.StringIO(exported)))
+    assert [int(r["round_id"]) for r in rows] == [r for r, _, _ in rounds]
+    assert [r["status"] for r in rows] == [s for _, s, _ in rounds]
