@@ -59,6 +59,10 @@ class SignIn:
     locked_minutes: int = 0
 
 
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -89,74 +91,91 @@ class AutoKiosk(threading.Thread):
 
     def stop(self) -> None:
         self.stop_event.set()
-        self.join(10)
+        if self.ident is not None:
+            self.join(10)
         self.journal.close()
 
 
 def run_demo(dsn: str | None, kiosks: int, port: int, pace: float, folder: str | None) -> int:
+    """Run the demo until Ctrl-C (or SIGTERM); everything it started is stopped, its temporary folder removed."""
+    base = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="dealer-assist-floor-demo-"))
+    signal.signal(signal.SIGTERM, _interrupt)  # a `kill` stops the demo as Ctrl-C does: PostgreSQL is not left up
+    server = None
+    try:
+        if dsn is None:
+            from floor.pg import LocalServer
+
+            print("starting PostgreSQL …", flush=True)
+            server = LocalServer.create(base / "postgres")
+            server.start()
+            server.wait_ready()
+            _play(server.create_database("floor_demo"), kiosks, port, pace, base, "")
+        else:  # a floor that may have seen demo kiosks before: these journals are new, so are their kiosks
+            _play(dsn, kiosks, port, pace, base, "-" + secrets.token_hex(2))
+    except KeyboardInterrupt:
+        print("stopping …", flush=True)
+    finally:
+        if server is not None:
+            server.stop()
+        if folder is None:
+            shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+def _play(owner_dsn: str, kiosks: int, port: int, pace: float, base: Path, suffix: str) -> None:
     import psycopg
 
     from floor.console import auth
+    from floor.console.app import Console, create_app
+    from floor.console.db import Database
     from floor.console.server import BackgroundServer
     from floor.migrate import migrate
     from floor.shipper import Shipper, ShipperThread
     from floor.store import add_kiosk
 
-    base = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="dealer-assist-floor-demo-"))
-    server = None
-    if dsn is None:
-        from floor.pg import LocalServer
-
-        print("starting PostgreSQL …", flush=True)
-        server = LocalServer.create(base / "postgres")
-        server.start()
-        server.wait_ready()
-        owner_dsn = server.create_database("floor_demo")
-    else:
-        owner_dsn = dsn
     password = secrets.token_urlsafe(9)
-    tables, shippers = [], []
-    with psycopg.connect(owner_dsn, autocommit=True) as conn:
-        migrate(conn)
-        with conn.transaction():
-            if conn.execute("SELECT 1 FROM console_accounts WHERE name = %s", (DEMO_ACCOUNT,)).fetchone():
-                conn.execute("UPDATE console_accounts SET password_hash = %s, failed_tries = 0, locked_until = NULL "
-                             "WHERE name = %s", (auth._hasher.hash(password), DEMO_ACCOUNT))
-            else:
-                auth.add_account(conn, DEMO_ACCOUNT, password, "admin", "floor demo")
-        for number in range(1, kiosks + 1):
-            kiosk = AutoKiosk(base / f"kiosk-{number}", f"K-{number:02d}", f"T{number}", number, pace)
-            login = add_kiosk(conn, kiosk.kiosk_id, kiosk.table_id, chain_key=kiosk.key)
-            kiosk_dsn = _with_login(owner_dsn, login.role, login.password)
-            shipper = ShipperThread(Shipper(kiosk.folder / "journal.sqlite3", kiosk_dsn, poll_s=0.3))
-            tables.append(kiosk)
-            shippers.append(shipper)
-    from floor.console.app import Console, create_app
-    from floor.console.db import Database
-
+    tables: list[AutoKiosk] = []
+    shippers: list[ShipperThread] = []
     db = Database(owner_dsn)
-    web = BackgroundServer(create_app(Console(db, silent_after_s=30)), port=port)
-    web.start()
-    for kiosk, shipper in zip(tables, shippers, strict=True):
-        kiosk.start()
-        shipper.start()
-    print(f"\nthe floor console: {web.url}\n  sign in as {DEMO_ACCOUNT!r} with password {password!r} (an admin)\n"
-          f"  {kiosks} kiosks play by themselves (journals in {base}); Ctrl-C stops everything\n", flush=True)
+    web = None
     try:
+        with psycopg.connect(owner_dsn, autocommit=True) as conn:
+            migrate(conn)
+            with conn.transaction():
+                if conn.execute("SELECT 1 FROM console_accounts WHERE name = %s", (DEMO_ACCOUNT,)).fetchone():
+                    conn.execute("UPDATE console_accounts SET password_hash = %s, failed_tries = 0, "
+                                 "locked_until = NULL WHERE name = %s", (auth.hash_password(password), DEMO_ACCOUNT))
+                else:
+                    auth.add_account(conn, DEMO_ACCOUNT, password, "admin", "floor demo")
+            for number in range(1, kiosks + 1):
+                kiosk = AutoKiosk(base / f"kiosk-{number}", f"K-{number:02d}{suffix}", f"T{number}", number, pace)
+                tables.append(kiosk)
+                login = add_kiosk(conn, kiosk.kiosk_id, kiosk.table_id, chain_key=kiosk.key)
+                shippers.append(ShipperThread(Shipper(kiosk.folder / "journal.sqlite3",
+                                                      _with_login(owner_dsn, login.role, login.password),
+                                                      poll_s=0.3)))
+        web = BackgroundServer(create_app(Console(db, silent_after_s=30)), port=port)
+        web.start()
+        for kiosk, shipper in zip(tables, shippers, strict=True):
+            kiosk.start()
+            shipper.start()
+        print(f"\nthe floor console: {web.url}\n  sign in as {DEMO_ACCOUNT!r} with password {password!r} (an "
+              f"admin)\n  {kiosks} kiosks play by themselves (journals in {base}); Ctrl-C stops everything\n",
+              flush=True)
         while True:
             time.sleep(3600)
-    except KeyboardInterrupt:
-        print("stopping …", flush=True)
     finally:
         for kiosk in tables:
             kiosk.stop()
         for shipper in shippers:
             shipper.stop()
-        web.stop()
+        if web is not None:
+            web.stop()
         db.close()
-        if server is not None:
-            server.stop()
-    return 0
+
+
+def _interrupt(_signal: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _with_login(dsn: str, user: str, password: str) -> str:

@@ -7,6 +7,8 @@ import threading
 import time
 from typing import Any
 
+from engine.errors import InputError
+
 
 class BackgroundServer:
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0) -> None:
@@ -26,7 +28,8 @@ class BackgroundServer:
         deadline = time.monotonic() + timeout_s
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError(f"the console did not start on {self.url}")
+                raise InputError(f"the console could not listen on {self.url} (is the port taken? pick another "
+                                 "with --port)")
             time.sleep(0.05)
 
     def stop(self) -> None:

@@ -1,0 +1,57 @@
+"""`dealer-assist floor demo` as a newcomer runs it: PostgreSQL, the console and autoplaying kiosks come up, the
+printed login works, rounds arrive, and Ctrl-C leaves nothing running behind."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_floor_demo_prints_a_working_login_and_stops_everything(dealer_assist: list[str], cli_env: dict[str, str],
+                                                                tmp_path: Path) -> None:
+    port = free_port()
+    demo = subprocess.Popen([*dealer_assist, "floor", "demo", "--kiosks", "2", "--port", str(port), "--pace", "0.02"],
+                            env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert demo.stdout is not None
+        printed = ""
+        while "Ctrl-C" not in printed:
+            line = demo.stdout.readline()
+            assert line, f"the demo ended before it printed its login:\n{printed}"
+            printed += line
+        address = re.search(r"the floor console: (http://\S+)", printed)
+        login = re.search(r"sign in as '(\w+)' with password '([^']+)'", printed)
+        assert address is not None and login is not None, printed
+        assert address[1] == f"http://127.0.0.1:{port}/"
+        folder = Path(re.search(r"journals in (\S+)\)", printed)[1])  # type: ignore[index]
+
+        web = httpx.Client(base_url=address[1], follow_redirects=True, timeout=10)
+        token = re.search(r'name="csrf" value="([^"]+)"', web.get("/login").text)[1]  # type: ignore[index]
+        pit = web.post("/login", data={"csrf": token, "name": login[1], "password": login[2]}).text
+        assert 'id="table-K-01"' in pit and 'id="table-K-02"' in pit
+        settled = 0
+        for _ in range(200):  # the kiosks play and ship: settled rounds arrive on the floor
+            settled = web.get("/rounds?outcome=settled").text.count('class="round-link"')
+            if settled >= 2:
+                break
+            time.sleep(0.1)
+        assert settled >= 2
+    finally:
+        demo.send_signal(signal.SIGINT)
+        output = demo.communicate(timeout=30)[0]
+    assert demo.returncode == 0, output
+    assert not folder.exists(), "the demo left its temporary folder (and PostgreSQL's data) behind"
+    assert subprocess.run(["pgrep", "-f", str(folder)], capture_output=True).returncode == 1, \
+        "PostgreSQL is still running"
