@@ -73,7 +73,7 @@ class KioskApp(App):
         nav = BoxLayout(
             orientation="horizontal",
             size_hint_y=None,
-            height=scale.px(76),
+            height=scale.px(theme.MIN_TOUCH_PX + 8),
             spacing=scale.px(6),
             padding=(scale.px(6), scale.px(4)),
         )

@@ -266,14 +266,16 @@ class SeatTile(BoxLayout):
         self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62)
         self.add_widget(self.high)
         self.add_widget(self.low)
-        self.outcome = OutcomeLabel(font_size=scale.font(24), bold=True, size_hint_y=None, height=scale.px(28))
-        self.outcome.bind(on_release=lambda *_: self.explain())
-        self.money = Label(font_size=scale.font(16), bold=True, size_hint_y=None, height=scale.px(22))
+        # The amount to pay or take is the biggest thing on the tile, above the result word; both tap for why.
+        self.money = OutcomeLabel(font_size=scale.font(26), bold=True, size_hint_y=None, height=scale.px(30))
+        self.outcome = OutcomeLabel(font_size=scale.font(17), bold=True, size_hint_y=None, height=scale.px(20))
+        for part in (self.money, self.outcome):
+            part.bind(on_release=lambda *_: self.explain())
         self.reasons: tuple[str, ...] = ()
         self.catalogue: Catalogue | None = None
         self.dialog: Any = None
-        self.add_widget(self.outcome)
         self.add_widget(self.money)
+        self.add_widget(self.outcome)
 
     def explain(self) -> None:
         """Tap a result: why, hand by hand against the house (what the dealer tells the player)."""

@@ -43,7 +43,7 @@ def fallback_fonts() -> tuple[str, ...]:
     return tuple(path for path in (khmer, kivy_font_path("DejaVuSans.ttf")) if path)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def coverage(path: str) -> frozenset[int]:
     """The code points a font file has a glyph for."""
     from fontTools.ttLib import TTFont
@@ -122,7 +122,7 @@ class ShapedTextMixin:
         for path, part in pieces:
             width += _font(path, size).getlength(part) + 2 * self._fake_bold(path)
         ascent, descent = self._metrics(pieces, size)
-        return int(round(width)), ascent + descent
+        return round(width), ascent + descent
 
     def get_cached_extents(self) -> Any:
         return self.get_extents

@@ -1,0 +1,239 @@
+"""Every screen drawn in a real window under Xvfb in English, Vietnamese and Khmer, at 1280×800 and 1920×1080: the
+words a dealer sees, measured on the widgets themselves. No English in Khmer or Vietnamese mode, no character the
+fonts cannot draw (an empty box), no touch target under the kiosk's 72 px. One fresh kiosk process per size draws
+all screens in all languages; screenshots go to artifacts/screenshots/languages/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHOTS = REPO / "artifacts" / "screenshots" / "languages"
+THIS = Path(__file__).resolve()
+
+pytestmark = [pytest.mark.ui, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def xvfb() -> Iterator[str]:
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (apt-get install xvfb); .ci/run installs it")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    number = b""
+    while not number.endswith(b"\n"):
+        chunk = os.read(read_fd, 16)
+        if not chunk:
+            break
+        number += chunk
+    os.close(read_fd)
+    yield ":" + number.decode().strip()
+    server.terminate()
+    server.wait(10)
+
+
+def draw_every_screen(display: str, tmp_path: Path, size: str, driver: str) -> dict[str, Any]:
+    out = tmp_path / f"{size}.json"
+    env = dict(
+        os.environ,
+        DISPLAY=display,
+        KIVY_NO_ARGS="1",
+        KIOSK_TEST_OUT=str(out),
+        KIOSK_SHOTS=str(SHOTS),
+        KIVY_HOME=str(tmp_path / "kivy-home"),
+        PYTHONPATH=str(REPO),
+    )
+    command = [sys.executable, "-m", "kiosk.testing", "--data", str(tmp_path / "data"), "--size", size,
+               "--driver", f"{THIS}:{driver}", "--reader", "placed"]
+    process = subprocess.run(command, cwd=REPO, env=env, capture_output=True, timeout=240)
+    output = (process.stdout + process.stderr).decode(errors="replace")
+    assert out.exists(), f"the driver wrote no result (exit {process.returncode}):\n{output[-4000:]}"
+    result: dict[str, Any] = json.loads(out.read_text())
+    assert not result.get("failed"), f"{result['failed']}\n{output[-3000:]}"
+    return result
+
+
+# ---- the driver (runs inside the kiosk process) -------------------------------------------------------------------
+def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    """The texts of every label on the window (dialogs included) and every touch target with its size."""
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+    from kivy.uix.textinput import TextInput
+
+    texts: list[str] = []
+    targets: list[dict[str, Any]] = []
+    for top in Window.children:
+        for widget in top.walk():
+            if widget.opacity == 0 or widget.width <= 1 or widget.height <= 1:
+                continue
+            if widget is app.language_button:  # the next language's name, in its own script, on purpose
+                continue
+            if isinstance(widget, Label) and widget.text.strip():
+                texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
+            if isinstance(widget, (ButtonBehavior, TextInput)):
+                targets.append({"what": type(widget).__name__, "text": getattr(widget, "text", "")[:40],
+                                "width": round(widget.width), "height": round(widget.height)})
+    return texts, targets
+
+
+def _look(p: Any, name: str) -> Iterator[float]:
+    yield 0.2
+    language = p.app.catalogue.language
+    shot = p.app.screenshot(os.environ["KIOSK_SHOTS"], f"{name}-{language}")
+    texts, targets = _visible(p.app)
+    p.result["screens"].append({"name": name, "language": language, "shot": shot, "texts": texts,
+                                "targets": targets})
+
+
+def _set_language(app: Any, language: str) -> None:
+    while app.catalogue.language != language:
+        app.language_button.trigger_action(0)
+
+
+def _sign_in(p: Any, screen: Any, name: str) -> Iterator[float]:
+    if screen.unlock_button.disabled:  # signed in already
+        return
+    screen.unlock_button.trigger_action(0)
+    yield 0.3
+    for key in "2468":
+        screen.dialog.keys[key].trigger_action(0)
+    yield from _look(p, name + "-pin")
+    screen.dialog.keys["OK"].trigger_action(0)
+    yield 0.3
+
+
+def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
+    sys.path.insert(0, str(THIS.parent))
+    from test_kiosk_ui import Probe, play_house_and_seats  # the round driver's own helpers
+
+    p = Probe(app)
+    p.result["screens"] = []
+    p.result["factor"] = app.scale.factor
+    p.result["size"] = p.size
+    yield from p.until(
+        "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
+    )
+    for language in ("en", "vi", "km"):
+        _set_language(app, language)
+        yield from _look(p, "table-ready")
+    table = p.table
+    if games:  # a round to its results (the larger size draws the screens around it only: the test stays short)
+        app.runtime.devices.press("SHAKE")
+        yield from p.until("the dice", lambda: p.controller.phase.value == "house")
+        yield from play_house_and_seats(p)
+    for language in ("en", "vi", "km"):
+        _set_language(app, language)
+        if games:
+            yield from _look(p, "table-results")
+            tile = next(iter(table.seat_tiles.values()))
+            tile.outcome.trigger_action(0)
+            yield from _look(p, "results-why")
+            tile.dialog.ok.trigger_action(0)
+            table.buttons["void"].trigger_action(0)
+            yield from _look(p, "void")
+            table.dialog.dismiss()
+        app.nav_buttons["camera"].trigger_action(0)
+        yield from _look(p, "camera")
+        app.nav_buttons["supervisor"].trigger_action(0)
+        sup = app.screens["supervisor"]
+        yield from _sign_in(p, sup, "supervisor")
+        sup.verify_button.trigger_action(0)
+        yield from _look(p, "supervisor")
+        app.nav_buttons["setup"].trigger_action(0)
+        yield from _look(p, "setup")
+        sup.lock()
+        app.nav_buttons["table"].trigger_action(0)
+        yield 0.2
+    if games:
+        table.buttons["confirm"].trigger_action(0)
+        yield from p.until("closed", lambda: p.controller.phase.value == "closed")
+        setup = app.screens["setup"]
+        for game in ("samloc", "schmier"):
+            app.nav_buttons["setup"].trigger_action(0)
+            yield from _sign_in(p, setup, "setup")
+            setup.value_buttons["game"].trigger_action(0)
+            setup.save_button.trigger_action(0)
+            yield 0.3
+            app.nav_buttons["table"].trigger_action(0)
+            yield 0.3
+            for language in ("en", "vi", "km"):
+                _set_language(app, language)
+                yield from _look(p, f"table-{game}")
+            setup.lock()
+    p.finish()
+
+
+def drive_bai_buu_screens(app: Any) -> Iterator[float]:
+    yield from drive_every_screen(app, games=False)
+
+
+# ---- the checks ----------------------------------------------------------------------------------------------------
+# Known and not yet fixed (issue 39), listed so that anything new fails: the Bài Bửu seat tile's header, result and
+# cards, the set-up screen's value rows, the supervisor chooser of the PIN pad are under 72 px; the supervisor's
+# devices panel and recall lines, and the camera's source name, are English data lines.
+def _known_small(screen: str, target: dict[str, Any]) -> bool:
+    if target["what"] in ("CardView", "OutcomeLabel") and screen.startswith(("table-", "void", "results-why")):
+        return True
+    if target["what"] == "BigButton" and screen.startswith(("table-", "void", "results-why")) and " · " in target[
+        "text"
+    ]:
+        return True  # a seat's header: seat and bet
+    return target["what"] == "BigButton" and screen.endswith(("setup", "pin"))
+
+
+def _known_english(screen: str, text: str) -> bool:
+    return (screen == "supervisor" and ("\n" in text or text.startswith("#"))) or (
+        screen == "camera" and "baibuu_" in text
+    )
+
+
+def _check(result: dict[str, Any]) -> None:
+    from test_kiosk_languages import english_words
+
+    from kiosk.ui.shaped_text import missing_glyphs
+
+    minimum = 72 * result["factor"] - 0.5
+    problems: list[str] = []
+    seen_languages = {screen["language"] for screen in result["screens"]}
+    assert seen_languages == {"en", "vi", "km"}
+    for screen in result["screens"]:
+        where = f"{screen['name']} ({screen['language']})"
+        for text in screen["texts"]:
+            boxes = missing_glyphs(text)
+            if boxes:
+                problems.append(f"{where}: no glyph for {sorted(boxes)} in {text!r}")
+            if screen["language"] != "en" and english_words(text) and not _known_english(screen["name"], text):
+                problems.append(f"{where}: English {english_words(text)} in {text!r}")
+        for target in screen["targets"]:
+            if min(target["width"], target["height"]) < minimum and not _known_small(screen["name"], target):
+                problems.append(f"{where}: {target['what']} {target['text']!r} is {target['width']}×"
+                                f"{target['height']} px, under {minimum:.0f}")
+    report = sorted(set(problems))
+    (SHOTS / f"problems-{result['size']}.txt").write_text("\n".join(report) + "\n")
+    assert not report, "\n".join(report)
+
+
+def test_every_screen_in_three_languages_at_1280x800(xvfb: str, tmp_path: Path) -> None:
+    _check(draw_every_screen(xvfb, tmp_path, "1280x800", "drive_every_screen"))
+
+
+def test_the_screens_around_the_table_in_three_languages_at_1920x1080(xvfb: str, tmp_path: Path) -> None:
+    _check(draw_every_screen(xvfb, tmp_path, "1920x1080", "drive_bai_buu_screens"))
