@@ -230,6 +230,7 @@ def drive_round(app: Any) -> Iterator[float]:
     yield 0.3
     p.texts("results_vi")
     yield from p.shot("4-results-vi")
+    p.tap(app.language_button)  # Khmer, then back to English: the button cycles the three languages
     p.tap(app.language_button)
     p.tap(p.table.buttons["confirm"])
     yield from p.until("closed", lambda: p.controller.phase.value == "closed")
