@@ -513,6 +513,8 @@ class Catalogue:
         if self.language == "en" and _is_one(params, key):
             template = ENGLISH_ONE[key]
         translated = {name: self._param(value) for name, value in params.items()}
+        if key == "bb.prompt.voided" and f"void.{params.get('reason')}" in TEXTS:  # the reason's code, worded
+            translated["reason"] = self.text(f"void.{params['reason']}")
         return template.format(**translated)
 
     def phrase(self, text: str) -> str:

@@ -105,3 +105,9 @@ def test_the_language_button_cycles_the_three_languages() -> None:
         catalogue.toggle()
     assert seen == [("en", "Tiếng Việt"), ("vi", "ខ្មែរ"), ("km", "English")]
     assert catalogue.language == "en"
+
+
+def test_a_void_reason_is_worded_in_the_screens_language() -> None:
+    assert Catalogue("vi").text("bb.prompt.voided", reason="misdeal") == "Ván đã hủy: Chia sai. Nhấn VÁN MỚI"
+    assert "ចែកខុស" in Catalogue("km").text("bb.prompt.voided", reason="misdeal")
+    assert Catalogue("en").text("bb.prompt.voided", reason="misdeal").startswith("Round voided: Misdeal.")
