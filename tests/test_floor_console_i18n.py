@@ -12,10 +12,16 @@ from kiosk import i18n as kiosk_i18n
 TEMPLATES = Path(i18n.__file__).with_name("templates")
 
 
-def test_words_shared_with_the_kiosk_are_the_kiosks_words() -> None:
+def test_words_shared_with_the_kiosk_are_the_kiosks_words_in_every_language() -> None:
+    from kiosk.i18n_km import TEXTS_KM
+
+    assert i18n.LANGUAGES == kiosk_i18n.LANGUAGES and i18n.LANGUAGE_NAMES == kiosk_i18n.LANGUAGE_NAMES
     for key in i18n.SHARED_WITH_KIOSK:
         assert key in kiosk_i18n.TEXTS, f"{key} is no longer in the kiosk's catalogue"
         assert i18n.TEXTS[key] == kiosk_i18n.TEXTS[key][:2], key
+        assert i18n.TEXTS_KM[key] == TEXTS_KM[key], key
+    for language in i18n.LANGUAGES:  # the pit's alert is the kiosk's status bar word
+        assert i18n.text(language, "alert.called") == i18n.text(language, "status.called")
 
 
 def test_every_text_is_in_english_and_vietnamese_with_the_same_placeholders() -> None:
@@ -33,4 +39,6 @@ def test_every_key_a_page_asks_for_is_in_the_catalogue() -> None:
     for prefix in ("alert.", "step.", "outcome.", "game."):
         assert any(key.startswith(prefix) for key in i18n.TEXTS)
     assert i18n.text("vi", "pit.title") == "Toàn cảnh khu bàn"
-    assert i18n.text("km", "pit.title") == "Pit view"  # a language the console lacks falls back to English
+    assert i18n.text("km", "pit.title") == "Pit view"  # no Khmer for the console's own words yet: English
+    assert i18n.text("km", "status.table", table="T3") == "តុ T3"
+    assert i18n.text("xx", "pit.title") == "Pit view"

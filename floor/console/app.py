@@ -92,7 +92,8 @@ def _page(request: Request, template: str, context: dict[str, Any], session: aut
     def t(key: str, **params: Any) -> str:
         return i18n.text(lang, key, **params)
 
-    context = {"t": t, "lang": lang, "session": session, "languages": i18n.LANGUAGES, **context}
+    context = {"t": t, "lang": lang, "session": session, "next_language": i18n.next_language(lang),
+               "language_names": i18n.LANGUAGE_NAMES, **context}
     response = _console(request).templates.TemplateResponse(request, template, context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Frame-Options"] = "DENY"

@@ -1,17 +1,20 @@
-"""The console's words, English and Vietnamese, in the kiosk catalogue's shape (key → (English, Vietnamese)).
+"""The console's words, English and Vietnamese, in the kiosk catalogue's shape (key → (English, Vietnamese)), and
+Khmer where the kiosk has the word.
 
 The floor may not import the kiosk, so the console keeps its own catalogue beside the kiosk's rather than moving
 it; the words both screens show (the alerts, game names, devices' health) are the kiosk's words, and
-``tests/test_floor_console_i18n.py`` holds the two catalogues to the same text for those keys. A key missing from a
-language falls back to English, never to the key.
+``tests/test_floor_console_i18n.py`` holds the two catalogues to the same text for those keys. In Khmer only those
+shared words are translated (the console's own words have no Khmer yet); a key missing from a language falls back
+to English, never to the key.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-LANGUAGES = ("en", "vi")
-LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt"}
+LANGUAGES = ("en", "vi", "km")
+# Each language's name in its own script: the language button shows the next one's (as on the kiosk).
+LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt", "km": "ខ្មែរ"}
 
 SHARED_WITH_KIOSK = ("status.called", "status.table", "status.round", "status.camera", "status.shaker",
                      "status.panel", "status.journal", "health.ok", "health.down", "game.baibuu", "game.samloc",
@@ -40,7 +43,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "nav.reports": ("Reports", "Báo cáo"),
     "nav.actions": ("Console log", "Nhật ký bảng điều khiển"),
     "nav.logout": ("Sign out", "Đăng xuất"),
-    "nav.language": ("Tiếng Việt", "English"),
     "login.title": ("Sign in", "Đăng nhập"),
     "login.name": ("User name", "Tên người dùng"),
     "login.password": ("Password", "Mật khẩu"),
@@ -133,11 +135,36 @@ TEXTS: dict[str, tuple[str, str]] = {
 }
 
 
+# Khmer: the kiosk's words (kiosk/i18n_km.py) for the keys both screens share.
+TEXTS_KM: dict[str, str] = {
+    "status.called": "បានហៅអ្នកត្រួតពិនិត្យ",
+    "status.table": "តុ {table}",
+    "status.round": "ជុំ {round}",
+    "status.camera": "កាមេរ៉ា",
+    "status.shaker": "ម៉ាស៊ីនក្រឡុក",
+    "status.panel": "ប៊ូតុង",
+    "status.journal": "កំណត់ហេតុ",
+    "health.ok": "ល្អ",
+    "health.down": "ដាច់",
+    "game.baibuu": "Bài Bửu",
+    "game.samloc": "សឹមឡុក",
+    "game.schmier": "Schmier",
+    "bb.outcome.mis-set": "រៀបខុស",
+    "alert.called": "បានហៅអ្នកត្រួតពិនិត្យ",
+}
+
+
 def text(language: str, key: str, **params: Any) -> str:
     """``key`` in ``language`` with ``params`` filled in; English when that language lacks it."""
     pair = TEXTS.get(key)
     if pair is None:
         raise KeyError(f"the console catalogue has no text {key!r}")
-    index = LANGUAGES.index(language) if language in LANGUAGES else 0
-    template = pair[index] or pair[0]
+    if language == "km":
+        template = TEXTS_KM.get(key) or pair[0]
+    else:
+        template = pair[LANGUAGES.index(language) if language in ("en", "vi") else 0] or pair[0]
     return template.format(**params) if params else template
+
+
+def next_language(language: str) -> str:
+    return LANGUAGES[(LANGUAGES.index(language) + 1) % len(LANGUAGES)] if language in LANGUAGES else "en"
