@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -106,6 +107,23 @@ def test_sign_in_with_argon2_and_lock_out_after_five_wrong_passwords(floor: tupl
     with psycopg.connect(dsn) as conn:
         tokens = [r[0] for r in conn.execute("SELECT token_hash FROM console_sessions WHERE account = 'guessed'")]
     assert web.cookies["floor_session"] not in tokens and len(tokens) == 1  # only its hash is kept
+
+
+def test_floor_account_add_from_the_shell(floor: tuple[str, Clock, Database], dealer_assist: list[str],
+                                         cli_env: dict[str, str]) -> None:
+    dsn = floor[0]
+    command = [*dealer_assist, "floor", "account", "add", "night-auditor", "--role", "auditor", "--password-stdin",
+               "--dsn", dsn, "--by", "admin"]
+    short = subprocess.run(command, input="short\n", env=cli_env, capture_output=True, text=True)
+    assert short.returncode == 2 and short.stderr.count("\n") == 1 and "at least 10 characters" in short.stderr
+    added = subprocess.run(command, input=PASSWORD + "\n", env=cli_env, capture_output=True, text=True)
+    assert added.returncode == 0, added.stderr
+    again = subprocess.run(command, input=PASSWORD + "\n", env=cli_env, capture_output=True, text=True)
+    assert again.returncode == 2 and "already a console account 'night-auditor'" in again.stderr
+    web = client(floor)
+    assert sign_in(web, "night-auditor")[0] == 303
+    assert web.get("/actions").status_code == 200
+    assert "account_added" in actions(dsn, "admin")
 
 
 def test_a_form_without_the_sessions_csrf_token_is_refused(floor: tuple[str, Clock, Database]) -> None:

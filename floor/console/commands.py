@@ -87,6 +87,7 @@ def _account_add(args: argparse.Namespace) -> int:
         password = getpass.getpass(f"password for {args.name}: ")
         if getpass.getpass("again: ") != password:
             raise InputError("the two passwords differ; nothing was changed")
+    auth.check_account(args.name, password, args.role)
     with connect(_dsn(args)) as conn:
         migrate(conn)
         with conn.transaction():
