@@ -168,6 +168,39 @@ def test_roles_and_the_record_of_every_action(floor: tuple[str, Clock, Database]
     assert actions(dsn, "supervisor")[-1] == "alert_acknowledged"
 
 
+def test_the_pit_view_names_every_open_alert_and_each_tables_round(floor: tuple[str, Clock, Database]) -> None:
+    dsn, _clock, _db = floor
+    web = client(floor)
+    sign_in(web, "supervisor")
+    with psycopg.connect(dsn) as conn:
+        (voided_round,) = conn.execute("SELECT round_id FROM events WHERE kiosk_id = 'K-1' AND kind = "
+                                              "'round_voided' ORDER BY seq LIMIT 1").fetchone()
+        raised = []
+        for kind, seq in (("supervisor_called", 2), ("journal_failed", 3), ("silent", None), ("fork", None),
+                          ("gap", None), ("anchor_mismatch", None)):
+            raised.append(conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, seq, message) VALUES "
+                                       "('K-2', 'T2', %s, %s, 'test') RETURNING alert_id", (kind, seq)).fetchone()[0])
+        last_round, game = conn.execute("SELECT round_id, game FROM rounds WHERE kiosk_id = 'K-2' ORDER BY round_id "
+                                        "DESC LIMIT 1").fetchone()
+    page = web.get("/").text
+    table_1 = page[page.index('id="table-K-1"'):page.index('id="table-K-2"')]
+    table_2 = page[page.index('id="table-K-2"'):]
+    assert f"ROUND {voided_round} VOIDED" in table_1  # the ingest raised it
+    for words in ("SUPERVISOR CALLED", "JOURNAL FAILED ITS CHECK", "KIOSK SILENT", "JOURNAL ALTERED OR RESTORED",
+                  "EVENTS MISSING", "JOURNAL REWRITTEN AFTER SHIPPING"):
+        assert words in table_2 and words not in table_1, words
+    assert f"Round {last_round}" in table_2 and {"baibuu": "Bài Bửu", "samloc": "Sâm Lốc",
+                                                  "schmier": "Schmier"}[game] in table_2
+    token = csrf_of(page)
+    web.post("/language", data={"csrf": token, "language": "vi"})
+    assert "ĐÃ GỌI GIÁM SÁT" in web.get("/").text
+    web.post("/language", data={"csrf": token, "language": "en"})
+    for alert in raised:
+        assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 303
+    page = web.get("/").text
+    assert "SUPERVISOR CALLED" not in page and "EVENTS MISSING" not in page
+
+
 def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
         floor: tuple[str, Clock, Database]) -> None:
     dsn, _clock, _db = floor

@@ -23,6 +23,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=8040, help="port (default 8040)")
     serve.add_argument("--silent-after", type=int, default=60, metavar="S",
                        help="seconds without word from a kiosk before the pit calls it silent (default 60)")
+    serve.add_argument("--shifts", default="6,14,22", metavar="H,H,…",
+                       help="the hours (UTC) shifts begin at, for the reports (default 6,14,22)")
     serve.add_argument("--secure-cookies", action="store_true",
                        help="mark cookies Secure (when a TLS proxy serves the console over https)")
     serve.set_defaults(func=_serve)
@@ -68,12 +70,24 @@ def _serve(args: argparse.Namespace) -> int:
     from floor.migrate import migrate
 
     dsn = _dsn(args)
+    shifts = _shifts(args.shifts)
     with connect(dsn) as conn:
         migrate(conn)
-    app = create_app(Console(Database(dsn), silent_after_s=args.silent_after, secure_cookies=args.secure_cookies))
+    app = create_app(Console(Database(dsn), silent_after_s=args.silent_after, secure_cookies=args.secure_cookies,
+                             shifts=shifts))
     print(f"floor console on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _shifts(text: str) -> tuple[int, ...]:
+    try:
+        hours = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        hours = ()
+    if not hours or any(not 0 <= hour <= 23 for hour in hours):
+        raise InputError(f"--shifts {text!r}: give the hours shifts begin at, 0 to 23, e.g. 6,14,22")
+    return hours
 
 
 def _account_add(args: argparse.Namespace) -> int:

@@ -25,9 +25,9 @@ ALERTS = {  # the store's alert kinds → the catalogue's words
     "journal_failed": "journal",
     "void": "void",
     "silent": "silent",
-    "fork": "refused",
-    "gap": "refused",
-    "anchor_mismatch": "refused",
+    "fork": "fork",
+    "gap": "gap",
+    "anchor_mismatch": "anchor",
 }
 STEPS = {"round_begun": "dealt", "action_recorded": "playing", "round_resumed": "playing",
          "results_shown": "results_shown"}
@@ -45,7 +45,7 @@ class Device:
 class Alert:
     alert_id: int
     kind: str
-    """The catalogue's word for it: called, journal, void, silent, refused."""
+    """The catalogue's word for it: called, journal, void, silent, fork, gap, anchor."""
     message: str
     seq: int | None
     params: dict[str, Any]
@@ -89,7 +89,7 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
             "SELECT a.alert_id, a.kiosk_id, a.kind, a.seq, a.message, a.raised_at, e.round_id FROM alerts a "
             "LEFT JOIN events e ON e.kiosk_id = a.kiosk_id AND e.seq = a.seq "
             "WHERE a.cleared_at IS NULL ORDER BY a.raised_at, a.alert_id"):
-        word = ALERTS.get(kind, "refused")
+        word = ALERTS.get(kind, "fork")
         params: dict[str, Any] = {}
         if word == "void":
             params = {"round": round_id if round_id is not None else "?"}
@@ -417,7 +417,7 @@ def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -
             line = by_shift.get(start)
             if line is None:
                 hours = (min(end, now) - start).total_seconds() / 3600
-                line = by_shift[start] = ReportLine(f"{start:%Y-%m-%d %H:%M}–{end:%H:%M}",
+                line = by_shift[start] = ReportLine(f"{start:%Y-%m-%d %H:%M}–{end:%H:%M} {start:%Z}".rstrip(),
                                                     hours=max(hours, 1 / 60))
             values = (began, ended, status, bet, net, corrections, misreads, mis_sets)
             line.add(*values)
