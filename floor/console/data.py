@@ -370,19 +370,18 @@ class ReportLine:
             hours = max((self.last - self.first).total_seconds() / 3600, 1 / 60)
         return self.rounds / hours if hours else 0.0
 
-    def add(self, began: datetime, ended: datetime | None, status: str, bet: int, house_net: int | None,
-            corrections: int, misreads: int, mis_sets: int) -> None:
-        self.rounds += 1
-        self.voids += status == "voided"
-        if status == "settled":
-            self.total_bet += bet
-            self.house_win += house_net or 0
+    def add(self, rounds: int, total_bet: int, house_win: int, voids: int, corrections: int, flagged: int,
+            mis_sets: int, first: datetime, last: datetime) -> None:
+        """Count a group of rounds (totals of settled rounds' bets and house wins; the others' counts)."""
+        self.rounds += rounds
+        self.total_bet += total_bet
+        self.house_win += house_win
+        self.voids += voids
         self.corrections += corrections
-        self.flagged += misreads
+        self.flagged += flagged
         self.mis_sets += mis_sets
-        end = ended or began
-        self.first = began if self.first is None else min(self.first, began)
-        self.last = end if self.last is None else max(self.last, end)
+        self.first = first if self.first is None else min(self.first, first)
+        self.last = last if self.last is None else max(self.last, last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,25 +403,29 @@ def shift_of(moment: datetime, starts: Sequence[int]) -> tuple[datetime, datetim
 
 
 def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -> Report:
+    """Per table and per shift, summed by PostgreSQL per table and hour (a shift begins on a whole hour, so each
+    hour's rounds belong to one shift)."""
     clause, args = where.where()
     by_table: dict[str, ReportLine] = {}
     by_shift: dict[datetime, ReportLine] = {}
     total = ReportLine("all")
-    with conn.cursor(name="report_rounds") as cursor:
-        cursor.execute("SELECT table_id, began_at, ended_at, status, total_bet, house_net, corrections, misreads, "
-                       f"mis_sets FROM rounds WHERE {clause}", args)
-        for table_id, began, ended, status, bet, net, corrections, misreads, mis_sets in cursor:
-            began_local = began.astimezone(now.tzinfo)
-            start, end = shift_of(began_local, shifts)
-            line = by_shift.get(start)
-            if line is None:
-                hours = (min(end, now) - start).total_seconds() / 3600
-                line = by_shift[start] = ReportLine(f"{start:%Y-%m-%d %H:%M}–{end:%H:%M} {start:%Z}".rstrip(),
-                                                    hours=max(hours, 1 / 60))
-            values = (began, ended, status, bet, net, corrections, misreads, mis_sets)
-            line.add(*values)
-            by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
-            total.add(*values)
+    rows = conn.execute(
+        "SELECT table_id, date_trunc('hour', began_at), count(*), "
+        "coalesce(sum(total_bet) FILTER (WHERE status = 'settled'), 0), "
+        "coalesce(sum(house_net) FILTER (WHERE status = 'settled'), 0), count(*) FILTER (WHERE status = 'voided'), "
+        "sum(corrections), sum(misreads), sum(mis_sets), min(began_at), max(coalesce(ended_at, began_at)) "
+        f"FROM rounds WHERE {clause} GROUP BY 1, 2", args).fetchall()
+    for table_id, hour, *counts, first, last in rows:
+        values = (*(int(c) for c in counts), first, last)
+        start, end = shift_of(hour.astimezone(now.tzinfo), shifts)
+        line = by_shift.get(start)
+        if line is None:
+            hours = (min(end, now) - start).total_seconds() / 3600
+            label = f"{start:%Y-%m-%d %H:%M}–{end:%H:%M} {start:%Z}".rstrip()
+            line = by_shift[start] = ReportLine(label, hours=max(hours, 1 / 60))
+        line.add(*values)
+        by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
+        total.add(*values)
     return Report([by_table[k] for k in sorted(by_table)], [by_shift[k] for k in sorted(by_shift)], total)
 
 
