@@ -158,7 +158,8 @@ class RoundQuery:
                  ("until", self.until), ("q", self.text), ("flagged", self.flagged)) if v}
 
     def where(self) -> tuple[str, list[Any]]:
-        clauses, args = ["true"], []
+        clauses: list[str] = ["true"]
+        args: list[Any] = []
         if self.table:
             clauses.append("table_id = %s")
             args.append(self.table)

@@ -183,4 +183,4 @@ def _with_login(dsn: str, user: str, password: str) -> str:
 
     params = conninfo_to_dict(dsn)
     params.update(user=user, password=password)
-    return make_conninfo(**params)
+    return make_conninfo("", **params)
