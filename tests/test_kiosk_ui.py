@@ -221,7 +221,7 @@ def drive_round(app: Any) -> Iterator[float]:
     p.texts("results")
     yield from p.shot("4-results")
     tile = next(iter(p.table.seat_tiles.values()))
-    tile.outcome.trigger_action(0)  # why: the seat's hands against the house's
+    tile.result.trigger_action(0)  # why: the seat's hands against the house's
     yield 0.3
     p.result["reasons"] = tile.dialog.body.text
     yield from p.shot("4-results-why")
