@@ -80,7 +80,7 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]]]:
 
     texts: list[str] = []
     targets: list[dict[str, Any]] = []
-    for top in Window.children:
+    for top in Window.children:  # the first is the topmost: an open dialog, whose targets are the only ones to touch
         for widget in top.walk():
             if widget.opacity == 0 or widget.width <= 1 or widget.height <= 1:
                 continue
@@ -88,7 +88,11 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]]]:
                 continue
             if isinstance(widget, Label) and widget.text.strip():
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
-            if isinstance(widget, (ButtonBehavior, TextInput)):
+            if (
+                isinstance(widget, (ButtonBehavior, TextInput))
+                and top is Window.children[0]
+                and getattr(widget, "tappable", True)
+            ):
                 targets.append({"what": type(widget).__name__, "text": getattr(widget, "text", "")[:40],
                                 "width": round(widget.width), "height": round(widget.height)})
     return texts, targets
@@ -99,8 +103,9 @@ def _look(p: Any, name: str) -> Iterator[float]:
     language = p.app.catalogue.language
     shot = p.app.screenshot(os.environ["KIOSK_SHOTS"], f"{name}-{language}")
     texts, targets = _visible(p.app)
+    banner = p.app.banner.text if p.app.banner.opacity and p.app.banner.height > 0 else ""
     p.result["screens"].append({"name": name, "language": language, "shot": shot, "texts": texts,
-                                "targets": targets})
+                                "targets": targets, "banner": banner})
 
 
 def _set_language(app: Any, language: str) -> None:
@@ -131,9 +136,11 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
     yield from p.until(
         "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
     )
+    app.runtime.devices.press("CALL")  # the panel's CALL: a banner until a supervisor signs in
+    yield from p.until("the supervisor called", lambda: app.runtime.supervisor_called)
     for language in ("en", "vi", "km"):
         _set_language(app, language)
-        yield from _look(p, "table-ready")
+        yield from _look(p, "table-called")
     table = p.table
     if games:  # a round to its results (the larger size draws the screens around it only: the test stays short)
         app.runtime.devices.press("SHAKE")
@@ -144,7 +151,7 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
         if games:
             yield from _look(p, "table-results")
             tile = next(iter(table.seat_tiles.values()))
-            tile.outcome.trigger_action(0)
+            tile.result.trigger_action(0)
             yield from _look(p, "results-why")
             tile.dialog.ok.trigger_action(0)
             table.buttons["void"].trigger_action(0)
@@ -186,17 +193,11 @@ def drive_bai_buu_screens(app: Any) -> Iterator[float]:
 
 
 # ---- the checks ----------------------------------------------------------------------------------------------------
-# Known and not yet fixed (issue 39), listed so that anything new fails: the Bài Bửu seat tile's header, result and
-# cards, the set-up screen's value rows, the supervisor chooser of the PIN pad are under 72 px; the supervisor's
-# devices panel and recall lines, and the camera's source name, are English data lines.
+# Known and not yet fixed (issue 39), listed so that anything new fails: the Bài Bửu cards (seven seats of two hands
+# of two cards do not fit 72 px cards beside the house at 1280×800; a card taps open the picker) are under 72 px;
+# the supervisor's devices panel and recall lines, and the camera's source name, are English data lines.
 def _known_small(screen: str, target: dict[str, Any]) -> bool:
-    if target["what"] in ("CardView", "OutcomeLabel") and screen.startswith(("table-", "void", "results-why")):
-        return True
-    if target["what"] == "BigButton" and screen.startswith(("table-", "void", "results-why")) and " · " in target[
-        "text"
-    ]:
-        return True  # a seat's header: seat and bet
-    return target["what"] == "BigButton" and screen.endswith(("setup", "pin"))
+    return target["what"] == "CardView" and screen.startswith(("table-results", "table-called"))
 
 
 def _known_english(screen: str, text: str) -> bool:
@@ -214,6 +215,9 @@ def _check(result: dict[str, Any]) -> None:
     problems: list[str] = []
     seen_languages = {screen["language"] for screen in result["screens"]}
     assert seen_languages == {"en", "vi", "km"}
+    called = {screen["language"]: screen["banner"] for screen in result["screens"] if screen["name"] == "table-called"}
+    assert called == {"en": "SUPERVISOR CALLED", "vi": "ĐÃ GỌI GIÁM SÁT", "km": "បានហៅអ្នកត្រួតពិនិត្យ"}
+    assert all(not screen["banner"] for screen in result["screens"] if screen["name"] == "supervisor")
     for screen in result["screens"]:
         where = f"{screen['name']} ({screen['language']})"
         for text in screen["texts"]:

@@ -19,7 +19,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kiosk.controller.view import DeviceHealth
 from kiosk.i18n import Catalogue, language_button_text
 from kiosk.ui import theme
-from kiosk.ui.widgets import BigButton, StatusBar, paint_background, register_fonts
+from kiosk.ui.widgets import BigButton, StatusBar, TextLabel, paint_background, register_fonts
 
 TICK_SECONDS = 0.05
 NAV = ("table", "camera", "setup", "supervisor")
@@ -65,6 +65,13 @@ class KioskApp(App):
         paint_background(root, theme.BACKGROUND)
         self.status_bar = StatusBar(scale, size_hint_y=None, height=scale.px(46))
         root.add_widget(self.status_bar)
+        # a called supervisor is a red banner across the top (in the status bar's place, so the screen below keeps
+        # its size), not a word in the status bar
+        self.banner = TextLabel(
+            font_size=scale.font(30), bold=True, halign="center", size_hint_y=None, height=0, opacity=0
+        )
+        paint_background(self.banner, theme.ALERT_BG)
+        root.add_widget(self.banner)
         self.manager = ScreenManager(transition=NoTransition())
         for screen in self.runtime.make_screens(scale):
             self.screens[screen.name] = screen
@@ -127,6 +134,12 @@ class KioskApp(App):
     def refresh(self, force: bool = False) -> None:
         t = self.catalogue.text
         self.status_bar.show(self.runtime.health(), self.catalogue, self.runtime.status_text())
+        called = bool(getattr(self.runtime, "supervisor_called", False))
+        self.banner.text = t("status.called") if called else ""
+        self.banner.height = self.scale.px(46) if called else 0
+        self.banner.opacity = 1 if called else 0
+        self.status_bar.height = 0 if called else self.scale.px(46)
+        self.status_bar.opacity = 0 if called else 1
         for name, button in self.nav_buttons.items():
             button.text = t("nav." + name)
             current = self.manager.current.split("-")[0]

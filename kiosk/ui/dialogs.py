@@ -210,7 +210,9 @@ class PinPad(Dialog):
         self.chosen: str | None = supervisors[0] if len(supervisors) == 1 else None
         self.id_buttons: dict[str, BigButton] = {}
         if supervisors:
-            ids = BoxLayout(orientation="horizontal", spacing=scale.px(8), size_hint_y=None, height=scale.px(64))
+            ids = BoxLayout(
+                orientation="horizontal", spacing=scale.px(8), size_hint_y=None, height=scale.px(theme.MIN_TOUCH_PX)
+            )
             for supervisor in supervisors:
                 button = BigButton("nav", scale, text=supervisor, font_size=scale.font(26))
                 button.bind(on_release=lambda _w, s=supervisor: self.choose(s))

@@ -40,7 +40,7 @@ class BaiBuuScreen(Screen):
 
         # what to do now, and what went wrong
         self.prompt = TextLabel(
-            font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(44)
+            font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40)
         )
         self.alert = TextLabel(font_size=scale.font(22), bold=True, color=theme.TEXT, size_hint_y=None, height=px(34))
         paint_background(self.alert, theme.BACKGROUND)
@@ -48,7 +48,7 @@ class BaiBuuScreen(Screen):
         root.add_widget(self.alert)
 
         # table picture | house way | house hand on the felt
-        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(228))
+        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(220))
         left = BoxLayout(orientation="vertical", size_hint_x=0.3)
         self.dice_text = TextLabel(
             font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), halign="center"
@@ -102,13 +102,13 @@ class BaiBuuScreen(Screen):
         root.add_widget(self.seats_row)
 
         # the dealer's buttons: the same commands as the button panel
-        buttons, self.buttons = button_row(scale, ROUND_COMMANDS, self.press, height=84)
+        buttons, self.buttons = button_row(scale, ROUND_COMMANDS, self.press, height=theme.MIN_TOUCH_PX + 4)
         root.add_widget(buttons)
         self.add_widget(root)
 
     def _way_row(self, parent: BoxLayout) -> tuple[Label, Label, Label]:
         px = self.scale.px
-        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(64))
+        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(60))
         name = TextLabel(font_size=self.scale.font(20), bold=True, size_hint_x=0.3)
         cards = Label(font_name=CARD_FONT, font_size=self.scale.font(46), bold=True, markup=True, size_hint_x=0.45)
         value = TextLabel(font_size=self.scale.font(19), color=theme.TEXT_DIM, size_hint_x=0.25)
@@ -255,27 +255,30 @@ class SeatTile(BoxLayout):
     """One seat: its bet, its high and low hands as read, and its result."""
 
     def __init__(self, scale: theme.Scale, seat: int, on_card: Any, on_bet: Any) -> None:
-        super().__init__(orientation="vertical", padding=scale.px(5), spacing=scale.px(2))
+        super().__init__(orientation="vertical", padding=scale.px(3), spacing=scale.px(2))
         paint_background(self, theme.PANEL, radius=scale.px(10))
         self.scale = scale
         self.seat = seat
-        self.header = BigButton("nav", scale, font_size=scale.font(19), size_hint_y=None, height=scale.px(40))
+        touch = scale.px(theme.MIN_TOUCH_PX)
+        self.header = BigButton("nav", scale, font_size=scale.font(19), size_hint_y=None, height=touch)
         self.header.bind(on_release=lambda *_: on_bet(seat))
         self.add_widget(self.header)
-        self.high = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62)
-        self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62)
+        # a place's problem (unsure, waiting for cards) shows in the result area until there is a result
+        self.high = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62, note=False)
+        self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62, note=False)
         self.add_widget(self.high)
         self.add_widget(self.low)
-        # The amount to pay or take is the biggest thing on the tile, above the result word; both tap for why.
-        self.money = OutcomeLabel(font_size=scale.font(26), bold=True, size_hint_y=None, height=scale.px(30))
-        self.outcome = OutcomeLabel(font_size=scale.font(17), bold=True, size_hint_y=None, height=scale.px(20))
-        for part in (self.money, self.outcome):
-            part.bind(on_release=lambda *_: self.explain())
+        # The amount to pay or take is the biggest thing on the tile, above the result word; a tap says why.
+        self.result = ResultButton(size_hint_y=None, height=touch)
+        self.money = TextLabel(font_size=scale.font(28), bold=True, halign="center")
+        self.outcome = TextLabel(font_size=scale.font(17), bold=True, halign="center", size_hint_y=0.6)
+        self.result.add_widget(self.money)
+        self.result.add_widget(self.outcome)
+        self.result.bind(on_release=lambda *_: self.explain())
         self.reasons: tuple[str, ...] = ()
         self.catalogue: Catalogue | None = None
         self.dialog: Any = None
-        self.add_widget(self.money)
-        self.add_widget(self.outcome)
+        self.add_widget(self.result)
 
     def explain(self) -> None:
         """Tap a result: why, hand by hand against the house (what the dealer tells the player)."""
@@ -300,8 +303,14 @@ class SeatTile(BoxLayout):
         self.low.show(view.low, catalogue, t("bb.low"))
         self.high.opacity = self.low.opacity = 1 if view.in_play else 0.3
         if view.outcome is None:
-            self.outcome.text = ""
+            problems = [
+                f"{t(name)}: {t(place.problem)}"
+                for name, place in (("bb.high", view.high), ("bb.low", view.low))
+                if place.problem is not None and view.in_play
+            ]
             self.money.text = ""
+            self.outcome.text = problems[0] if problems else ""
+            self.outcome.color = theme.WARN
             return
         self.outcome.text = t("bb.outcome." + view.outcome)
         self.outcome.color = theme.OUTCOME_COLOURS.get(view.outcome, theme.TEXT)
@@ -318,8 +327,11 @@ class SeatTile(BoxLayout):
         self.money.color = self.outcome.color
 
 
-class OutcomeLabel(ButtonBehavior, Label):
-    """The result word; tapping it shows the reasons."""
+class ResultButton(ButtonBehavior, BoxLayout):
+    """A seat's result: the amount, big, above the word; tapping it shows the reasons."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
 
 
 def _cards_markup(cards: tuple[Card, ...]) -> str:

@@ -156,7 +156,7 @@ class SamLocScreen(Screen):
         cards = view.hand_of_turn if view.phase is Phase.PLAYING else ()
         self.hand_title.text = t("sl.hand_of", player=view.turn) if cards else ""
         while len(self.hand_cards) < len(cards):
-            card_view = CardView(self.scale, size_hint_x=None, width=self.scale.px(60))
+            card_view = CardView(self.scale, size_hint_x=None, width=self.scale.px(theme.MIN_TOUCH_PX))
             index = len(self.hand_cards)
             card_view.bind(on_release=lambda _w, i=index: self._pick(i))
             self.hand_cards.append(card_view)

@@ -154,7 +154,7 @@ class SchmierScreen(Screen):
         key = {"discard": "sm.hand.discard", "dealer discard": "sm.hand.keep"}.get(view.phase, "sm.hand.play")
         self.hand_title.text = t(key, seat=view.turn) if cards else ""
         rows = max(1, -(-len(cards) // HAND_COLUMNS))
-        self.hand_row.height = self.scale.px(74 if rows == 1 else 40 * rows)
+        self.hand_row.height = self.scale.px((theme.MIN_TOUCH_PX + 4) * rows)  # the dealer's keep grid too
         while len(self.hand_cards) < len(cards):
             card_view = CardView(self.scale)
             index = len(self.hand_cards)

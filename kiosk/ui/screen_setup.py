@@ -33,44 +33,14 @@ class SetupScreen(Screen):
         self.rows: dict[str, tuple[TextLabel, BoxLayout]] = {}
         self.seat_buttons: dict[int, BigButton] = {}
         self.value_buttons: dict[str, BigButton] = {}
-        for key in (
-            "game",
-            "table_id",
-            "seats",
-            "min_bet",
-            "max_bet",
-            "default_bet",
-            "commission",
-            "copy_rule",
-            "direction",
-        ):
-            row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(46))
-            label = TextLabel(font_size=scale.font(22), size_hint_x=0.3)
-            row.add_widget(label)
-            controls = BoxLayout(orientation="horizontal", spacing=px(6))
-            if key == "seats":
-                for seat in range(2, 8):
-                    button = BigButton("nav", scale, text=str(seat))
-                    button.bind(on_release=lambda _w, s=seat: self.toggle_seat(s))
-                    self.seat_buttons[seat] = button
-                    controls.add_widget(button)
-            elif key in ("game", "copy_rule", "direction"):
-                button = BigButton("nav", scale, font_size=scale.font(24))
-                button.bind(on_release=lambda _w, k=key: self.flip(k))
-                self.value_buttons[key] = button
-                controls.add_widget(button)
-            else:
-                minus = BigButton("neutral", scale, text="−")
-                minus.bind(on_release=lambda _w, k=key: self.step(k, -1))
-                value = BigButton("nav", scale, disabled=False)
-                plus = BigButton("neutral", scale, text="+")
-                plus.bind(on_release=lambda _w, k=key: self.step(k, +1))
-                self.value_buttons[key] = value
-                for widget in (minus, value, plus):
-                    controls.add_widget(widget)
-            row.add_widget(controls)
-            self.rows[key] = (label, controls)
-            box.add_widget(row)
+        # Two settings a line (the seats alone on theirs), so every row is a full 72 px touch target.
+        lines = (("game", "table_id"), ("seats",), ("min_bet", "max_bet"), ("default_bet", "commission"),
+                 ("copy_rule", "direction"))
+        for keys in lines:
+            line = BoxLayout(orientation="horizontal", spacing=px(14), size_hint_y=None, height=px(theme.MIN_TOUCH_PX))
+            for key in keys:
+                line.add_widget(self._row(key))
+            box.add_widget(line)
         self.edge_label = TextLabel(font_size=scale.font(20), color=theme.PROMPT, size_hint_y=None, height=px(34))
         box.add_widget(self.edge_label)
         self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
@@ -88,11 +58,41 @@ class SetupScreen(Screen):
         self.add_widget(box)
         self.reset_draft()
 
+    def _row(self, key: str) -> BoxLayout:
+        scale, px = self.scale, self.scale.px
+        row = BoxLayout(orientation="horizontal", spacing=px(8))
+        label = TextLabel(font_size=scale.font(20), size_hint_x=0.17 if key == "seats" else 0.36)
+        row.add_widget(label)
+        controls = BoxLayout(orientation="horizontal", spacing=px(6))
+        if key == "seats":
+            for seat in range(2, 8):
+                button = BigButton("nav", scale, text=str(seat))
+                button.bind(on_release=lambda _w, s=seat: self.toggle_seat(s))
+                self.seat_buttons[seat] = button
+                controls.add_widget(button)
+        elif key in ("game", "copy_rule", "direction"):
+            button = BigButton("nav", scale, font_size=scale.font(24))
+            button.bind(on_release=lambda _w, k=key: self.flip(k))
+            self.value_buttons[key] = button
+            controls.add_widget(button)
+        else:
+            minus = BigButton("neutral", scale, text="−")
+            minus.bind(on_release=lambda _w, k=key: self.step(k, -1))
+            value = BigButton("nav", scale, disabled=False)
+            plus = BigButton("neutral", scale, text="+")
+            plus.bind(on_release=lambda _w, k=key: self.step(k, +1))
+            self.value_buttons[key] = value
+            for widget in (minus, value, plus):
+                controls.add_widget(widget)
+        row.add_widget(controls)
+        self.rows[key] = (label, controls)
+        return row
+
     def reset_draft(self) -> None:
-        settings = self.runtime.controller.table_settings.to_json()
+        settings = self.runtime.baibuu.table_settings.to_json()
         self.draft = {
             **settings,
-            "default_bet": self.runtime.controller.default_bet,
+            "default_bet": self.runtime.baibuu.default_bet,
             "game": self.runtime.game,
             "table_id": self.runtime.config.table_id,
         }

@@ -145,6 +145,7 @@ class SupervisorScreen(Screen):
         self.gate.lock()
         self.recall_lines = []
         self.message = ""
+        self.journal_bad = False
         self.refresh(force=True)
 
     def load_recall(self) -> None:
@@ -187,7 +188,9 @@ class SupervisorScreen(Screen):
              reason="kept for a dispute")
 
     def verify(self) -> None:
-        self.message = self.runtime.catalogue.text(self.runtime.verify_journal())
+        outcome = self.runtime.verify_journal()
+        self.message = self.runtime.catalogue.text(outcome)
+        self.journal_bad = getattr(outcome, "key", "") != "sup.verify_ok"
         self.refresh(force=True)
 
     def ask_void(self) -> None:
@@ -237,7 +240,8 @@ class SupervisorScreen(Screen):
             self.message_label.text = t("signin.first_why")
         else:
             self.message_label.text = self.message
-        alert = not unlocked or "!" in self.message or "ALTERED" in self.message  # locked: a refused try
+        # locked: a refused try; a journal that fails its check is red in every language
+        alert = not unlocked or "!" in self.message or (bool(self.message) and getattr(self, "journal_bad", False))
         self.message_label.color = theme.PROMPT if first else theme.ALERT if alert else theme.GOOD
         self.recall_title.text = t("sup.recall", count=RECALL_COUNT) if unlocked else ""
         self.recall_text.text = "\n".join(self.recall_lines) if unlocked else ""

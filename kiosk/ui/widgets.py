@@ -105,6 +105,7 @@ class CardView(ButtonBehavior, Label):
     def __init__(self, scale: theme.Scale, **kwargs: Any) -> None:
         super().__init__(font_name=CARD_FONT, bold=True, halign="center", valign="middle", **kwargs)
         self.scale = scale
+        self.tappable = True
         self.read: CardRead | None = None
         self.font_size = scale.font(34)
         self.bind(pos=self._draw, size=self._draw)
@@ -158,6 +159,7 @@ class PlaceWidget(BoxLayout):
         on_card: Callable[[str, int], None] | None = None,
         card_size: tuple[float, float] = (78, 110),
         title_font: float = 20,
+        note: bool = True,
         **kw: Any,
     ) -> None:
         super().__init__(orientation="vertical", spacing=scale.px(2), size_hint_y=None, **kw)
@@ -176,8 +178,9 @@ class PlaceWidget(BoxLayout):
         if title_font:
             self.add_widget(self.title)
         self.add_widget(self.row)
-        self.add_widget(self.note)
-        self.height = title_h + scale.px(card_size[1]) + scale.px(18) + scale.px(4)
+        if note:  # without, the owner shows the place's problem itself
+            self.add_widget(self.note)
+        self.height = title_h + scale.px(card_size[1]) + (scale.px(18) + scale.px(4) if note else 0)
         self.cards: list[CardView] = []
 
     def show(self, place: PlaceView, catalogue: Catalogue, title: str | None = None) -> None:
@@ -186,6 +189,7 @@ class PlaceWidget(BoxLayout):
         slots = max(place.expected, len(place.cards))
         while len(self.cards) < slots:
             view = CardView(self.scale, size_hint_x=None, width=self.scale.px(self.card_size[0]))
+            view.tappable = self.on_card is not None  # a place that only shows (the centre as read) is no target
             view.font_size = self.scale.font(self.card_size[1] * 0.3)
             index = len(self.cards)
             view.bind(on_release=lambda _w, i=index: self._tapped(i))
@@ -211,13 +215,14 @@ class LabeledPlace(BoxLayout):
         on_card: Callable[[str, int], None] | None,
         card_size: tuple[float, float],
         label_width: float = 60,
+        note: bool = True,
         **kw: Any,
     ) -> None:
         super().__init__(orientation="horizontal", spacing=scale.px(4), size_hint_y=None, **kw)
         self.name = TextLabel(
             font_size=scale.font(15), bold=True, color=theme.TEXT_DIM, size_hint_x=None, width=scale.px(label_width)
         )
-        self.place = PlaceWidget(scale, on_card, card_size=card_size, title_font=0)
+        self.place = PlaceWidget(scale, on_card, card_size=card_size, title_font=0, note=note)
         self.height = self.place.height
         self.add_widget(self.name)
         self.add_widget(self.place)
