@@ -126,6 +126,31 @@ def test_floor_account_add_from_the_shell(floor: tuple[str, Clock, Database], de
     assert "account_added" in actions(dsn, "admin")
 
 
+def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: tuple[str, Clock, Database]) -> None:
+    """Reads the store, clears alerts, keeps its own tables: and cannot touch the kiosks' events."""
+    dsn, clock, _db = floor
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = 'console_web'").fetchone():
+            conn.execute("CREATE ROLE console_web LOGIN PASSWORD 'console-web-pw' IN ROLE floor_console")
+        alert = conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, message) VALUES ('K-1', 'T1', 'fork', "
+                             "'test') RETURNING alert_id").fetchone()[0]
+    params = psycopg.conninfo.conninfo_to_dict(dsn)
+    params.update(user="console_web", password="console-web-pw")
+    console_dsn = psycopg.conninfo.make_conninfo("", **params)
+    db = Database(console_dsn)
+    try:
+        web = TestClient(create_app(Console(db, clock=clock)), follow_redirects=False)
+        assert sign_in(web, "admin")[0] == 303
+        for page in ("/", "/rounds", "/rounds/K-1/3", "/rounds.csv", "/reports", "/actions"):
+            assert web.get(page).status_code == 200, page
+        token = csrf_of(web.get("/").text)
+        assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 303
+        with psycopg.connect(console_dsn) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("UPDATE events SET payload_text = '{}' WHERE kiosk_id = 'K-1'")
+    finally:
+        db.close()
+
+
 def test_a_form_without_the_sessions_csrf_token_is_refused(floor: tuple[str, Clock, Database]) -> None:
     dsn, _clock, _db = floor
     web = client(floor)

@@ -67,17 +67,33 @@ def _serve(args: argparse.Namespace) -> int:
 
     from floor.console.app import Console, create_app
     from floor.console.db import Database, connect
-    from floor.migrate import migrate
 
     dsn = _dsn(args)
     shifts = _shifts(args.shifts)
     with connect(dsn) as conn:
-        migrate(conn)
+        _migrated(conn)
     app = create_app(Console(Database(dsn), silent_after_s=args.silent_after, secure_cookies=args.secure_cookies,
                              shifts=shifts))
     print(f"floor console on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def _migrated(conn: Any) -> None:
+    """Bring the schema up to date when this login may (the owner's); a console login only checks it is."""
+    import psycopg
+
+    from floor.migrate import applied, available, migrate
+
+    missing = sorted(set(m.version for m in available()) - set(applied(conn)))
+    if not missing:
+        return
+    try:
+        migrate(conn)
+    except psycopg.errors.InsufficientPrivilege:
+        raise InputError(f"the floor's schema lacks migrations {missing} and this login may not apply them: run "
+                         "`dealer-assist floor migrate --dsn OWNER_DSN` as the database's owner, then start again"
+                         ) from None
 
 
 def _shifts(text: str) -> tuple[int, ...]:
@@ -93,7 +109,6 @@ def _shifts(text: str) -> tuple[int, ...]:
 def _account_add(args: argparse.Namespace) -> int:
     from floor.console import auth
     from floor.console.db import connect
-    from floor.migrate import migrate
 
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
@@ -103,7 +118,7 @@ def _account_add(args: argparse.Namespace) -> int:
             raise InputError("the two passwords differ; nothing was changed")
     auth.check_account(args.name, password, args.role)
     with connect(_dsn(args)) as conn:
-        migrate(conn)
+        _migrated(conn)
         with conn.transaction():
             auth.add_account(conn, args.name, password, args.role, args.by)
     print(f"console account {args.name} ({args.role}) added")
