@@ -13,9 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from floor.anchors import FloorAnchors
+from floor.kiosk_link import floor_anchors
 from floor.pg import LocalServer, free_port
 from floor.shipper import Shipper, ShipperThread
-from journal import Journal, ManualClock
+from journal import AnchorFile, Journal, ManualClock
 from journal.chain import load_key
 from journal.events import Note
 from journal.simulate import fill
@@ -127,4 +128,18 @@ def test_an_unreachable_floor_never_stops_play(tmp_path: Path) -> None:
     fill(journal, 3, void_every=3)
     assert journal.anchor_problem is not None and "floor" in journal.anchor_problem
     assert journal.count() > 50
+    journal.close()
+
+
+def test_the_kiosks_anchor_file_is_kept_when_the_floor_is_unreachable(tmp_path: Path) -> None:
+    folder = tmp_path / "live"
+    folder.mkdir(mode=0o700)
+    anchor_file = AnchorFile(tmp_path / "K-1.anchors")
+    sink = floor_anchors(f"host=127.0.0.1 port={free_port()} dbname=floor user=nobody password=x", anchor_file)
+    journal = Journal.open(folder / "journal.sqlite3", folder / "kiosk.key", anchors=sink, kiosk_id="K-1",
+                           table_id="T1", clock=ManualClock())
+    journal.recover()
+    fill(journal, 2, void_every=0)
+    assert journal.anchor_problem is not None and "floor" in journal.anchor_problem
+    assert len((tmp_path / "K-1.anchors").read_text().splitlines()) == 2
     journal.close()
