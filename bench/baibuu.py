@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.baibuu import STANDARD_HOUSE_WAY, HouseWay, Round, Settings, house_way
+from engine.baibuu import STANDARD_HOUSE_WAY, HouseWay, Settings, State, house_way
 from engine.baibuu.house_way import STANDARD_RULES
 from engine.cards import shuffled, standard_deck
 
@@ -28,7 +28,7 @@ def decisions_per_second(hands: list[tuple], decide) -> tuple[float, float]:  # 
 
 
 def six_seat_round(deck: list) -> None:  # type: ignore[type-arg]
-    state = Round(Settings())
+    state = State(Settings())
     state.roll([3, 5, 6])
     house = deck[:4]
     state.reveal_house(house)

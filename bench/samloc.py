@@ -14,11 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.samloc import Hand, Settings, action_from_json, random_deal, replay
+from engine.samloc import Settings, State, action_from_json, random_deal, replay
 
 
-def random_hand(rng: random.Random, settings: Settings, players: int) -> Hand:
-    hand = Hand.start(settings, random_deal(players, rng.randrange(players), rng))
+def random_hand(rng: random.Random, settings: Settings, players: int) -> State:
+    hand = State.start(settings, random_deal(players, rng.randrange(players), rng))
     while not hand.is_over:
         actions = hand.legal_actions()
         hand.apply(actions[rng.randrange(len(actions))])
@@ -49,7 +49,7 @@ def main() -> None:
     counts: list[int] = []
     for _ in range(args.hands):
         hand = random_hand(rng, settings, 4)
-        replayed = Hand.start(hand.settings, hand.deal)
+        replayed = State.start(hand.settings, hand.deal)
         for record in hand.history:
             if replayed.turn is not None:
                 started = time.perf_counter()

@@ -13,17 +13,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.schmier import Hand, Phase, Settings, random_deal, replay
+from engine.schmier import Phase, Settings, State, random_deal, replay
 from engine.schmier.randomplay import random_action
 
 
-def play_hands(seconds: float, rng: random.Random) -> tuple[int, int, int, list[Hand]]:
+def play_hands(seconds: float, rng: random.Random) -> tuple[int, int, int, list[State]]:
     """Play random hands to their end for about ``seconds``; count complete (scored) ones and throw-ins."""
     complete = thrown = actions = 0
-    kept: list[Hand] = []
+    kept: list[State] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        hand = Hand(Settings(), random_deal(rng, rng.randrange(6)))
+        hand = State(Settings(), random_deal(rng, rng.randrange(6)))
         while not hand.is_over:
             hand.apply(random_action(hand, rng, pass_chance=0.5))
         actions += len(hand.history)

@@ -9,9 +9,9 @@ dealer's words, a ``can_…`` answering yes/no, and the action itself returning 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from engine.errors import InputError
 
@@ -60,8 +60,21 @@ def nets_from_payments(payments: Sequence[Payment], parties: Sequence[Party]) ->
 
 
 @runtime_checkable
+class Action(Protocol):
+    """What a player or the dealer asks for; ``to_json()`` is the one envelope ``{"kind": …, …}``."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def to_json(self) -> dict[str, JSON]: ...
+
+
+@runtime_checkable
 class ActionRecord(Protocol):
-    """A frozen record of one applied action: who, what, and what it caused."""
+    """A frozen record of one applied action: who, what (``action``), and what it caused (``describe()``)."""
+
+    @property
+    def action(self) -> Action: ...
 
     def to_json(self) -> dict[str, JSON]: ...
 
@@ -69,23 +82,104 @@ class ActionRecord(Protocol):
 
 
 @runtime_checkable
-class GameState(Protocol):
+class Settlement(Protocol):
+    """What ``settle()`` returns in every game: the payments with their reasons (whole chips; none in a game
+    played for points, such as Schmier, whose settlement also carries the points and the match score)."""
+
+    @property
+    def payments(self) -> tuple[Payment, ...]: ...
+
+    def to_json(self) -> dict[str, JSON]: ...
+
+
+A = TypeVar("A", bound=Action)
+R_co = TypeVar("R_co", bound=ActionRecord, covariant=True)
+
+
+@runtime_checkable
+class GameState(Protocol[A, R_co]):
+    """The state of one game (one round or hand), the same shape in every package (each exports it as ``State``).
+
+    ``legal_actions()`` lists exactly the actions ``apply()`` takes now; ``verify(action)`` raises
+    ``IllegalAction`` with the reason, ``can(action)`` answers yes/no, ``apply(action)`` acts and returns the
+    frozen record. ``from_json(to_json())`` and ``replay(settings, deal, actions)`` rebuild an equal state.
+    """
+
     @property
     def is_over(self) -> bool: ...
 
     @property
-    def history(self) -> Sequence[ActionRecord]: ...
+    def history(self) -> Sequence[R_co]: ...
 
-    def legal_actions(self) -> Sequence[Any]: ...
+    def legal_actions(self) -> Sequence[A]: ...
+
+    def verify(self, action: A) -> None: ...
+
+    def can(self, action: A) -> bool: ...
+
+    def apply(self, action: A) -> R_co: ...
+
+    def settle(self) -> Settlement: ...
+
+    def copy(self) -> Self: ...
 
     def to_json(self) -> dict[str, JSON]: ...
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, JSON]) -> Self: ...
 
 
 class GameModule(Protocol):
     """What ``engine.games.load(name)`` returns: the package of one game."""
 
     GAME: str
+    State: type[GameState[Any, Any]]
 
     def settings_from_json(self, data: Mapping[str, JSON]) -> Any: ...
 
+    def action_from_json(self, data: Mapping[str, JSON]) -> Any: ...
+
     def replay(self, settings: Any, deal: JSON, actions: Sequence[Mapping[str, JSON]]) -> Any: ...
+
+
+def answers_yes(verify: Callable[..., object], *args: object) -> bool:
+    """What every ``can_…`` says: whether ``verify(*args)`` passes without raising ``IllegalAction``."""
+    try:
+        verify(*args)
+    except IllegalAction:
+        return False
+    return True
+
+
+def kind_of(data: Mapping[str, JSON], kinds: Sequence[str]) -> str:
+    """The ``"kind"`` of an action in the one envelope, checked against the game's ``kinds``."""
+    kind = data.get("kind")
+    if kind not in kinds:
+        raise IllegalAction(f"an action's kind is one of {', '.join(kinds)}, not {kind!r}")
+    return str(kind)
+
+
+def check_keys(data: Mapping[str, JSON], required: Sequence[str], optional: Sequence[str] = ()) -> None:
+    """An action names exactly its fields: say which are missing or unknown."""
+    keys = set(data) - {"kind"}
+    missing = sorted(set(required) - keys)
+    unknown = sorted(keys - set(required) - set(optional))
+    if missing or unknown:
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
+            [f"unknown {', '.join(unknown)}"] if unknown else []
+        )
+        raise IllegalAction(f"{data.get('kind')}: {'; '.join(parts)}")
+
+
+S = TypeVar("S", bound=GameState[Any, Any])
+
+
+def replay_actions(state: S, actions: Sequence[Mapping[str, JSON]], read: Callable[[Mapping[str, JSON]], Any]) -> S:
+    """Apply recorded actions (their JSON, in today's envelope or an older form ``read`` understands) in order;
+    an illegal one raises ``IllegalAction`` starting with ``action <index>: ``. Shared by every game's ``replay``."""
+    for index, data in enumerate(actions):
+        try:
+            state.apply(read(data))
+        except InputError as error:
+            raise IllegalAction(f"action {index}: {error}") from None
+    return state

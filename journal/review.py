@@ -222,11 +222,13 @@ def round_flags(reader: JournalReader, summary: RoundSummary, rounds: list[Round
 
 def baibuu_hands(actions: Iterable[dict[str, JSON]]) -> dict[str, frozenset[str]]:
     """A Bài Bửu round's hands as recorded: "house" and "seat N" → the hand's four cards."""
+    from engine.baibuu.actions import upgrade
+
     hands: dict[str, frozenset[str]] = {}
-    for action in actions:
-        if action.get("action") == "reveal_house":
+    for action in map(upgrade, actions):  # journals of old wrote {"action": …}, today's {"kind": …}
+        if action.get("kind") == "reveal_house":
             hands["house"] = frozenset(action["cards"])
-        elif action.get("action") == "set_seat":
+        elif action.get("kind") == "set_seat":
             hands[f"seat {action['seat']}"] = frozenset([*action["high"], *action["low"]])
     return hands
 

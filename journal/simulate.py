@@ -78,7 +78,7 @@ def _baibuu(journal: Journal, rng: random.Random, void: bool, incidents: bool) -
     seats = tuple(sorted(rng.sample(range(2, 8), rng.randint(1, 6))))
     settings = baibuu.Settings(seats=seats)
     deal = baibuu.Deal.from_deck(shuffled(standard_deck(), rng.randrange(1 << 30)))
-    state = baibuu.Round(settings, deal)
+    state = baibuu.State(settings, deal)
     round_id = journal.begin_round("baibuu", settings, deal.to_json())
     shake = 1
     if incidents and rng.random() < 0.15:
@@ -110,7 +110,7 @@ def _samloc(journal: Journal, rng: random.Random, void: bool, incidents: bool) -
     players = rng.randint(2, 4)
     settings = samloc.Settings(bet=rng.choice(samloc.BET_LEVELS[:4]))
     deal = samloc.random_deal(players, rng.randrange(players), rng)
-    state = samloc.Hand.start(settings, deal)
+    state = samloc.State.start(settings, deal)
     round_id = journal.begin_round("samloc", settings, state.deal_to_json())
     steps = 0
     while not state.is_over:
@@ -142,7 +142,7 @@ def _schmier(journal: Journal, rng: random.Random, void: bool, incidents: bool) 
 
     settings = schmier.Settings()
     deal = schmier.random_deal(rng, rng.randrange(6))
-    state = schmier.Hand(settings, deal)
+    state = schmier.State(settings, deal)
     round_id = journal.begin_round("schmier", settings, deal.to_json())
     steps = 0
     while not state.is_over:

@@ -248,6 +248,8 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
             if not isinstance(settings, Mapping):
                 raise ConfigError(f"{where}: games.{name}: a mapping of settings")
             games[name] = dict(settings)
+            if name == "baibuu" and isinstance(settings.get("house_way"), str):
+                games[name]["house_way"] = _posted_house_way(settings["house_way"], where)
     values["games"] = games
     config = KioskConfig(**values)
     for name in GAMES:
@@ -258,6 +260,24 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
         if problem:
             raise ConfigError(f"{where}: default_bet: {problem}")
     return config
+
+
+def _posted_house_way(name: str, where: str) -> Any:
+    """The casino's posted house way, from a JSON file named beside the config (checked by the engine later)."""
+    from engine.untrusted import parse_json
+
+    path = Path(name) if Path(name).is_absolute() else Path(where).parent / name
+    try:
+        text = path.read_bytes()
+    except OSError as error:
+        raise ConfigError(
+            f"{where}: games.baibuu.house_way: cannot read {path} ({error.strerror}); name the casino's posted "
+            "house-way JSON file, relative to this config"
+        ) from None
+    try:
+        return parse_json(text, str(path))
+    except InputError as error:
+        raise ConfigError(f"{where}: games.baibuu.house_way: {error}") from None
 
 
 def _supervisors(data: Any, where: str) -> dict[str, str]:

@@ -135,10 +135,10 @@ def test_check_refuses_a_missing_layout_or_calibration_file(
 
 
 def test_a_bet_beyond_any_table_is_refused_by_the_rules_too() -> None:
-    from engine.baibuu import Round, Settings
+    from engine.baibuu import Settings, State
     from engine.common import IllegalAction
 
-    state = Round(Settings(seats=(2,)))
+    state = State(Settings(seats=(2,)))
     state.roll([3, 5, 6])
     state.reveal_house(parse_cards("QH 8S AD 3C"))
     state.set_house(parse_cards("QH 8S"), parse_cards("AD 3C"))

@@ -1,6 +1,6 @@
 """The game's numbers (``engine.baibuu.analysis``): exact counts checked by hand, against the engine's own settling of
 every deal of small decks, against the engine hand by hand on the full deck, and against whole rounds played through
-``Round``."""
+``State``."""
 
 from __future__ import annotations
 

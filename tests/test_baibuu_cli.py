@@ -183,11 +183,11 @@ def test_demo_is_repeatable_by_seed_and_settles_every_seat(run) -> None:  # type
 
 
 def test_demo_json_round_replays_to_its_settlement(run) -> None:  # type: ignore[no-untyped-def]
-    from engine.baibuu import Round
+    from engine.baibuu import State
 
     done = run("demo", "--seed", "3", "--seats", "2,5,7", "--json")
     data = json.loads(done.stdout)
-    state = Round.from_json(data["round"])
+    state = State.from_json(data["round"])
     assert state.settings.seats == (2, 5, 7)
     assert state.settle().to_json() == data["settlement"]
 

@@ -6,14 +6,14 @@ from itertools import pairwise
 
 import pytest
 
-from engine.baibuu import Hand, HandClass, NaturalKind, card_points, compare, is_mis_set, natural_of
+from engine.baibuu import HandClass, NaturalKind, TwoCardHand, card_points, compare, is_mis_set, natural_of
 from engine.baibuu.naturals import compare_naturals
 from engine.cards import CardError, parse_card, parse_cards
 
 
-def hand(text: str) -> Hand:
+def hand(text: str) -> TwoCardHand:
     first, second = parse_cards(text, count=2)
-    return Hand.of(first, second)
+    return TwoCardHand.of(first, second)
 
 
 @pytest.mark.parametrize(
@@ -81,9 +81,9 @@ def test_points_within_the_class_higher_wins_else_copy() -> None:
 
 def test_hand_refuses_the_same_card_twice_and_the_joker() -> None:
     with pytest.raises(CardError, match="twice"):
-        Hand.of(parse_card("AS"), parse_card("AS"))
+        TwoCardHand.of(parse_card("AS"), parse_card("AS"))
     with pytest.raises(CardError, match="joker"):
-        Hand.of(parse_card("JK"), parse_card("AS"))
+        TwoCardHand.of(parse_card("JK"), parse_card("AS"))
 
 
 def test_mis_set_is_low_above_high_and_equal_is_allowed() -> None:

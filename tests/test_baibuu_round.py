@@ -12,10 +12,9 @@ from engine.baibuu import (
     CopyRule,
     Deal,
     Direction,
-    LegalAction,
     Outcome,
-    Round,
     Settings,
+    State,
     house_way,
     replay,
     settings_from_json,
@@ -27,8 +26,8 @@ from engine.games import load
 C = parse_cards
 
 
-def played(seats: tuple[int, ...] = (2, 3)) -> Round:
-    state = Round(Settings(seats=seats))
+def played(seats: tuple[int, ...] = (2, 3)) -> State:
+    state = State(Settings(seats=seats))
     state.roll([3, 5, 6])
     state.reveal_house(C("QH 8S AD 3C"))
     state.set_house(C("QH 8S"), C("AD 3C"))
@@ -38,29 +37,29 @@ def played(seats: tuple[int, ...] = (2, 3)) -> Round:
 def test_the_package_follows_the_engine_contract() -> None:
     module = load("baibuu")
     assert module.GAME == "baibuu" == baibuu.GAME
-    assert baibuu.State is Round
+    assert baibuu.State is State
     for name in ("Settings", "settings_from_json", "deal_from_json", "replay"):
         assert hasattr(module, name)
 
 
 def test_a_round_follows_roll_reveal_set_house_then_seats() -> None:
-    state = Round(Settings(seats=(2, 5)))
-    assert state.legal_actions() == (LegalAction("roll"),)
+    state = State(Settings(seats=(2, 5)))
+    assert state.waiting_for() == ("roll",)
     rolled = state.roll([3, 5, 6])
     assert rolled.assignment.first_position == 7
-    assert state.legal_actions() == (LegalAction("reveal_house"),)
+    assert state.waiting_for() == ("reveal_house",)
     revealed = state.reveal_house(C("QH 8S AD 3C"))
     assert revealed.house_way.rule == "low would be 3 < 4: take the 8 high"
-    assert state.legal_actions() == (LegalAction("set_house"),)
+    assert state.waiting_for() == ("set_house",)
     house = state.set_house(C("8S QH"), C("3C AD"))
     assert house.follows_house_way
-    assert state.legal_actions() == (LegalAction("set_house"), LegalAction("set_seat", 2), LegalAction("set_seat", 5))
+    assert state.waiting_for() == ("set_house", "set_seat", "set_seat")
     seat = state.set_seat(2, 100, C("KH QS"), C("5D 4C"))
     assert seat.result.outcome is Outcome.WIN and seat.result.net == 95
-    assert state.legal_actions() == (LegalAction("set_seat", 5),)
+    assert state.waiting_for() == ("set_seat",) and state.waiting_seats == (5,)
     assert not state.is_over
     state.set_seat(5, 50, C("2H 2S"), C("9D 7C"))
-    assert state.is_over and state.legal_actions() == ()
+    assert state.is_over and state.waiting_for() == () and state.legal_actions() == ()
     assert [type(record).__name__ for record in state.history] == [
         "Rolled",
         "HouseRevealed",
@@ -71,7 +70,7 @@ def test_a_round_follows_roll_reveal_set_house_then_seats() -> None:
 
 
 def test_each_action_has_verify_and_can_that_agree() -> None:
-    state = Round()
+    state = State()
     assert not state.can_reveal_house(C("QH 8S AD 3C"))
     with pytest.raises(IllegalAction, match="roll the dice first"):
         state.verify_reveal_house(C("QH 8S AD 3C"))
@@ -83,14 +82,14 @@ def test_each_action_has_verify_and_can_that_agree() -> None:
 
 
 def test_a_bad_dice_read_is_refused_and_nothing_recorded() -> None:
-    state = Round()
+    state = State()
     with pytest.raises(IllegalAction, match="dice 3 5 7: a die shows 1 to 6, not 7; shake again"):
         state.roll([3, 5, 7])
-    assert state.history == () and state.legal_actions() == (LegalAction("roll"),)
+    assert state.history == () and len(state.legal_actions()) == 56  # every throw of three dice
 
 
 def test_the_house_hand_must_be_four_different_cards() -> None:
-    state = Round()
+    state = State()
     state.roll([1, 2, 3])
     with pytest.raises(IllegalAction, match="4 cards"):
         state.reveal_house(C("QH 8S AD"))
@@ -99,7 +98,7 @@ def test_the_house_hand_must_be_four_different_cards() -> None:
 
 
 def test_a_house_set_differing_from_the_house_way_is_flagged_and_can_be_set_again() -> None:
-    state = Round()
+    state = State()
     state.roll([3, 5, 6])
     state.reveal_house(C("QH 8S AD 3C"))
     wrong = state.set_house(C("8S AD"), C("QH 3C"))  # 9 high, 3 low: not the house way
@@ -111,7 +110,7 @@ def test_a_house_set_differing_from_the_house_way_is_flagged_and_can_be_set_agai
 
 
 def test_the_house_cannot_be_mis_set_or_set_with_other_cards() -> None:
-    state = Round()
+    state = State()
     state.roll([3, 5, 6])
     state.reveal_house(C("QH 8S AD 3C"))
     with pytest.raises(IllegalAction, match=r"mis-set.*house way: high QH\+8S"):
@@ -127,7 +126,7 @@ def test_the_house_cannot_be_set_again_once_a_seat_is_settled() -> None:
 
 
 def test_a_seat_is_refused_before_the_house_is_set_or_when_not_in_use_or_twice() -> None:
-    state = Round(Settings(seats=(2, 3)))
+    state = State(Settings(seats=(2, 3)))
     state.roll([3, 5, 6])
     state.reveal_house(C("QH 8S AD 3C"))
     with pytest.raises(IllegalAction, match="set the house hand first"):
@@ -153,7 +152,7 @@ def test_a_card_seen_in_another_hand_is_refused_as_a_misread() -> None:
     ("bet", "message"), [(0, "under the table minimum"), (501, "over the table maximum"), (12, "smallest chip")]
 )
 def test_bets_outside_the_limits_are_refused(bet: int, message: str) -> None:
-    state = Round(Settings(seats=(2,), smallest_chip=5, min_bet=5, max_bet=500))
+    state = State(Settings(seats=(2,), smallest_chip=5, min_bet=5, max_bet=500))
     state.roll([3, 5, 6])
     state.reveal_house(C("QH 8S AD 3C"))
     state.set_house(C("QH 8S"), C("AD 3C"))
@@ -186,9 +185,9 @@ def test_settlement_nets_sum_to_zero_with_the_house_and_match_the_issue_example(
 def test_records_serialise_in_the_actions_format_and_describe_what_they_caused() -> None:
     state = played((2,))
     record = state.set_seat(2, 100, C("KH QS"), C("5D 4C"))
-    assert record.to_json() == {"action": "set_seat", "seat": 2, "bet": 100, "high": ["KH", "QS"], "low": ["5D", "4C"]}
+    assert record.to_json() == {"kind": "set_seat", "seat": 2, "bet": 100, "high": ["KH", "QS"], "low": ["5D", "4C"]}
     assert record.describe().endswith("seat 2 wins: +95 (100 less 5 commission)")
-    assert [r.to_json()["action"] for r in state.history] == ["roll", "reveal_house", "set_house", "set_seat"]
+    assert [r.to_json()["kind"] for r in state.history] == ["roll", "reveal_house", "set_house", "set_seat"]
 
 
 def test_replay_rebuilds_an_equal_round_and_from_json_round_trips() -> None:
@@ -198,14 +197,14 @@ def test_replay_rebuilds_an_equal_round_and_from_json_round_trips() -> None:
     data = json.loads(json.dumps(state.to_json()))
     again = replay(settings_from_json(data["settings"]), data["deal"], data["actions"])
     assert again == state
-    assert Round.from_json(data) == state
+    assert State.from_json(data) == state
     assert again.settle() == state.settle()
 
 
 def test_manual_dice_are_recorded_as_manual() -> None:
-    state = Round()
+    state = State()
     record = state.roll([6, 6, 6], manual=True)
-    assert record.to_json() == {"action": "roll", "dice": [6, 6, 6], "manual": True}
+    assert record.to_json() == {"kind": "roll", "dice": [6, 6, 6], "manual": True}
     assert "entered by hand" in record.describe()
     assert replay(Settings(), None, [record.to_json()]) == state
 
@@ -228,7 +227,7 @@ def test_replay_names_the_index_of_an_illegal_action() -> None:
 
 def test_a_known_deal_checks_every_hand_against_its_stack() -> None:
     deal = Deal.from_deck(shuffled(standard_deck(), 11))
-    state = Round(Settings(seats=(2,)), deal)
+    state = State(Settings(seats=(2,)), deal)
     state.roll([1, 1, 1])  # total 3: first stack to position 3, the house takes stack 6
     assert state.assignment is not None and state.assignment.house_stack == 6
     house = state.stack_of(1)
@@ -247,7 +246,7 @@ def test_a_known_deal_checks_every_hand_against_its_stack() -> None:
     seat_split = house_way(other)
     state.set_seat(2, 10, seat_split.high.cards, seat_split.low.cards)
     data = json.loads(json.dumps(state.to_json()))
-    assert Round.from_json(data) == state
+    assert State.from_json(data) == state
 
 
 # ---- settings

@@ -40,7 +40,7 @@ if recovery.open_round is not None:
 while True:
     if state is None:
         settings = samloc.Settings(bet=10)
-        state = samloc.Hand.start(settings, samloc.random_deal(3, rng.randrange(3), rng))
+        state = samloc.State.start(settings, samloc.random_deal(3, rng.randrange(3), rng))
         round_id = journal.begin_round("samloc", settings, state.deal_to_json())
         committed(journal.last_entry())
     if state.is_over:

@@ -40,10 +40,10 @@ def _journal(folder: Path, clock: ManualClock | None = None) -> Journal:
     return journal
 
 
-def _baibuu_round() -> tuple[baibuu.Settings, baibuu.Deal, baibuu.Round]:
+def _baibuu_round() -> tuple[baibuu.Settings, baibuu.Deal, baibuu.State]:
     settings = baibuu.Settings(seats=(2, 5))
     deal = baibuu.Deal.from_deck(shuffled(standard_deck(), 7))
-    return settings, deal, baibuu.Round(settings, deal)
+    return settings, deal, baibuu.State(settings, deal)
 
 
 def test_a_round_is_recorded_in_order_and_closed(tmp_path: Path) -> None:
@@ -144,7 +144,7 @@ def _half_round(game: str, rng: random.Random) -> tuple[object, object, object, 
         return settings, deal.to_json(), state, records
     if game == "samloc":
         s_settings = samloc.Settings(bet=20)
-        s_state = samloc.Hand.start(s_settings, samloc.random_deal(3, 0, rng))
+        s_state = samloc.State.start(s_settings, samloc.random_deal(3, 0, rng))
         records = []
         while len(records) < 4 and not s_state.is_over:
             records.append(s_state.apply(s_state.legal_actions()[-1]))
@@ -154,7 +154,7 @@ def _half_round(game: str, rng: random.Random) -> tuple[object, object, object, 
 
     m_settings = schmier.Settings()
     m_deal = schmier.random_deal(rng, 2)
-    m_state = schmier.Hand(m_settings, m_deal)
+    m_state = schmier.State(m_settings, m_deal)
     records = [m_state.apply(random_action(m_state, rng)) for _ in range(8)]
     return m_settings, m_deal.to_json(), m_state, records
 

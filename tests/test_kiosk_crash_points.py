@@ -42,10 +42,10 @@ def check_the_journal_tells_the_truth(data: Path, where: str) -> str:
             return "voided"
         assert rounds[0].outcome == "settled", where
         rolls = [e.payload["action"] for e in entries
-                 if e.kind == "action_recorded" and e.payload["action"]["action"] == "roll"]
+                 if e.kind == "action_recorded" and e.payload["action"]["kind"] == "roll"]
         dice = [e.payload["dice"] for e in entries if e.kind == "dice_rolled"]
         assert len(rolls) == 1 and dice == [rolls[0]["dice"]], f"{where}: one dice roll, the one used: {dice}"
-        actions = [e.payload["action"]["action"] for e in entries if e.kind == "action_recorded"]
+        actions = [e.payload["action"]["kind"] for e in entries if e.kind == "action_recorded"]
         assert actions.count("reveal_house") == 1 and actions.count("set_house") == 1, f"{where}: {actions}"
         assert kinds.count("results_shown") == 1 and kinds.index("results_shown") < kinds.index("round_settled"), \
             f"{where}: {kinds}"

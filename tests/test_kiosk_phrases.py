@@ -10,7 +10,7 @@ import pytest
 
 import engine.baibuu  # (registers the Bài Bửu phrase templates)
 import engine.samloc  # noqa: F401  (registers the Sâm Lốc phrase templates)
-from engine.baibuu.hands import Hand
+from engine.baibuu.hands import TwoCardHand
 from engine.baibuu.house_way import house_way
 from engine.baibuu.settings import CopyRule, Settings
 from engine.baibuu.settlement import SetHand, settle_seat
@@ -61,14 +61,14 @@ def test_the_house_way_line_is_vietnamese_for_every_set_of_ranks() -> None:
 
 @pytest.mark.parametrize("seat_cards, house_cards, expected", [
     ("9S 8H 2D 3C", "KS QH 5D 2C", "tay cao: 7 điểm (9S+8H) so với công lớn (KS+QH) của nhà cái: nhà cái thắng"),
-    ("7S 7H 7D 2C", "KS KH 5D 2C", "bài tự nhiên sám cô 7 thắng mọi bài không phải bài tự nhiên: tụ thắng"),
+    ("7S 7H 7D 2C", "KS KH 5D 2C", "bài tự nhiên sám cô 7 thắng mọi bài không phải bài tự nhiên: ghế thắng"),
 ])
 def test_a_seats_reasons_are_vietnamese(seat_cards: str, house_cards: str, expected: str) -> None:
     settings = Settings(copy_rule=CopyRule.HOUSE)
     seat = cards(seat_cards)
     house = cards(house_cards)
-    seat_hand = SetHand(Hand.of(seat[0], seat[1]), Hand.of(seat[2], seat[3]))
-    house_hand = SetHand(Hand.of(house[0], house[1]), Hand.of(house[2], house[3]))
+    seat_hand = SetHand(TwoCardHand.of(seat[0], seat[1]), TwoCardHand.of(seat[2], seat[3]))
+    house_hand = SetHand(TwoCardHand.of(house[0], house[1]), TwoCardHand.of(house[2], house[3]))
     result = settle_seat(2, 100, seat_hand, house_hand, settings)
     words = [Catalogue("vi").phrase(reason) for reason in result.reasons]
     assert words[0] == expected, words

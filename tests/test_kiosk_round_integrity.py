@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.baibuu import Round, Settings
+from engine.baibuu import Settings, State
 from engine.cards import parse_cards
 from journal import Journal, JournalReader
 from journal.events import CardsRead, DiceRolled
@@ -146,7 +146,7 @@ def test_steps_half_done_in_a_journal_of_old_are_taken_up_truthfully(tmp_path: P
     folders = {name: tmp_path / name for name in ("dice", "house", "results")}
     for name, folder in folders.items():
         journal = open_journal(folder, clock)
-        state = Round(settings)
+        state = State(settings)
         round_id = journal.begin_round("baibuu", settings, state.deal_to_json())
         journal.append(DiceRolled(dice=(3, 5, 6), shake=1))
         if name != "dice":  # killed between the dice and the roll: nothing more

@@ -17,7 +17,7 @@ from journal import JournalReader
 from kiosk.config import load_config
 from kiosk.controller.baibuu_view import Phase
 from kiosk.runtime import KioskRuntime
-from kiosk.testing import PlacedReader
+from vision.placed_reader import PlacedReader
 
 HOUSE = ("house.high", "house.low")
 
@@ -102,7 +102,7 @@ def test_rounds_in_a_row_show_no_card_of_the_last_round(tmp_path: Path) -> None:
     assert counts == {"right": 3 * 28, "flagged": 0, "wrong": 0}
     with JournalReader.open(tmp_path / "data" / "journal.sqlite3", tmp_path / "data" / "kiosk.key") as reader:
         opened = [sorted(e.payload["action"]["cards"]) for e in reader.entries(kinds=["action_recorded"])
-                  if e.payload["action"]["action"] == "reveal_house"]
+                  if e.payload["action"]["kind"] == "reveal_house"]
     assert opened == houses  # each round's own house hand on record
 
 

@@ -560,7 +560,7 @@ def test_doubtful_read_is_corrected_on_the_picker_and_manual_dice_are_recorded(d
     assert texts["corrected"]["alert"] == "" or "orange" not in texts["corrected"]["alert"]
     events = _journal_kinds(tmp_path / "data")
     roll = next(payload for _, kind, payload in events if kind == "action_recorded")
-    assert roll["action"] == {"action": "roll", "dice": [2, 3, 4], "manual": True}
+    assert roll["action"] == {"kind": "roll", "dice": [2, 3, 4], "manual": True}
     corrected = [payload for _, kind, payload in events if kind == "cards_corrected"]
     assert corrected and corrected[0]["zone"] == "house.high" and corrected[0]["by"] == "dealer"
     assert "results_shown" in [kind for _, kind, _ in events]

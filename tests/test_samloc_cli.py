@@ -102,10 +102,10 @@ def test_a_file_that_is_not_json(dealer_assist: list[str], cli_env: dict[str, st
 def test_a_saved_state_is_a_hand_file_and_an_altered_one_is_caught(
     dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
 ) -> None:
-    from engine.samloc import Hand
+    from engine.samloc import State
 
     data = json.loads((DATA / "overkill.json").read_text(encoding="utf-8"))
-    saved = Hand.from_json(data).to_json()
+    saved = State.from_json(data).to_json()
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(saved), encoding="utf-8")
     assert json.loads(run(dealer_assist, cli_env, str(path), "--json").stdout)["deltas"] == [-900, -600, -1600, 3100]

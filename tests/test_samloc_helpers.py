@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engine.cards import parse_cards
 from engine.common import JSON
-from engine.samloc import Deal, Hand, Record, Settings, replay
+from engine.samloc import Deal, Record, Settings, State, replay
 
 
 def deal(*hands: str, leader: int = 0) -> Deal:
@@ -22,17 +22,17 @@ def move(text: str) -> dict[str, JSON]:
     return {"seat": int(seat), key: True}
 
 
-def play_out(hands: Sequence[str], moves: Sequence[str], leader: int = 0, **table: object) -> Hand:
+def play_out(hands: Sequence[str], moves: Sequence[str], leader: int = 0, **table: object) -> State:
     """Replay the moves from the deal, as the journal and the replay CLI do."""
     settings = Settings(**{"bet": 100, **table})  # type: ignore[arg-type]
     return replay(settings, deal(*hands, leader=leader).to_json(), [move(m) for m in moves])
 
 
-def start(hands: Sequence[str], leader: int = 0, **table: object) -> Hand:
+def start(hands: Sequence[str], leader: int = 0, **table: object) -> State:
     return play_out(hands, [], leader, **table)
 
 
-def paid(hand: Hand) -> list[tuple[object, object, int, str]]:
+def paid(hand: State) -> list[tuple[object, object, int, str]]:
     return [(p.payer, p.payee, p.amount, p.reason) for p in hand.settle().payments]
 
 

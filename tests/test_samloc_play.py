@@ -7,7 +7,7 @@ from test_samloc_helpers import play_out, start
 
 from engine.cards import parse_cards
 from engine.common import IllegalAction
-from engine.samloc import DeclareSam, Hand, Kind, PlayCards, Settings, leader_of_next_hand
+from engine.samloc import DeclareSam, Kind, PlayCards, Settings, State, leader_of_next_hand
 
 # Two seats, used by several tests. Seat 0 holds no pair above J; seat 1 a long straight and a pair of aces.
 SEAT0 = "3H 4S 6H 7D 9S JS JH QD KC 2C"
@@ -74,7 +74,7 @@ def test_a_play_needs_cards_the_player_holds_that_make_a_combination() -> None:
 def test_timer_a_player_who_may_pass_passes() -> None:
     hand = play_out([SEAT0, SEAT1], ["0 play 3H", "1 timeout"])
     record = hand.history[-1]
-    assert record.to_json() == {"seat": 1, "timeout": True}
+    assert record.to_json() == {"kind": "timeout", "seat": 1}
     assert "time ran out: he passes" in record.describe()
     assert hand.turn == 0 and hand.leading  # seat 1's pass closed the round
 
@@ -82,7 +82,7 @@ def test_timer_a_player_who_may_pass_passes() -> None:
 def test_timer_a_player_who_must_lead_plays_his_lowest_single() -> None:
     hand = play_out([SEAT0, SEAT1], ["0 timeout"])
     assert hand.top is not None and [str(c) for c in hand.top.cards] == ["3H"]
-    assert hand.history[-1].to_json() == {"seat": 0, "timeout": True}
+    assert hand.history[-1].to_json() == {"kind": "timeout", "seat": 0}
 
 
 def test_timer_under_the_bao1_duty_leads_the_highest_single_by_default() -> None:
@@ -174,11 +174,11 @@ def test_state_is_a_value_copy_and_json_round_trip() -> None:
     twin = hand.copy()
     twin.pass_(0)
     assert twin != hand and hand.turn == 0
-    assert Hand.from_json(hand.to_json()) == hand
+    assert State.from_json(hand.to_json()) == hand
 
 
 def test_before_the_first_play_each_seat_from_the_would_be_leader_may_declare() -> None:
-    hand = Hand(Settings(bet=100), start([SEAT0, SEAT1, "5S 5H 6S 8S 10S JD QC KS 2H 2D"], leader=2).deal)
+    hand = State(Settings(bet=100), start([SEAT0, SEAT1, "5S 5H 6S 8S 10S JD QC KS 2H 2D"], leader=2).deal)
     declares = [action.seat for action in hand.legal_actions() if isinstance(action, DeclareSam)]
     assert declares == [2, 0, 1]
     hand.timeout(2)  # the leader's timer: he leads his lowest single, and the chance to declare is gone

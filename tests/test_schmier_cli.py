@@ -154,9 +154,9 @@ def test_a_missing_hand_file_is_named(dealer_assist: list[str], cli_env: dict[st
 def test_a_saved_hand_whose_snapshot_was_altered_is_refused(
     dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
 ) -> None:
-    from engine.schmier import Hand
+    from engine.schmier import State
 
-    saved = Hand.from_json(json.loads((DATA / "made.json").read_text())).to_json()
+    saved = State.from_json(json.loads((DATA / "made.json").read_text())).to_json()
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(saved))
     assert run(dealer_assist, cli_env, str(path), "--json").returncode == 0

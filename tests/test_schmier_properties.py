@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import deck_with_joker
-from engine.schmier import Hand, Phase, Settings, random_deal, replay
+from engine.schmier import Phase, Settings, State, random_deal
 from engine.schmier.randomplay import random_action
 from engine.schmier.ranks import card_points, protected_trumps, team_of
 
@@ -21,9 +21,9 @@ table_settings = st.builds(Settings, trump_anytime=st.booleans(), show_dealer_tr
 scores = st.tuples(*(st.integers(min_value=-30, max_value=20),) * 3)
 
 
-def play_out(seed: int, dealer: int, options: Settings, start: tuple[int, int, int] = (0, 0, 0)) -> Hand:
+def play_out(seed: int, dealer: int, options: Settings, start: tuple[int, int, int] = (0, 0, 0)) -> State:
     rng = random.Random(seed)
-    hand = Hand(options, random_deal(rng, dealer, start))
+    hand = State(options, random_deal(rng, dealer, start))
     for _ in range(MAX_ACTIONS):
         if hand.is_over:
             break
@@ -70,7 +70,7 @@ def test_at_most_6_points_and_only_game_can_go_unawarded(
 @given(seeds, dealers, table_settings)
 def test_the_five_protected_trumps_are_in_hands_after_the_discards(seed: int, dealer: int, options: Settings) -> None:
     rng = random.Random(seed)
-    hand = Hand(options, random_deal(rng, dealer))
+    hand = State(options, random_deal(rng, dealer))
     while hand.phase not in (Phase.PLAY, Phase.THROWN_IN):
         hand.apply(random_action(hand, rng, pass_chance=0.5))
     if hand.phase is Phase.PLAY:
@@ -82,30 +82,14 @@ def test_the_five_protected_trumps_are_in_hands_after_the_discards(seed: int, de
         assert everything == set(deck_with_joker())
 
 
-@settings(max_examples=100, deadline=None)
-@given(seeds, dealers, table_settings, st.integers(min_value=0, max_value=MAX_ACTIONS))
-def test_replay_rebuilds_an_equal_state(seed: int, dealer: int, options: Settings, stop: int) -> None:
-    rng = random.Random(seed)
-    hand = Hand(options, random_deal(rng, dealer))
-    for _ in range(stop):
-        if hand.is_over:
-            break
-        hand.apply(random_action(hand, rng, pass_chance=0.5))
-    actions = [record.to_json() for record in hand.history]
-    assert replay(options, hand.deal_to_json(), actions) == hand
-    assert Hand.from_json(hand.to_json()) == hand
-    copied = hand.copy()
-    assert copied == hand
-    if not hand.is_over:
-        copied.apply(random_action(copied, rng))
-        assert copied != hand and len(hand.history) == len(actions)
+# Replay, copy and the settlement's shape: tests/test_engine_contract.py, for every game.
 
 
 @settings(max_examples=60, deadline=None)
 @given(seeds, dealers, table_settings)
 def test_offered_plays_are_exactly_the_legal_ones(seed: int, dealer: int, options: Settings) -> None:
     rng = random.Random(seed)
-    hand = Hand(options, random_deal(rng, dealer))
+    hand = State(options, random_deal(rng, dealer))
     while not hand.is_over:
         seat = hand.turn
         assert seat is not None
@@ -136,7 +120,7 @@ def test_offered_plays_are_exactly_the_legal_ones(seed: int, dealer: int, option
 @given(seeds)
 def test_every_legal_dealer_discard_is_accepted_and_keeps_6(seed: int) -> None:
     rng = random.Random(seed)
-    hand = Hand(Settings(), random_deal(rng, rng.randrange(6)))
+    hand = State(Settings(), random_deal(rng, rng.randrange(6)))
     while hand.phase not in (Phase.DEALER_DISCARD, Phase.THROWN_IN):
         hand.apply(random_action(hand, rng, pass_chance=0.3))
     if hand.phase is Phase.THROWN_IN:

@@ -13,10 +13,11 @@ from engine.common import IllegalAction
 from engine.schmier import (
     Deal,
     DealError,
-    Hand,
     Match,
     Phase,
     Settings,
+    State,
+    action_from_json,
     arrange_deal,
     deal_from_json,
     effective_suit,
@@ -45,16 +46,16 @@ def load(name: str) -> dict:  # type: ignore[type-arg]
     return json.loads((DATA / f"{name}.json").read_text())
 
 
-def replay_file(name: str, upto: int | None = None, settings: Settings | None = None) -> Hand:
+def replay_file(name: str, upto: int | None = None, settings: Settings | None = None) -> State:
     data = load(name)
     return replay(settings or Settings(), deal_from_json(data), data["actions"][:upto])
 
 
-def fresh(dealer: int = 0, seed: int = 7) -> Hand:
-    return Hand(Settings(), random_deal(random.Random(seed), dealer))
+def fresh(dealer: int = 0, seed: int = 7) -> State:
+    return State(Settings(), random_deal(random.Random(seed), dealer))
 
 
-def bid_round(hand: Hand, bids: dict[int, int]) -> None:
+def bid_round(hand: State, bids: dict[int, int]) -> None:
     """Everyone in turn: bid the given amount or pass, until bidding ends."""
     while hand.phase is Phase.BIDDING:
         seat = hand.turn
@@ -65,13 +66,13 @@ def bid_round(hand: Hand, bids: dict[int, int]) -> None:
             hand.pass_bid(seat)
 
 
-def heavy_trump_dealer(settings: Settings) -> Hand:
+def heavy_trump_dealer(settings: Settings) -> State:
     """Dealer 0 holds A K Q J 10 9 of hearts and every other trump is among the kept cards; the other seats hold
     plain cards and keep them all. After the pick-up the dealer holds 23 cards: 15 trumps and 8 plain."""
     trumps_kept = "8H 7H 6H 5H 4H 3H 2H JD JK"
     plain = [c for c in deck_with_joker() if not is_trump(c, H)]
     hands = ["AH KH QH JH 10H 9H", *(" ".join(map(str, plain[i * 6 : i * 6 + 6])) for i in range(5))]
-    hand = Hand(settings, arrange_deal(0, hands, trumps_kept))
+    hand = State(settings, arrange_deal(0, hands, trumps_kept))
     bid_round(hand, {1: 3})
     hand.name_trump(1, H)
     for seat in range(1, 6):
@@ -79,7 +80,7 @@ def heavy_trump_dealer(settings: Settings) -> Hand:
     return hand
 
 
-def plain_held_by_dealer(hand: Hand) -> list[Card]:
+def plain_held_by_dealer(hand: State) -> list[Card]:
     return [c for c in hand.hands[0] + hand.kept if not is_trump(c, H)]
 
 
@@ -269,7 +270,7 @@ def test_non_dealers_discard_in_turn_from_the_dealers_left() -> None:
     order = []
     for action in load("made")["actions"][7:12]:
         order.append(hand.turn)
-        hand.apply_json(action)
+        hand.apply(action_from_json(action))
     assert order == [1, 2, 3, 4, 5] and hand.phase is Phase.DEALER_DISCARD and hand.turn == 0
 
 
@@ -304,7 +305,7 @@ def test_the_dealer_takes_all_remaining_kept_cards_and_discards_to_6() -> None:
     assert options.fewest == options.most == 10  # 6 + 17 - 7 replacements - 6
     with pytest.raises(IllegalAction, match="holds 16 cards and must discard exactly 10 to keep 6, not 9"):
         hand.discard(0, parse_cards("8C 7C 6C 5C 8D 9D QD 2C 3C"))
-    hand.apply_json(load("made")["actions"][12])
+    hand.apply(action_from_json(load("made")["actions"][12]))
     assert len(hand.hands[0]) == 6 and hand.kept == [] and hand.phase is Phase.PLAY
 
 

@@ -1,11 +1,14 @@
 """Bài Bửu: hands, naturals, the house way, dice, settlement, table settings and the round state.
 
 The package has the shape every game engine shares (see ``engine/common.py``):
-``GAME``, ``Settings`` / ``settings_from_json``, ``State`` (a ``Round``), ``deal_from_json`` and ``replay``.
+``GAME``, ``Settings`` / ``settings_from_json``, ``State`` (one round), the actions ``Roll``, ``RevealHouse``,
+``SetHouse``, ``SetSeat`` / ``action_from_json``, ``deal_from_json`` and ``replay``. ``TwoCardHand`` is one two-card
+hand (high or low), ``SetHand`` the four cards as set.
 """
 
+from engine.baibuu.actions import Action, RevealHouse, Roll, SetHouse, SetSeat, action_from_json
 from engine.baibuu.dice import Dice, DiceError, Direction, StackAssignment, assign_stacks, read_dice
-from engine.baibuu.hands import Hand, HandClass, card_points, compare, is_mis_set
+from engine.baibuu.hands import HandClass, TwoCardHand, card_points, compare, is_mis_set
 from engine.baibuu.house_way import STANDARD_HOUSE_WAY, HouseWay, HouseWayRule, Split, house_way
 from engine.baibuu.naturals import Natural, NaturalKind, natural_of
 from engine.baibuu.round import (
@@ -13,9 +16,8 @@ from engine.baibuu.round import (
     Deal,
     HouseRevealed,
     HouseSet,
-    LegalAction,
+    Record,
     Rolled,
-    Round,
     SeatSet,
     State,
     deal_from_json,
@@ -27,31 +29,36 @@ from engine.baibuu.settlement import Outcome, SeatResult, SetHand, Settlement, c
 __all__ = [
     "GAME",
     "STANDARD_HOUSE_WAY",
+    "Action",
     "CopyRule",
     "Deal",
     "Dice",
     "DiceError",
     "Direction",
-    "Hand",
     "HandClass",
     "HouseRevealed",
     "HouseSet",
     "HouseWay",
     "HouseWayRule",
-    "LegalAction",
     "Natural",
     "NaturalKind",
     "Outcome",
+    "Record",
+    "RevealHouse",
+    "Roll",
     "Rolled",
-    "Round",
     "SeatResult",
     "SeatSet",
     "SetHand",
+    "SetHouse",
+    "SetSeat",
     "Settings",
     "Settlement",
     "Split",
     "StackAssignment",
     "State",
+    "TwoCardHand",
+    "action_from_json",
     "assign_stacks",
     "card_points",
     "commission_on",

@@ -8,7 +8,7 @@ those holding one of the player's cards, plus those holding two of them, and so 
 given set of cards, and how they fare against a setting, depends only on those cards' ranks, so a few hundred
 cumulative tables answer every question exactly, in integers.
 
-``GameCount(copy_rule)`` counts one setting; ``simulate_rounds`` plays whole rounds through ``Round`` as a check.
+``GameCount(copy_rule)`` counts one setting; ``simulate_rounds`` plays whole rounds through ``State`` as a check.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from functools import cache
 from itertools import combinations_with_replacement, product
 from math import comb
 
-from engine.baibuu.hands import Hand, is_mis_set, rank_order
+from engine.baibuu.hands import TwoCardHand, is_mis_set, rank_order
 from engine.baibuu.house_way import STANDARD_HOUSE_WAY, HouseWay, house_way
 from engine.baibuu.naturals import natural_of
-from engine.baibuu.round import Deal, Round
+from engine.baibuu.round import Deal, State
 from engine.baibuu.settings import CopyRule, Settings
 from engine.baibuu.settlement import Outcome
 from engine.cards import Card, CardError, Rank, Suit, shuffled, standard_deck
@@ -193,7 +193,7 @@ def rule_frequencies(way: HouseWay = STANDARD_HOUSE_WAY) -> list[RuleFrequency]:
 
 @cache
 def _strength(high: int, low: int) -> tuple[tuple[int, int], int]:
-    hand = Hand.of(Card(rank_of(high), Suit.SPADES), Card(rank_of(low), Suit.HEARTS))
+    hand = TwoCardHand.of(Card(rank_of(high), Suit.SPADES), Card(rank_of(low), Suit.HEARTS))
     return hand.strength, hand.highest_rank
 
 
@@ -463,9 +463,9 @@ class GameCount:
         cards = cards_of(pattern)
         first, others = cards[0], cards[1:]
         for partner in others:
-            one = Hand.of(first, partner)
+            one = TwoCardHand.of(first, partner)
             rest = [card for card in others if card != partner]
-            other = Hand.of(rest[0], rest[1])
+            other = TwoCardHand.of(rest[0], rest[1])
             for high, low in ((one, other), (other, one)):
                 setting = (_place(high.cards), _place(low.cards))
                 if not is_mis_set(high, low) and setting not in choices:
@@ -531,7 +531,7 @@ def house_edge(settings: Settings, way: HouseWay = STANDARD_HOUSE_WAY) -> Fracti
     return game_count(settings.copy_rule, way).house_way().house_edge(settings.commission)
 
 
-# ---------------------------------------------------------------- the check: whole rounds played through Round
+# ---------------------------------------------------------------- the check: whole rounds played through State
 
 
 @dataclass(frozen=True, slots=True)
@@ -548,7 +548,7 @@ class Estimate:
 
 @dataclass(frozen=True, slots=True)
 class Simulation:
-    """Seats' results over whole rounds played through ``Round``; every seat sets by the house way."""
+    """Seats' results over whole rounds played through ``State``; every seat sets by the house way."""
 
     seats: int
     bet: int
@@ -580,7 +580,7 @@ def simulate_rounds(settings: Settings, rounds: int, seed: int, bet: int = 100) 
     deck = standard_deck()
     per_round = []
     for _ in range(rounds):
-        state = Round(settings, Deal.from_deck(shuffled(deck, rng.randrange(2**32))))
+        state = State(settings, Deal.from_deck(shuffled(deck, rng.randrange(2**32))))
         state.roll([rng.randint(1, 6) for _ in range(3)])
         state.reveal_house(state.stack_of(1) or ())
         split = state.house_split

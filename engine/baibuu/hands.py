@@ -58,14 +58,14 @@ TWO_PICTURES = PhraseTemplate("hand.two_pictures", "two pictures")
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
-    """A two-card hand (high or low). Construct with ``Hand.of(a, b)``; the cards keep the order given."""
+class TwoCardHand:
+    """A two-card hand (high or low). Construct with ``TwoCardHand.of(a, b)``; the cards keep the order given."""
 
     cards: tuple[Card, Card]
 
     @staticmethod
-    def of(first: Card, second: Card) -> Hand:
-        return Hand((first, second))
+    def of(first: Card, second: Card) -> TwoCardHand:
+        return TwoCardHand((first, second))
 
     def __post_init__(self) -> None:
         if len(self.cards) != 2:
@@ -127,12 +127,12 @@ class Hand:
         return [str(card) for card in self.cards]
 
 
-def compare(first: Hand, second: Hand) -> int:
+def compare(first: TwoCardHand, second: TwoCardHand) -> int:
     """1 if ``first`` ranks above ``second``, -1 if below, 0 for a copy."""
     a, b = first.strength, second.strength
     return (a > b) - (a < b)
 
 
-def is_mis_set(high: Hand, low: Hand) -> bool:
+def is_mis_set(high: TwoCardHand, low: TwoCardHand) -> bool:
     """The low hand ranks above the high hand (equal is allowed). Naturals are exempt: see ``naturals``."""
     return compare(low, high) > 0

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from engine.baibuu.hands import PICTURES, ZERO_RANKS, Hand, HandClass, is_mis_set, rank_order
+from engine.baibuu.hands import PICTURES, ZERO_RANKS, HandClass, TwoCardHand, is_mis_set, rank_order
 from engine.baibuu.naturals import NaturalKind, natural_of
 from engine.cards import Card, CardError, Rank
 from engine.phrases import PhraseTemplate
@@ -22,8 +22,8 @@ from engine.phrases import PhraseTemplate
 class Split:
     """A four-card hand set as a high and a low hand, with the house-way rule that chose it."""
 
-    high: Hand
-    low: Hand
+    high: TwoCardHand
+    low: TwoCardHand
     rule: str
     """Why, for this very hand, in a dealer's words."""
     rule_name: str = ""
@@ -33,7 +33,7 @@ class Split:
     def cards(self) -> tuple[Card, Card, Card, Card]:
         return (*self.high.cards, *self.low.cards)
 
-    def same_set(self, high: Hand, low: Hand) -> bool:
+    def same_set(self, high: TwoCardHand, low: TwoCardHand) -> bool:
         """Whether ``high``/``low`` hold the same cards in the same places as this split (card order aside)."""
         return set(high.cards) == set(self.high.cards) and set(low.cards) == set(self.low.cards)
 
@@ -52,11 +52,11 @@ def card_order(card: Card) -> int:
     return (14 if rank == 1 else rank) * 4 + (_SUIT_TIE[suit._value_] if suit is not None else 0)
 
 
-def ordered_hand(first: Card, second: Card) -> Hand:
+def ordered_hand(first: Card, second: Card) -> TwoCardHand:
     """A hand with the higher card first (ace high), the way the chart and the screen show it."""
     if card_order(second) > card_order(first):
         first, second = second, first
-    return Hand.of(first, second)
+    return TwoCardHand.of(first, second)
 
 
 # A pattern names the other two cards beside a pair: "5+6", "A+Z" (Z = any 0-value card: 10, J, Q or K).
@@ -124,9 +124,18 @@ class HouseWay:
     rules: tuple[HouseWayRule, ...]
     pair_splits: Mapping[Rank, tuple[PairPattern, ...]] = field(default_factory=lambda: dict(STANDARD_PAIR_SPLITS))
     min_low_points: int = 4
+    name: str = "standard"
+    """How the journal and the screens name this house way (a posted variant has a name of its own)."""
     _decisions: dict[tuple[Rank, ...], tuple[tuple[int, ...], tuple[int, ...], str, str]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+
+    def __hash__(self) -> int:  # the pair table is a dict: hash what it holds
+        return hash((self.rules, tuple(sorted(self.pair_splits.items())), self.min_low_points, self.name))
+
+    @property
+    def is_standard(self) -> bool:
+        return self == STANDARD_HOUSE_WAY
 
     def __post_init__(self) -> None:
         for patterns in self.pair_splits.values():
@@ -145,7 +154,7 @@ class HouseWay:
             self._decisions[key] = (high, low, split.rule, split.rule_name)
             return split
         (h1, h2), (l1, l2), rule, rule_name = known
-        return Split(Hand((ordered[h1], ordered[h2])), Hand((ordered[l1], ordered[l2])), rule, rule_name)
+        return Split(TwoCardHand((ordered[h1], ordered[h2])), TwoCardHand((ordered[l1], ordered[l2])), rule, rule_name)
 
     def split_uncached(self, cards: Sequence[Card]) -> Split:
         """The same split, worked out by running every rule on these very cards (for checks and benchmarks)."""
@@ -272,7 +281,7 @@ def _decide_kong_or_pictures(cards: tuple[Card, ...], way: HouseWay) -> Split | 
 
 def _decide_otherwise(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
     first = cards[0]
-    candidates: list[tuple[tuple[object, ...], Hand, Hand]] = []
+    candidates: list[tuple[tuple[object, ...], TwoCardHand, TwoCardHand]] = []
     for partner in cards[1:]:
         one = ordered_hand(first, partner)
         other = ordered_hand(*_rest(cards, (first, partner)))
@@ -295,16 +304,16 @@ def _decide_otherwise(cards: tuple[Card, ...], way: HouseWay) -> Split | None:
     return Split(high, low, rule, "otherwise")
 
 
-def _ranks(hand: Hand) -> tuple[int, ...]:
+def _ranks(hand: TwoCardHand) -> tuple[int, ...]:
     return tuple(sorted((rank_order(card.rank) for card in hand.cards), reverse=True))
 
 
-def _low_points(hand: Hand) -> int:
+def _low_points(hand: TwoCardHand) -> int:
     # Only points hands reach this rule (pairs, Kong and two pictures are decided earlier); treat others as 9+.
     return hand.points if hand.hand_class is HandClass.POINTS else 10
 
 
-def _short(hand: Hand) -> str:
+def _short(hand: TwoCardHand) -> str:
     return str(hand.points) if hand.hand_class is HandClass.POINTS else hand.value_text
 
 
@@ -339,7 +348,15 @@ STANDARD_HOUSE_WAY = HouseWay(STANDARD_RULES)
 
 
 def house_way(cards: Sequence[Card], way: HouseWay = STANDARD_HOUSE_WAY) -> Split:
-    """The one house-way split of four cards, with the rule that decided it."""
+    """The one house-way split of four cards, with the rule that decided it.
+
+    >>> from engine.cards import parse_cards
+    >>> split = house_way(parse_cards("QH 8S AD 3C"))
+    >>> split.high.cards_text, split.low.cards_text, split.rule
+    ('QH+8S', 'AD+3C', 'low would be 3 < 4: take the 8 high')
+    >>> house_way(parse_cards("2S 2H 5D 6C")).rule
+    'pair of 2s with 5+6: split'
+    """
     return way.split(cards)
 
 
@@ -353,7 +370,7 @@ def pair_table_text(way: HouseWay = STANDARD_HOUSE_WAY) -> list[tuple[str, str]]
     return rows
 
 
-def all_splits(cards: Sequence[Card]) -> list[tuple[Hand, Hand]]:
+def all_splits(cards: Sequence[Card]) -> list[tuple[TwoCardHand, TwoCardHand]]:
     """The three ways to set four cards as two hands, each with the better hand high."""
     first, *others = cards
     result = []

@@ -1,25 +1,51 @@
 """One round of Bài Bửu as the dealer lives it: roll, reveal the house hand, set the house, set each seat.
 
-Actions, in order: ``roll(dice)``; ``reveal_house(cards)`` (the engine gives the house-way split);
+Actions, in order (each also a typed value for ``apply``: ``Roll``, ``RevealHouse``, ``SetHouse``, ``SetSeat``):
+``roll(dice)``; ``reveal_house(cards)`` (the engine gives the house-way split);
 ``set_house(high, low)`` (how the dealer set it on the felt; flagged when it differs from the house way, and may be
 set again until the first seat is settled); ``set_seat(seat, bet, high, low)`` for every seat in use (each seat's
 result is known at once). Each action has ``verify_…`` (raises ``IllegalAction`` with the reason),
 ``can_…``, and the action itself returning a frozen record. The round is over when every seat in use is set.
+
+>>> from engine.cards import parse_cards
+>>> state = State(Settings(seats=(2,)))
+>>> state.roll([3, 5, 6]).describe()
+'dice 3 5 6 = 14: first stack to position 7, the house takes stack 2 (counting counter-clockwise from the house)'
+>>> _ = state.reveal_house(parse_cards("QH 8S 2D 2C"))
+>>> state.apply(SetHouse(parse_cards("2D 2C"), parse_cards("QH 8S"))).describe()
+'house set high pair of 2s (2D+2C), low 8 points (QH+8S): follows the house way'
+>>> state.can(SetSeat(2, 10, parse_cards("AS AH"), parse_cards("KS 9H")))
+True
+>>> state.apply(SetSeat(2, 10, parse_cards("AS AH"), parse_cards("KS 9H"))).to_json()["kind"]
+'set_seat'
+>>> [(p.payer, p.payee, p.amount) for p in state.settle().payments]
+[('house', 2, 10)]
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from itertools import combinations_with_replacement
+from typing import TypeVar
 
+from engine.baibuu.actions import (
+    Action,
+    RevealHouse,
+    Roll,
+    SetHouse,
+    SetSeat,
+    action_from_json,
+    parse_card_token,
+)
 from engine.baibuu.dice import HOUSE_POSITION, POSITIONS, Dice, DiceError, StackAssignment, check_dice
-from engine.baibuu.hands import Hand
+from engine.baibuu.hands import TwoCardHand
 from engine.baibuu.house_way import Split, house_way
 from engine.baibuu.settings import Settings, settings_from_json
 from engine.baibuu.settlement import SeatResult, SetHand, Settlement, settle_seat
-from engine.cards import Card, CardError, parse_card
-from engine.common import JSON, IllegalAction
+from engine.cards import Card, CardError
+from engine.common import JSON, IllegalAction, answers_yes, replay_actions
 from engine.errors import InputError
 
 GAME = "baibuu"
@@ -75,14 +101,8 @@ def deal_from_json(data: JSON) -> Deal:
     for stack in data["stacks"]:
         if not isinstance(stack, list):
             raise InputError("each stack of the deal is a list of 4 cards")
-        stacks.append(tuple(_parse_card(token) for token in stack))
+        stacks.append(tuple(parse_card_token(token) for token in stack))
     return Deal(tuple(stacks))
-
-
-def _parse_card(token: object) -> Card:
-    if not isinstance(token, str):
-        raise CardError(f'card {token!r}: write a card as text, e.g. "10H"')
-    return parse_card(token)
 
 
 # ---------------------------------------------------------------- action records
@@ -94,11 +114,12 @@ class Rolled:
     manual: bool
     assignment: StackAssignment
 
+    @property
+    def action(self) -> Roll:
+        return Roll(self.dice, self.manual)
+
     def to_json(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {"action": "roll", "dice": list(self.dice)}
-        if self.manual:
-            data["manual"] = True
-        return data
+        return self.action.to_json()
 
     def describe(self) -> str:
         return self.assignment.describe() + (" (dice entered by hand)" if self.manual else "")
@@ -109,8 +130,12 @@ class HouseRevealed:
     cards: tuple[Card, ...]
     house_way: Split
 
+    @property
+    def action(self) -> RevealHouse:
+        return RevealHouse(self.cards)
+
     def to_json(self) -> dict[str, JSON]:
-        return {"action": "reveal_house", "cards": [str(card) for card in self.cards]}
+        return self.action.to_json()
 
     def describe(self) -> str:
         split = self.house_way
@@ -129,8 +154,12 @@ class HouseSet:
     def follows_house_way(self) -> bool:
         return self.house_way.same_set(self.hand.high, self.hand.low)
 
+    @property
+    def action(self) -> SetHouse:
+        return SetHouse(self.hand.high.cards, self.hand.low.cards)
+
     def to_json(self) -> dict[str, JSON]:
-        return {"action": "set_house", **self.hand.to_json()}
+        return self.action.to_json()
 
     def describe(self) -> str:
         if self.follows_house_way:
@@ -149,35 +178,31 @@ class SeatSet:
     hand: SetHand
     result: SeatResult
 
+    @property
+    def action(self) -> SetSeat:
+        return SetSeat(self.seat, self.bet, self.hand.high.cards, self.hand.low.cards)
+
     def to_json(self) -> dict[str, JSON]:
-        return {"action": "set_seat", "seat": self.seat, "bet": self.bet, **self.hand.to_json()}
+        return self.action.to_json()
 
     def describe(self) -> str:
         return f"seat {self.seat} bets {self.bet}, {self.hand.describe()}: {self.result.describe()}"
 
 
-ActionRecord = Rolled | HouseRevealed | HouseSet | SeatSet
+Record = Rolled | HouseRevealed | HouseSet | SeatSet
 _R = TypeVar("_R", Rolled, HouseRevealed, HouseSet, SeatSet)
-
-
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """An action the rules allow now; ``seat`` names the seat for ``set_seat``."""
-
-    action: str
-    seat: int | None = None
 
 
 # ---------------------------------------------------------------- the round
 
 
-class Round:
+class State:
     """The state of one Bài Bửu round. Compare two rounds with ``==`` (settings, deal and actions)."""
 
     def __init__(self, settings: Settings | None = None, deal: Deal | None = None) -> None:
         self.settings = settings if settings is not None else Settings()
         self.deal = deal if deal is not None else Deal()
-        self._history: list[ActionRecord] = []
+        self._history: list[Record] = []
         self.assignment: StackAssignment | None = None
         self.house_cards: tuple[Card, ...] | None = None
         self.house_split: Split | None = None
@@ -189,7 +214,7 @@ class Round:
     # -- reading the state
 
     @property
-    def history(self) -> tuple[ActionRecord, ...]:
+    def history(self) -> tuple[Record, ...]:
         return tuple(self._history)
 
     @property
@@ -210,15 +235,39 @@ class Round:
             return None
         return self.house_split.same_set(self.house.high, self.house.low)
 
-    def legal_actions(self) -> tuple[LegalAction, ...]:
+    def waiting_for(self) -> tuple[str, ...]:
+        """The kinds of action the round waits for now (``set_seat`` once for each seat still to set)."""
         if self.assignment is None:
-            return (LegalAction("roll"),)
+            return ("roll",)
         if self.house_cards is None:
-            return (LegalAction("reveal_house"),)
+            return ("reveal_house",)
         if self.house is None:
-            return (LegalAction("set_house"),)
-        actions = [LegalAction("set_house")] if not self.seats else []
-        return (*actions, *(LegalAction("set_seat", seat) for seat in self.waiting_seats))
+            return ("set_house",)
+        return (*(["set_house"] if not self.seats else []), *("set_seat" for _ in self.waiting_seats))
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Exactly the actions ``apply`` takes now, when the deal is known: every throw of the dice (in rising
+        order: the order of the dice changes nothing), the house stack's cards, every way to set them that is not
+        mis-set, and every seat's possible sets at the table minimum bet. With the stacks unknown (a live table)
+        the cards come from the reader, so only the roll is listed; ``waiting_for()`` says what comes next."""
+        if self.is_over:
+            return ()
+        if self.assignment is None:
+            return tuple(Roll(dice) for dice in combinations_with_replacement(range(1, 7), 3))
+        house = self.stack_of(HOUSE_POSITION)
+        if house is None:
+            return ()
+        if self.house_cards is None:
+            return (RevealHouse(house),)
+        actions: list[Action] = []
+        if not self.seats:
+            actions.extend(SetHouse(high, low) for high, low in _sets(self.house_cards))
+        if self.house is not None:
+            for seat in self.waiting_seats:
+                stack = self.stack_of(seat)
+                assert stack is not None
+                actions.extend(SetSeat(seat, self.settings.min_bet, high, low) for high, low in _sets(stack))
+        return tuple(action for action in actions if self.can(action))
 
     def cards_seen(self) -> set[Card]:
         seen: set[Card] = set(self.house_cards or ())
@@ -243,7 +292,7 @@ class Round:
             raise IllegalAction(str(error)) from None
 
     def can_roll(self, dice: Sequence[object], manual: bool = False) -> bool:
-        return _can(self.verify_roll, dice, manual)
+        return answers_yes(self.verify_roll, dice, manual)
 
     def roll(self, dice: Sequence[object], manual: bool = False) -> Rolled:
         self.verify_roll(dice, manual)
@@ -264,12 +313,12 @@ class Round:
         self._check_stack(cards, HOUSE_POSITION, "the house")
 
     def can_reveal_house(self, cards: Sequence[Card]) -> bool:
-        return _can(self.verify_reveal_house, cards)
+        return answers_yes(self.verify_reveal_house, cards)
 
     def reveal_house(self, cards: Sequence[Card]) -> HouseRevealed:
         self.verify_reveal_house(cards)
         self.house_cards = tuple(cards)
-        self.house_split = house_way(cards)
+        self.house_split = house_way(cards, self.settings.house_way)
         return self._record(HouseRevealed(self.house_cards, self.house_split))
 
     # -- set the house hand on the felt
@@ -293,7 +342,7 @@ class Round:
             )
 
     def can_set_house(self, high: Sequence[Card], low: Sequence[Card]) -> bool:
-        return _can(self.verify_set_house, high, low)
+        return answers_yes(self.verify_set_house, high, low)
 
     def set_house(self, high: Sequence[Card], low: Sequence[Card]) -> HouseSet:
         self.verify_set_house(high, low)
@@ -323,7 +372,7 @@ class Round:
         self._check_stack(hand.cards, seat, f"seat {seat}")
 
     def can_set_seat(self, seat: int, bet: int, high: Sequence[Card], low: Sequence[Card]) -> bool:
-        return _can(self.verify_set_seat, seat, bet, high, low)
+        return answers_yes(self.verify_set_seat, seat, bet, high, low)
 
     def set_seat(self, seat: int, bet: int, high: Sequence[Card], low: Sequence[Card]) -> SeatSet:
         self.verify_set_seat(seat, bet, high, low)
@@ -350,39 +399,39 @@ class Round:
             seats=self.results,
         )
 
+    # -- any action as a value
+
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` with the reason when ``action`` may not be applied now."""
+        if isinstance(action, Roll):
+            self.verify_roll(action.dice, action.manual)
+        elif isinstance(action, RevealHouse):
+            self.verify_reveal_house(action.cards)
+        elif isinstance(action, SetHouse):
+            self.verify_set_house(action.high, action.low)
+        elif isinstance(action, SetSeat):
+            self.verify_set_seat(action.seat, action.bet, action.high, action.low)
+        else:
+            raise IllegalAction(f"{action!r} is not a Bài Bửu action")
+
+    def can(self, action: Action) -> bool:
+        return answers_yes(self.verify, action)
+
+    def apply(self, action: Action) -> Record:
+        if isinstance(action, Roll):
+            return self.roll(action.dice, action.manual)
+        if isinstance(action, RevealHouse):
+            return self.reveal_house(action.cards)
+        if isinstance(action, SetHouse):
+            return self.set_house(action.high, action.low)
+        if isinstance(action, SetSeat):
+            return self.set_seat(action.seat, action.bet, action.high, action.low)
+        raise IllegalAction(f"{action!r} is not a Bài Bửu action")
+
     # -- JSON and replay
 
-    def apply_json(self, action: Mapping[str, JSON]) -> ActionRecord:
-        """Apply one action given in its JSON form (the journal's and the round file's)."""
-        if not isinstance(action, Mapping) or not isinstance(action.get("action"), str):
-            raise IllegalAction('an action is an object with "action": roll, reveal_house, set_house or set_seat')
-        kind = action["action"]
-        try:
-            if kind == "roll":
-                _keys(action, {"dice"}, frozenset({"manual"}))
-                dice = action["dice"]
-                if not isinstance(dice, list):
-                    raise IllegalAction("roll: dice is a list of 3 numbers")
-                return self.roll(dice, manual=bool(action.get("manual", False)))
-            if kind == "reveal_house":
-                _keys(action, {"cards"})
-                return self.reveal_house(cards_from_json(action["cards"]))
-            if kind == "set_house":
-                _keys(action, {"high", "low"})
-                return self.set_house(cards_from_json(action["high"]), cards_from_json(action["low"]))
-            if kind == "set_seat":
-                _keys(action, {"seat", "bet", "high", "low"})
-                seat, bet = action["seat"], action["bet"]
-                if isinstance(seat, bool) or not isinstance(seat, int):
-                    raise IllegalAction(f"set_seat: seat {seat!r} is a position number 2 to 7")
-                if isinstance(bet, bool) or not isinstance(bet, int):
-                    raise IllegalAction(f"set_seat: bet {bet!r} is a whole number of chips")
-                return self.set_seat(seat, bet, cards_from_json(action["high"]), cards_from_json(action["low"]))
-        except IllegalAction:
-            raise
-        except InputError as error:
-            raise IllegalAction(str(error)) from None
-        raise IllegalAction(f"unknown action {kind!r}: roll, reveal_house, set_house or set_seat")
+    def copy(self) -> State:
+        return copy.deepcopy(self)
 
     def deal_to_json(self) -> JSON:
         return self.deal.to_json()
@@ -396,7 +445,7 @@ class Round:
         }
 
     @staticmethod
-    def from_json(data: Mapping[str, JSON]) -> Round:
+    def from_json(data: Mapping[str, JSON]) -> State:
         if not isinstance(data, Mapping) or data.get("game", GAME) != GAME:
             raise InputError("not a Bài Bửu round: expected an object with settings, deal and actions")
         actions = data.get("actions", [])
@@ -408,14 +457,14 @@ class Round:
         return replay(settings_from_json(settings), data.get("deal"), actions)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Round):
+        if not isinstance(other, State):
             return NotImplemented
         return (self.settings, self.deal, self.history) == (other.settings, other.deal, other.history)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        return f"Round({len(self._history)} actions, over={self.is_over})"
+        return f"State({len(self._history)} actions, over={self.is_over})"
 
     # -- helpers
 
@@ -431,28 +480,24 @@ class Round:
             )
 
 
-State = Round
-
-
-def replay(settings: Settings | Mapping[str, JSON], deal: JSON, actions: Sequence[Mapping[str, JSON]]) -> Round:
-    """Rebuild a round from its settings, deal and actions (JSON forms); equal to the round that recorded them."""
+def replay(settings: Settings | Mapping[str, JSON], deal: JSON, actions: Sequence[Mapping[str, JSON]]) -> State:
+    """Rebuild a round from its settings, deal and actions (JSON forms, today's or older); equal to the round that
+    recorded them."""
     if not isinstance(settings, Settings):
         settings = settings_from_json(settings)
-    state = Round(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
-    for index, action in enumerate(actions):
-        try:
-            state.apply_json(action)
-        except InputError as error:
-            raise IllegalAction(f"action {index}: {error}") from None
-    return state
+    state = State(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
+    return replay_actions(state, actions, action_from_json)
 
 
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except InputError:
-        return False
-    return True
+def _sets(cards: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Every way to set four cards as two high and two low (mis-set ones included; ``can`` sorts them out)."""
+    first, *rest = cards
+    ways = []
+    for partner in rest:
+        pair = (first, partner)
+        others = tuple(card for card in rest if card != partner)
+        ways.extend([(pair, others), (others, pair)])
+    return ways
 
 
 def _check_cards(cards: Sequence[Card], what: str) -> None:
@@ -469,26 +514,7 @@ def _set_hand(high: Sequence[Card], low: Sequence[Card], what: str) -> SetHand:
     if len(high) != 2 or len(low) != 2:
         raise IllegalAction(f"{what}: set 2 cards high and 2 low, got {len(high)} high and {len(low)} low")
     _check_cards([*high, *low], what)
-    return SetHand(Hand.of(high[0], high[1]), Hand.of(low[0], low[1]))
-
-
-def cards_from_json(tokens: JSON) -> list[Card]:
-    if not isinstance(tokens, list):
-        raise IllegalAction(f'cards {tokens!r}: give a list of cards such as ["QH", "8S"]')
-    return [_parse_card(token) for token in tokens]
-
-
-def _keys(action: Mapping[str, JSON], required: set[str], optional: frozenset[str] = frozenset()) -> None:
-    keys = set(action) - {"action"}
-    missing = required - keys
-    unknown = keys - required - optional
-    if missing or unknown:
-        parts = []
-        if missing:
-            parts.append("missing " + ", ".join(sorted(missing)))
-        if unknown:
-            parts.append("unknown " + ", ".join(sorted(unknown)))
-        raise IllegalAction(f"{action['action']}: {'; '.join(parts)}")
+    return SetHand(TwoCardHand.of(high[0], high[1]), TwoCardHand.of(low[0], low[1]))
 
 
 def _join(seats: Sequence[int]) -> str:

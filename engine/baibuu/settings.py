@@ -1,4 +1,5 @@
-"""Table settings for Bài Bửu: commission, copy rule, counting direction, smallest chip, seats and bet limits."""
+"""Table settings for Bài Bửu: commission, copy rule, counting direction, smallest chip, seats, bet limits and the
+house way the casino posts (the standard one unless a posted variant is given; see ``house_way_file``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from enum import Enum
 from typing import Any
 
 from engine.baibuu.dice import SEAT_POSITIONS, Direction
+from engine.baibuu.house_way import STANDARD_HOUSE_WAY, HouseWay
+from engine.baibuu.house_way_file import house_way_from_json, house_way_to_json
 from engine.common import JSON, SettingsError
 
 MAX_COMMISSION = Decimal("0.10")
@@ -36,6 +39,8 @@ class Settings:
     min_bet: int = 1
     max_bet: int | None = None
     """None: no table maximum."""
+    house_way: HouseWay = STANDARD_HOUSE_WAY
+    """How the house hand is set; a posted variant is named in the journal with the settings."""
 
     def __post_init__(self) -> None:
         # Friendly to callers that pass plain JSON values: 0.05, "highest_card", "clockwise", [2, 3].
@@ -47,6 +52,10 @@ class Settings:
             object.__setattr__(self, "direction", _enum(Direction, "direction", self.direction))
         if isinstance(self.seats, list):
             object.__setattr__(self, "seats", tuple(self.seats))
+        if isinstance(self.house_way, Mapping):
+            object.__setattr__(self, "house_way", house_way_from_json(self.house_way))
+        if not isinstance(self.house_way, HouseWay):
+            raise SettingsError(f"house_way {self.house_way!r}: give a posted house way (name, pair_splits, …)")
         if not self.commission.is_finite():
             raise SettingsError(f"commission {self.commission!r}: give a number from 0 to 0.10 (0.05 is 5 %)")
         if not Decimal(0) <= self.commission <= MAX_COMMISSION:
@@ -99,6 +108,7 @@ class Settings:
             "seats": list(self.seats),
             "min_bet": self.min_bet,
             "max_bet": self.max_bet,
+            **({} if self.house_way.is_standard else {"house_way": house_way_to_json(self.house_way)}),
         }
 
 
@@ -131,7 +141,7 @@ def _enum(enum: type[Any], name: str, value: object) -> Any:
     raise SettingsError(f"{name} {value!r}: allowed {_choices(enum)}")
 
 
-FIELDS = ("commission", "copy_rule", "direction", "smallest_chip", "seats", "min_bet", "max_bet")
+FIELDS = ("commission", "copy_rule", "direction", "smallest_chip", "seats", "min_bet", "max_bet", "house_way")
 
 
 def settings_from_json(data: Mapping[str, JSON]) -> Settings:
@@ -156,4 +166,9 @@ def settings_from_json(data: Mapping[str, JSON]) -> Settings:
     for name in ("smallest_chip", "min_bet", "max_bet"):
         if name in data:
             values[name] = data[name]
+    if "house_way" in data:
+        way = data["house_way"]
+        if not isinstance(way, Mapping):
+            raise SettingsError(f'house_way {way!r}: give the posted house way as an object {{"name": …, …}}')
+        values["house_way"] = house_way_from_json(way)
     return Settings(**values)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 from enum import Enum
 
-from engine.baibuu.hands import Hand, compare, is_mis_set
+from engine.baibuu.hands import TwoCardHand, compare, is_mis_set
 from engine.baibuu.naturals import Natural, compare_naturals, natural_of
 from engine.baibuu.settings import CopyRule, Settings
 from engine.cards import Card, CardError, check_no_duplicates
@@ -32,8 +32,8 @@ class Outcome(Enum):
 class SetHand:
     """Four cards as set on the felt: a high hand and a low hand."""
 
-    high: Hand
-    low: Hand
+    high: TwoCardHand
+    low: TwoCardHand
 
     def __post_init__(self) -> None:
         check_no_duplicates(self.cards)
@@ -42,7 +42,7 @@ class SetHand:
     def of(high: tuple[Card, Card] | list[Card], low: tuple[Card, Card] | list[Card]) -> SetHand:
         if len(high) != 2 or len(low) != 2:
             raise CardError(f"a set hand is 2 cards high and 2 low, got {len(high)} high and {len(low)} low")
-        return SetHand(Hand.of(high[0], high[1]), Hand.of(low[0], low[1]))
+        return SetHand(TwoCardHand.of(high[0], high[1]), TwoCardHand.of(low[0], low[1]))
 
     @property
     def cards(self) -> tuple[Card, Card, Card, Card]:
@@ -138,7 +138,7 @@ HOUSE_NATURAL = PhraseTemplate(
 )
 
 
-def _duel(place: str, seat: Hand, house: Hand, copy_rule: CopyRule) -> tuple[int, str]:
+def _duel(place: str, seat: TwoCardHand, house: TwoCardHand, copy_rule: CopyRule) -> tuple[int, str]:
     """+1 if the seat wins this place, -1 if the house does; the reason in words."""
     versus = VERSUS(place=PLACES[place](), seat=seat.describe(), house=house.describe())
     result = compare(seat, house)

@@ -1,7 +1,8 @@
 """Sâm Lốc: the 10-card shedding game, as a pure engine (rules in ``../shared/spec/samloc.md``).
 
-Usage: ``hand = Hand.start(settings, deal)``; then ``hand.play(seat, cards)``, ``hand.pass_(seat)``,
-``hand.declare_sam(seat)``, ``hand.timeout(seat)`` until ``hand.is_over``; ``hand.settle()`` gives the money.
+Usage: ``state = State(settings, deal)``; then ``state.play(seat, cards)``, ``state.pass_(seat)``,
+``state.declare_sam(seat)``, ``state.timeout(seat)`` (or ``state.apply(action)`` with one of
+``state.legal_actions()``) until ``state.is_over``; ``state.settle()`` gives the money.
 """
 
 from engine.samloc.actions import (
@@ -18,12 +19,11 @@ from engine.samloc.actions import (
 )
 from engine.samloc.combos import Combo, Kind, all_combos, beats, classify
 from engine.samloc.deal import Deal, DealError, deal_from_json, random_deal
-from engine.samloc.hand import Bao1Duty, Breach, ChopChain, Hand, Outcome, leader_of_next_hand, replay
+from engine.samloc.hand import Bao1Duty, ChopChain, State, leader_of_next_hand, replay
 from engine.samloc.instant import InstantWin, instant_winners
+from engine.samloc.outcome import Breach, Outcome
 from engine.samloc.settlement import Settlement
 from engine.samloc.table import BET_LEVELS, GAME, MODES, TURN_TIMERS_S, Settings, dealt_in, settings_from_json
-
-State = Hand
 
 __all__ = [
     "BET_LEVELS",
@@ -38,7 +38,6 @@ __all__ = [
     "Deal",
     "DealError",
     "DeclareSam",
-    "Hand",
     "InstantWin",
     "Kind",
     "Outcome",

@@ -1,16 +1,24 @@
 """Actions of a Sâm Lốc hand: what a player asks for, and the frozen record of what it did.
 
-JSON form (the "actions" list of a hand file): ``{"seat": 1, "declare_sam": true}``,
-``{"seat": 1, "play": ["5S", "6D", "7C"]}``, ``{"seat": 2, "pass": true}``, ``{"seat": 3, "timeout": true}``.
+JSON form (the "actions" list of a hand file), ``{"kind": …, …}`` as in every game:
+``{"kind": "declare_sam", "seat": 1}``, ``{"kind": "play", "seat": 1, "cards": ["5S", "6D", "7C"]}``,
+``{"kind": "pass", "seat": 2}``, ``{"kind": "timeout", "seat": 3}``. Journals and hand files written before the
+envelope hold ``{"seat": 1, "play": [...]}``; ``action_from_json`` reads both.
+
+>>> action_from_json({"kind": "play", "seat": 1, "cards": ["7C", "5S", "6D"]})
+PlayCards(seat=1, cards=(Card(5S), Card(6D), Card(7C)))
+>>> action_from_json({"seat": 2, "pass": True}).to_json()
+{'kind': 'pass', 'seat': 2}
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.cards import Card, parse_cards
-from engine.common import JSON, IllegalAction
+from engine.common import JSON, IllegalAction, check_keys, kind_of
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate, join
 from engine.samloc.combos import Combo, sort_cards
@@ -30,37 +38,41 @@ PASSES_ON_TIMEOUT = PhraseTemplate("samloc.log.passes_on_timeout", "seat {seat}'
 @dataclass(frozen=True, slots=True)
 class DeclareSam:
     seat: int
+    kind: ClassVar[str] = "declare_sam"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "declare_sam": True}
+        return {"kind": self.kind, "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
 class PlayCards:
     seat: int
     cards: tuple[Card, ...]
+    kind: ClassVar[str] = "play"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", sort_cards(self.cards))
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "play": [str(card) for card in self.cards]}
+        return {"kind": self.kind, "seat": self.seat, "cards": [str(card) for card in self.cards]}
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
     seat: int
+    kind: ClassVar[str] = "pass"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "pass": True}
+        return {"kind": self.kind, "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
     seat: int
+    kind: ClassVar[str] = "timeout"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "timeout": True}
+        return {"kind": self.kind, "seat": self.seat}
 
 
 Action = DeclareSam | PlayCards | Pass | Timeout
@@ -72,8 +84,12 @@ class SamDeclared:
 
     seat: int
 
+    @property
+    def action(self) -> DeclareSam:
+        return DeclareSam(self.seat)
+
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "declare_sam": True}
+        return self.action.to_json()
 
     def describe(self) -> str:
         return DECLARES_SAM(seat=self.seat)
@@ -92,10 +108,12 @@ class Played:
     def cards(self) -> tuple[Card, ...]:
         return self.combo.cards
 
+    @property
+    def action(self) -> PlayCards | Timeout:
+        return Timeout(self.seat) if self.timed_out else PlayCards(self.seat, self.combo.cards)
+
     def to_json(self) -> dict[str, JSON]:
-        if self.timed_out:
-            return {"seat": self.seat, "timeout": True}
-        return {"seat": self.seat, "play": [str(card) for card in sort_cards(self.combo.cards)]}
+        return self.action.to_json()
 
     def describe(self) -> str:
         template = PLAYS_ON_TIMEOUT if self.timed_out else PLAYS
@@ -111,10 +129,12 @@ class Passed:
     effects: tuple[str, ...] = ()
     timed_out: bool = False
 
+    @property
+    def action(self) -> Pass | Timeout:
+        return Timeout(self.seat) if self.timed_out else Pass(self.seat)
+
     def to_json(self) -> dict[str, JSON]:
-        if self.timed_out:
-            return {"seat": self.seat, "timeout": True}
-        return {"seat": self.seat, "pass": True}
+        return self.action.to_json()
 
     def describe(self) -> str:
         text = (PASSES_ON_TIMEOUT if self.timed_out else PASSES)(seat=self.seat)
@@ -126,22 +146,39 @@ Record = SamDeclared | Played | Passed
 _KINDS = ("declare_sam", "play", "pass", "timeout")
 
 
-def action_from_json(data: Mapping[str, JSON]) -> Action:
-    """One action of a hand file; a malformed one raises ``IllegalAction`` saying what is wrong."""
-    if not isinstance(data, Mapping):
-        raise IllegalAction(f'an action must be a JSON object such as {{"seat": 1, "pass": true}}, not {data!r}')
-    seat = data.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise IllegalAction(f"an action needs a seat number, got {seat!r}")
+def upgrade(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """An action as written before the one envelope (``{"seat": 1, "play": [...]}``), in today's form; anything
+    else is returned as it is (``action_from_json`` says what is wrong with it)."""
+    if not isinstance(data, Mapping) or "kind" in data:
+        return data
+    kinds = [kind for kind in _KINDS if kind in data]
     unknown = sorted(set(data) - {"seat", *_KINDS})
     if unknown:
         raise IllegalAction(f"unknown key {', '.join(unknown)} in an action; use one of {', '.join(_KINDS)}")
-    kinds = [kind for kind in _KINDS if kind in data]
     if len(kinds) != 1:
         raise IllegalAction(f"an action needs exactly one of {', '.join(_KINDS)}, got {', '.join(kinds) or 'none'}")
     kind = kinds[0]
     value = data[kind]
     if kind == "play":
+        return {"kind": kind, "seat": data.get("seat"), "cards": value}
+    if value is not True:
+        raise IllegalAction(f'write "{kind}": true, not {value!r}')
+    return {"kind": kind, "seat": data.get("seat")}
+
+
+def action_from_json(data: Mapping[str, JSON]) -> Action:
+    """One action of a hand file or journal, in today's envelope or the older form; a malformed one raises
+    ``IllegalAction`` saying what is wrong."""
+    if not isinstance(data, Mapping):
+        raise IllegalAction(f'an action must be a JSON object such as {{"kind": "pass", "seat": 1}}, not {data!r}')
+    data = upgrade(data)
+    kind = kind_of(data, _KINDS)
+    check_keys(data, ["seat", "cards"] if kind == "play" else ["seat"])
+    seat = data["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise IllegalAction(f"an action needs a seat number, got {seat!r}")
+    if kind == "play":
+        value = data["cards"]
         if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
             raise IllegalAction(f'a play is a list of cards such as ["5S", "6D", "7C"], not {value!r}')
         try:
@@ -151,8 +188,6 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
         if not cards:
             raise IllegalAction("a play needs at least one card; to play nothing, pass")
         return PlayCards(seat, cards)
-    if value is not True:
-        raise IllegalAction(f'write "{kind}": true, not {value!r}')
     if kind == "declare_sam":
         return DeclareSam(seat)
     if kind == "pass":

@@ -1,18 +1,28 @@
 """The state of one Sâm Lốc hand, driven by actions: declare sâm, play, pass, timeout.
 
 The state is a value: ``copy()`` it, compare it with ``==``, save it with ``to_json()`` (which is a hand file:
-table, deal and actions) and rebuild it with ``Hand.from_json`` or ``replay``.
+table, deal and actions) and rebuild it with ``State.from_json`` or ``replay``.
+
+>>> from engine.cards import parse_cards
+>>> deal = Deal((parse_cards("3S 4S 5S 7H 9D JC QH KS 2D 6C"), parse_cards("3H 4H 5H 6H 8H 9H 10H JD KD AC")), 0)
+>>> state = State(Settings(bet=100), deal)
+>>> state.can(Pass(0)), state.can(PlayCards(0, parse_cards("3S 4S 5S")))
+(False, True)
+>>> state.apply(PlayCards(0, parse_cards("3S 4S 5S"))).to_json()
+{'kind': 'play', 'seat': 0, 'cards': ['3S', '4S', '5S']}
+>>> replay(Settings(bet=100), deal, [{"kind": "play", "seat": 0, "cards": ["3S", "4S", "5S"]}]) == state
+True
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TypeVar
 
 from engine.cards import Card, Rank
-from engine.common import JSON, IllegalAction, Payment
+from engine.common import JSON, IllegalAction, Payment, answers_yes, replay_actions
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate
 from engine.samloc.actions import (
@@ -30,14 +40,11 @@ from engine.samloc.actions import (
 from engine.samloc.combos import Combo, Kind, classify, combos_beating, power, sort_cards, why_not_beaten
 from engine.samloc.deal import Deal, deal_from_json
 from engine.samloc.instant import InstantWin, instant_winners
+from engine.samloc.outcome import Breach, Outcome
+from engine.samloc.settlement import Settlement, settle
 from engine.samloc.table import GAME, Settings, settings_from_json
 
 R = TypeVar("R", Played, Passed)
-
-if TYPE_CHECKING:
-    from engine.samloc.settlement import Settlement
-
-Result = Literal["win", "instant_win", "sam_success", "sam_fail", "thoi_finish"]
 
 # Why an action is refused, and what a play caused, as phrases (a screen words them in its language).
 HAND_OVER = PhraseTemplate("samloc.illegal.hand_over", "the hand is over; no more actions")
@@ -101,17 +108,6 @@ CHOP_SETTLED = PhraseTemplate(
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the hand ended. ``finisher``: who shed his last card; ``blocker``: who beat a sâm declarer."""
-
-    result: Result
-    winners: tuple[int, ...]
-    finisher: int | None = None
-    blocker: int | None = None
-    final_round: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class ChopChain:
     """A chop (a quad on a 2) and the overkills on it, open until its round closes."""
 
@@ -119,15 +115,6 @@ class ChopChain:
     chopper: int
     value_bets: int
     overkills: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Breach:
-    """A player under the báo-1 duty who played a single that was not his highest."""
-
-    seat: int
-    announced: int
-    round_no: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +126,11 @@ class Bao1Duty:
 
 
 @dataclass(eq=True)
-class Hand:
-    """One hand from the deal to the settlement. Build it with ``Hand(settings, deal)``; act on it with
+class State:
+    """One hand from the deal to the settlement. Build it with ``State(settings, deal)``; act on it with
     ``declare_sam``, ``play``, ``pass_`` (``pass`` is a Python word) and ``timeout``, each checked first by its
-    ``verify_…``/``can_…``; read ``turn``, ``top``, ``legal_actions()``, ``bao1_duties()``, ``chain``, ``is_over``."""
+    ``verify_…``/``can_…`` (or ``verify``/``can``/``apply`` with an ``Action`` value); read ``turn``, ``top``,
+    ``legal_actions()``, ``bao1_duties()``, ``chain``, ``is_over``."""
 
     settings: Settings
     deal: Deal
@@ -183,8 +171,8 @@ class Hand:
             self.outcome = Outcome("instant_win", tuple(win.seat for win in winners))
 
     @classmethod
-    def start(cls, settings: Settings, deal: Deal) -> Hand:
-        """A new hand (same as ``Hand(settings, deal)``): instant wins are checked at once; otherwise the leader
+    def start(cls, settings: Settings, deal: Deal) -> State:
+        """A new hand (same as ``State(settings, deal)``): instant wins are checked at once; otherwise the leader
         is to play, and anyone may declare sâm before the first card is played."""
         return cls(settings, deal)
 
@@ -298,17 +286,33 @@ class Hand:
     def verify_timeout(self, seat: int) -> None:
         self._verify_seat_to_act(seat)
 
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` with the reason when ``action`` may not be applied now."""
+        if isinstance(action, DeclareSam):
+            self.verify_declare_sam(action.seat)
+        elif isinstance(action, PlayCards):
+            self.verify_play(action.seat, action.cards)
+        elif isinstance(action, Pass):
+            self.verify_pass(action.seat)
+        elif isinstance(action, Timeout):
+            self.verify_timeout(action.seat)
+        else:
+            raise IllegalAction(f"{action!r} is not a Sâm Lốc action")
+
+    def can(self, action: Action) -> bool:
+        return answers_yes(self.verify, action)
+
     def can_declare_sam(self, seat: int) -> bool:
-        return _succeeds(lambda: self.verify_declare_sam(seat))
+        return answers_yes(self.verify_declare_sam, seat)
 
     def can_play(self, seat: int, cards: Sequence[Card]) -> bool:
-        return _succeeds(lambda: self.verify_play(seat, cards))
+        return answers_yes(self.verify_play, seat, cards)
 
     def can_pass(self, seat: int) -> bool:
-        return _succeeds(lambda: self.verify_pass(seat))
+        return answers_yes(self.verify_pass, seat)
 
     def can_timeout(self, seat: int) -> bool:
-        return _succeeds(lambda: self.verify_timeout(seat))
+        return answers_yes(self.verify_timeout, seat)
 
     # ----- actions -----
 
@@ -348,7 +352,9 @@ class Hand:
             return self.play(action.seat, action.cards)
         if isinstance(action, Pass):
             return self.pass_(action.seat)
-        return self.timeout(action.seat)
+        if isinstance(action, Timeout):
+            return self.timeout(action.seat)
+        raise IllegalAction(f"{action!r} is not a Sâm Lốc action")
 
     def _record(self, record: R) -> R:
         self.history = (*self.history, record)
@@ -469,7 +475,7 @@ class Hand:
         order = [(self.deal.leader + step) % self.players for step in range(self.players)]
         return next(seat for seat in order if seat in outcome.winners)
 
-    def copy(self) -> Hand:
+    def copy(self) -> State:
         return copy.copy(self)  # every field is an immutable value
 
     def actions_json(self) -> list[dict[str, JSON]]:
@@ -497,7 +503,7 @@ class Hand:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> Hand:
+    def from_json(cls, data: Mapping[str, JSON]) -> State:
         if not isinstance(data, Mapping):
             raise InputError("a Sâm Lốc hand must be a JSON object with table, hands, leader and actions")
         if data.get("game", GAME) != GAME:
@@ -518,17 +524,7 @@ class Hand:
         return self.deal.to_json()
 
     def settle(self) -> Settlement:
-        from engine.samloc.settlement import settle
-
         return settle(self)
-
-
-def _succeeds(check: Callable[[], object]) -> bool:
-    try:
-        check()
-    except IllegalAction:
-        return False
-    return True
 
 
 T = TypeVar("T")
@@ -538,19 +534,14 @@ def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def replay(settings: Settings, deal: Mapping[str, JSON] | Deal, actions: Sequence[Mapping[str, JSON]]) -> Hand:
-    """Rebuild a hand from its deal and recorded actions; an illegal one raises ``IllegalAction`` starting with
-    ``action <index>: ``."""
-    hand = Hand.start(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
-    for index, data in enumerate(actions):
-        try:
-            hand.apply(action_from_json(data))
-        except IllegalAction as error:
-            raise IllegalAction(f"action {index}: {error}") from None
-    return hand
+def replay(settings: Settings, deal: Mapping[str, JSON] | Deal, actions: Sequence[Mapping[str, JSON]]) -> State:
+    """Rebuild a hand from its deal and recorded actions (today's envelope or the older form); an illegal one
+    raises ``IllegalAction`` starting with ``action <index>: ``."""
+    state = State.start(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
+    return replay_actions(state, actions, action_from_json)
 
 
-def leader_of_next_hand(settings: Settings, previous: Hand | None) -> int:
+def leader_of_next_hand(settings: Settings, previous: State | None) -> int:
     """Who leads a hand when nobody declares sâm: the room owner for the table's first hand, then as
-    ``Hand.next_leader`` says (the previous winner, or the player who blocked a failed sâm)."""
+    ``State.next_leader`` says (the previous winner, or the player who blocked a failed sâm)."""
     return settings.room_owner if previous is None else previous.next_leader()

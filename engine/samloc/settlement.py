@@ -4,15 +4,40 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.cards import Card, Rank
 from engine.common import JSON, IllegalAction, Payment
 from engine.phrases import PhraseTemplate, join
 from engine.samloc.combos import RANK_PLURALS, SETS, Kind, sort_cards
+from engine.samloc.instant import InstantWin
+from engine.samloc.outcome import Breach, Outcome, Result
+from engine.samloc.table import Settings
 
-if TYPE_CHECKING:
-    from engine.samloc.hand import Hand, Result
+
+class Finished(Protocol):
+    """What the settlement reads of a hand (``State``), without importing it."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def turn(self) -> int | None: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
+    def declarer(self) -> int | None: ...
+    @property
+    def instant(self) -> tuple[InstantWin, ...]: ...
+    @property
+    def breaches(self) -> tuple[Breach, ...]: ...
+    @property
+    def chops(self) -> tuple[Payment, ...]: ...
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def has_played(self) -> tuple[bool, ...]: ...
 
 
 # Why money moves, as phrases (a screen words them in its language).
@@ -66,7 +91,7 @@ class Settlement:
         }
 
 
-def settle(hand: Hand) -> Settlement:
+def settle(hand: Finished) -> Settlement:
     outcome = hand.outcome
     if outcome is None:
         raise IllegalAction(NOT_OVER(seat=hand.turn))
@@ -119,7 +144,7 @@ def settle(hand: Hand) -> Settlement:
     return Settlement(outcome.result, outcome.winners, tuple(payments), hand.players)
 
 
-def _loser_dues(hand: Hand, loser: int) -> list[tuple[int, str]]:
+def _loser_dues(hand: Finished, loser: int) -> list[tuple[int, str]]:
     """What one loser owes the winner, in ×bet, with reasons: cards left (or never played), thối."""
     settings = hand.settings
     cards = hand.hands[loser]

@@ -1,6 +1,7 @@
 """Schmier: the 6-player partnership game with bauers and a joker (``../shared/spec/schmier.md``).
 
-A ``State`` (``Hand``) is one hand from the deal to its score; a ``Match`` chains hands to 21.
+A ``State`` is one hand from the deal to its score (``settle()`` gives the points, the match score and no
+payments: Schmier is played for points); a ``Match`` chains hands to 21.
 """
 
 from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
@@ -8,12 +9,10 @@ from engine.schmier.deal import Deal, DealError, arrange_deal, deal_from_json, r
 from engine.schmier.discards import DiscardOptions
 from engine.schmier.match import Match
 from engine.schmier.ranks import effective_suit, is_trump, protected_trumps, strength, team_of
-from engine.schmier.scoring import POINTS, HandResult, PointAward, game_winner
+from engine.schmier.scoring import POINTS, PointAward, Settlement, game_winner
 from engine.schmier.settings import GAME_TARGET, Settings, settings_from_json
-from engine.schmier.state import GAME, Hand, Phase, replay
+from engine.schmier.state import GAME, Phase, State, replay
 from engine.schmier.tricks import Trick, trick_winner
-
-State = Hand
 
 __all__ = [
     "GAME",
@@ -25,8 +24,6 @@ __all__ = [
     "DealError",
     "Discard",
     "DiscardOptions",
-    "Hand",
-    "HandResult",
     "Match",
     "NameTrump",
     "Pass",
@@ -35,6 +32,7 @@ __all__ = [
     "PointAward",
     "Record",
     "Settings",
+    "Settlement",
     "State",
     "Trick",
     "action_from_json",

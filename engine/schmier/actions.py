@@ -1,12 +1,24 @@
-"""The five actions of a Schmier hand, their JSON form (the hand file's "actions" list) and action records."""
+"""The five actions of a Schmier hand, their JSON form (the hand file's "actions" list) and action records.
+
+JSON form, ``{"kind": …, …}`` as in every game: ``{"kind": "bid", "seat": 1, "amount": 3}``,
+``{"kind": "pass", "seat": 2}``, ``{"kind": "trump", "seat": 1, "suit": "H"}``,
+``{"kind": "discard", "seat": 2, "cards": ["2C", "3D"]}``, ``{"kind": "play", "seat": 1, "card": "AH"}``.
+Hand files and journals written before the envelope hold ``{"seat": 1, "bid": 3}``; ``action_from_json`` reads both.
+
+>>> action_from_json({"kind": "bid", "seat": 1, "amount": 4})
+Bid(seat=1, amount=4)
+>>> action_from_json({"seat": 3, "trump": "H"}).to_json()
+{'kind': 'trump', 'seat': 3, 'suit': 'H'}
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.cards import Card, CardError, Suit, parse_card
-from engine.common import JSON, IllegalAction
+from engine.common import JSON, IllegalAction, check_keys, kind_of
 from engine.schmier.ranks import SEATS
 
 
@@ -18,9 +30,10 @@ def _cards_text(cards: tuple[Card, ...]) -> str:
 class Bid:
     seat: int
     amount: int
+    kind: ClassVar[str] = "bid"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "bid": self.amount}
+        return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
 
     def text(self) -> str:
         return f"seat {self.seat} bids {self.amount}"
@@ -29,9 +42,10 @@ class Bid:
 @dataclass(frozen=True, slots=True)
 class Pass:
     seat: int
+    kind: ClassVar[str] = "pass"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "pass": True}
+        return {"kind": self.kind, "seat": self.seat}
 
     def text(self) -> str:
         return f"seat {self.seat} passes"
@@ -41,9 +55,10 @@ class Pass:
 class NameTrump:
     seat: int
     suit: Suit
+    kind: ClassVar[str] = "trump"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "trump": self.suit.value}
+        return {"kind": self.kind, "seat": self.seat, "suit": self.suit.value}
 
     def text(self) -> str:
         return f"seat {self.seat} names {self.suit.word} {self.suit.symbol} trump"
@@ -55,9 +70,10 @@ class Discard:
 
     seat: int
     cards: tuple[Card, ...]
+    kind: ClassVar[str] = "discard"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "discard": [str(card) for card in self.cards]}
+        return {"kind": self.kind, "seat": self.seat, "cards": [str(card) for card in self.cards]}
 
     def text(self) -> str:
         if not self.cards:
@@ -69,9 +85,10 @@ class Discard:
 class Play:
     seat: int
     card: Card
+    kind: ClassVar[str] = "play"
 
     def to_json(self) -> dict[str, JSON]:
-        return {"seat": self.seat, "play": str(self.card)}
+        return {"kind": self.kind, "seat": self.seat, "card": str(self.card)}
 
     def text(self) -> str:
         return f"seat {self.seat} plays {self.card.pretty}"
@@ -100,13 +117,15 @@ class Record:
         return self.action.text() + (f"; {self.effect}" if self.effect else "")
 
 
-def action_from_json(data: Mapping[str, JSON]) -> Action:
-    """Read one entry of the "actions" list; a malformed entry raises ``IllegalAction`` saying what is wrong."""
-    if not isinstance(data, Mapping):
-        raise IllegalAction(f'an action is an object such as {{"seat": 1, "bid": 3}}, not {data!r}')
-    seat = data.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise IllegalAction(f'seat {seat!r} is not a seat: give "seat" as a number 0 to {SEATS - 1}')
+_FIELDS = {"bid": "amount", "pass": None, "trump": "suit", "discard": "cards", "play": "card"}
+"""Each kind's field in today's envelope; before it, the value stood under the kind's own name."""
+
+
+def upgrade(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
+    """An action as written before the one envelope (``{"seat": 1, "bid": 3}``), in today's form; anything else
+    is returned as it is (``action_from_json`` says what is wrong with it)."""
+    if not isinstance(data, Mapping) or "kind" in data:
+        return data
     kinds = [key for key in _KINDS if key in data]
     extra = sorted(set(data) - {"seat", *_KINDS})
     if len(kinds) != 1 or extra:
@@ -114,15 +133,34 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
             f'an action gives "seat" and exactly one of {", ".join(_KINDS)}; got {", ".join(sorted(data))}'
         )
     kind = kinds[0]
-    value = data[kind]
+    field = _FIELDS[kind]
+    if field is None:
+        if data[kind] is not True:
+            raise IllegalAction(f'pass {data[kind]!r}: write "pass": true')
+        return {"kind": kind, "seat": data.get("seat")}
+    return {"kind": kind, "seat": data.get("seat"), field: data[kind]}
+
+
+def action_from_json(data: Mapping[str, JSON]) -> Action:
+    """Read one entry of the "actions" list (today's envelope or the older form); a malformed entry raises
+    ``IllegalAction`` saying what is wrong."""
+    if not isinstance(data, Mapping):
+        raise IllegalAction(f'an action is an object such as {{"kind": "bid", "seat": 1, "amount": 3}}, not {data!r}')
+    data = upgrade(data)
+    kind = kind_of(data, _KINDS)
+    field = _FIELDS[kind]
+    check_keys(data, ["seat"] if field is None else ["seat", field])
+    seat = data["seat"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise IllegalAction(f'seat {seat!r} is not a seat: give "seat" as a number 0 to {SEATS - 1}')
+    if kind == "pass":
+        return Pass(seat)
+    assert field is not None
+    value = data[field]
     if kind == "bid":
         if isinstance(value, bool) or not isinstance(value, int):
             raise IllegalAction(f"bid {value!r}: a bid is a whole number 3 to 6")
         return Bid(seat, value)
-    if kind == "pass":
-        if value is not True:
-            raise IllegalAction(f'pass {value!r}: write "pass": true')
-        return Pass(seat)
     if kind == "trump":
         suits = {suit.value: suit for suit in Suit} | {suit.symbol: suit for suit in Suit}
         suit = suits.get(value.strip().upper()) if isinstance(value, str) else None

@@ -11,7 +11,7 @@ from engine.errors import InputError
 from engine.schmier.deal import Deal, deal_from_json, random_deal
 from engine.schmier.ranks import SEATS, next_seat
 from engine.schmier.settings import Settings, settings_from_json
-from engine.schmier.state import GAME, Hand, Phase, replay
+from engine.schmier.state import GAME, Phase, State, replay
 
 
 class Match:
@@ -22,7 +22,7 @@ class Match:
             raise InputError(f"first dealer {first_dealer!r} is not a seat: seats are 0 to {SEATS - 1}")
         self.settings = settings
         self.first_dealer = first_dealer
-        self.hands: list[Hand] = []
+        self.hands: list[State] = []
 
     @classmethod
     def drawn(cls, settings: Settings, rng: random.Random) -> Match:
@@ -30,7 +30,7 @@ class Match:
         return cls(settings, rng.randrange(SEATS))
 
     @property
-    def current(self) -> Hand | None:
+    def current(self) -> State | None:
         return self.hands[-1] if self.hands else None
 
     @property
@@ -76,13 +76,13 @@ class Match:
         if deal.scores != self.scores:
             raise IllegalAction(f"the deal carries scores {list(deal.scores)}; the game stands at {list(self.scores)}")
 
-    def new_hand(self, deal: Deal) -> Hand:
+    def new_hand(self, deal: Deal) -> State:
         self.verify_new_hand(deal)
-        hand = Hand(self.settings, deal)
+        hand = State(self.settings, deal)
         self.hands.append(hand)
         return hand
 
-    def deal_random(self, rng: random.Random) -> Hand:
+    def deal_random(self, rng: random.Random) -> State:
         """Shuffle and deal the next hand with ``rng``."""
         return self.new_hand(random_deal(rng, self.next_dealer, self.scores))
 

@@ -9,10 +9,10 @@ from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play
 from engine.schmier.deal import random_deal
 from engine.schmier.ranks import is_trump
 from engine.schmier.settings import Settings
-from engine.schmier.state import Hand, Phase
+from engine.schmier.state import Phase, State
 
 
-def random_action(hand: Hand, rng: random.Random, pass_chance: float = 0.8) -> Action:
+def random_action(hand: State, rng: random.Random, pass_chance: float = 0.8) -> Action:
     """A legal action for the seat to act, drawn without listing every dealer discard."""
     seat = hand.turn
     assert seat is not None, "the hand is over"
@@ -40,9 +40,9 @@ def random_action(hand: Hand, rng: random.Random, pass_chance: float = 0.8) -> A
 
 def play_random_hand(
     rng: random.Random, settings: Settings | None = None, dealer: int = 0, scores: tuple[int, int, int] = (0, 0, 0)
-) -> Hand:
+) -> State:
     """Deal and play one hand to its end with random legal actions."""
-    hand = Hand(settings or Settings(), random_deal(rng, dealer, scores))
+    hand = State(settings or Settings(), random_deal(rng, dealer, scores))
     while not hand.is_over:
         hand.apply(random_action(hand, rng))
     return hand

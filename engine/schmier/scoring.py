@@ -94,7 +94,7 @@ def game_winner(scores: Sequence[int], bidding_team: int | None) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
+class Settlement:
     """The settlement of a hand. Schmier scores points, not chips, so ``payments`` is empty and ``nets`` gives
     each seat its team's score change for the hand."""
 
@@ -177,7 +177,7 @@ class HandResult:
 
 def score_hand(
     tricks: Sequence[Trick], trump: Suit, bidder: int, bid: int, scores_before: tuple[int, int, int]
-) -> HandResult:
+) -> Settlement:
     awards = award_points(tricks, trump)
     taken = [0] * TEAMS
     for award in awards:
@@ -189,7 +189,7 @@ def score_hand(
     if not made:
         change[bidding_team] = -bid
     after = tuple(before + delta for before, delta in zip(scores_before, change, strict=True))
-    return HandResult(
+    return Settlement(
         points=awards,
         card_points=card_points_by_team(tricks),
         taken=(taken[0], taken[1], taken[2]),
@@ -203,5 +203,5 @@ def score_hand(
     )
 
 
-def thrown_in(scores: tuple[int, int, int]) -> HandResult:
-    return HandResult((), (0, 0, 0), (0, 0, 0), (0, 0, 0), scores, scores, None, None, None, None)
+def thrown_in(scores: tuple[int, int, int]) -> Settlement:
+    return Settlement((), (0, 0, 0), (0, 0, 0), (0, 0, 0), scores, scores, None, None, None, None)

@@ -3,6 +3,20 @@
 Built from the settings and a ``Deal``; every action is checked (``verify_…`` / ``can_…``) and applied
 (``bid``, ``pass_bid``, ``name_trump``, ``discard``, ``play``), returning a ``Record``. The state is fully
 determined by its settings, deal and actions, which is what ``to_json`` stores and ``replay`` rebuilds.
+
+>>> import random
+>>> from engine.schmier.deal import random_deal
+>>> state = State(Settings(), random_deal(random.Random(1), dealer=0))
+>>> state.waiting_for()
+'seat 1 to bid or pass'
+>>> state.legal_actions()[:2]
+[Pass(seat=1), Bid(seat=1, amount=3)]
+>>> state.can(Bid(seat=2, amount=3))
+False
+>>> state.apply(Bid(seat=1, amount=3)).describe()
+'seat 1 bids 3'
+>>> State.from_json(state.to_json()) == state
+True
 """
 
 from __future__ import annotations
@@ -13,13 +27,13 @@ from enum import Enum
 from typing import Any
 
 from engine.cards import Card, Suit
-from engine.common import JSON, IllegalAction
+from engine.common import JSON, IllegalAction, answers_yes, replay_actions
 from engine.errors import InputError
 from engine.schmier import bidding, discards, tricks
 from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
 from engine.schmier.deal import Deal, deal_from_json
 from engine.schmier.ranks import SEATS, is_trump, next_seat, team_of
-from engine.schmier.scoring import HandResult, score_hand, thrown_in
+from engine.schmier.scoring import Settlement, score_hand, thrown_in
 from engine.schmier.settings import MAX_BID, TRICKS, Settings, settings_from_json
 from engine.schmier.tricks import Trick
 
@@ -46,8 +60,8 @@ _WAITING_FOR = {
 }
 
 
-class Hand:
-    """The state of one hand (re-exported as ``State``)."""
+class State:
+    """The state of one hand."""
 
     def __init__(self, settings: Settings, deal: Deal) -> None:
         self.settings = settings
@@ -64,7 +78,7 @@ class Hand:
         self.received: dict[int, tuple[Card, ...]] = {}
         self.tricks: list[Trick] = []
         self.current: list[tuple[int, Card]] = []
-        self.result: HandResult | None = None
+        self.result: Settlement | None = None
         self._history: list[Record] = []
 
     # ----- what the kiosk reads
@@ -135,7 +149,7 @@ class Hand:
             return [Discard(seat, cards) for cards in self.discard_options().combinations(self.trump)]
         return [Play(seat, card) for card in self.legal_plays()]
 
-    def settle(self) -> HandResult:
+    def settle(self) -> Settlement:
         if self.result is None:
             raise IllegalAction(f"the hand is not over yet: waiting for {self.waiting_for()}")
         return self.result
@@ -176,20 +190,38 @@ class Hand:
         assert self.trump is not None
         tricks.check_play(seat, self.hands[seat], card, self.led, self.trump, self.settings.trump_anytime)
 
+    def verify(self, action: Action) -> None:
+        """Raise ``IllegalAction`` with the reason when ``action`` may not be applied now."""
+        if isinstance(action, Bid):
+            self.verify_bid(action.seat, action.amount)
+        elif isinstance(action, Pass):
+            self.verify_pass_bid(action.seat)
+        elif isinstance(action, NameTrump):
+            self.verify_name_trump(action.seat, action.suit)
+        elif isinstance(action, Discard):
+            self.verify_discard(action.seat, action.cards)
+        elif isinstance(action, Play):
+            self.verify_play(action.seat, action.card)
+        else:
+            raise IllegalAction(f"{action!r} is not a Schmier action")
+
+    def can(self, action: Action) -> bool:
+        return answers_yes(self.verify, action)
+
     def can_bid(self, seat: int, amount: int) -> bool:
-        return _allowed(self.verify_bid, seat, amount)
+        return answers_yes(self.verify_bid, seat, amount)
 
     def can_pass_bid(self, seat: int) -> bool:
-        return _allowed(self.verify_pass_bid, seat)
+        return answers_yes(self.verify_pass_bid, seat)
 
     def can_name_trump(self, seat: int, suit: Suit) -> bool:
-        return _allowed(self.verify_name_trump, seat, suit)
+        return answers_yes(self.verify_name_trump, seat, suit)
 
     def can_discard(self, seat: int, cards: Sequence[Card]) -> bool:
-        return _allowed(self.verify_discard, seat, cards)
+        return answers_yes(self.verify_discard, seat, cards)
 
     def can_play(self, seat: int, card: Card) -> bool:
-        return _allowed(self.verify_play, seat, card)
+        return answers_yes(self.verify_play, seat, card)
 
     # ----- actions
 
@@ -293,10 +325,9 @@ class Hand:
             return self.name_trump(action.seat, action.suit)
         if isinstance(action, Discard):
             return self.discard(action.seat, action.cards)
-        return self.play(action.seat, action.card)
-
-    def apply_json(self, data: Mapping[str, JSON]) -> Record:
-        return self.apply(action_from_json(data))
+        if isinstance(action, Play):
+            return self.play(action.seat, action.card)
+        raise IllegalAction(f"{action!r} is not a Schmier action")
 
     def _record(self, action: Action, effect: str = "") -> Record:
         record = Record(action, effect)
@@ -305,7 +336,7 @@ class Hand:
 
     # ----- values
 
-    def copy(self) -> Hand:
+    def copy(self) -> State:
         return copy.deepcopy(self)
 
     def _key(self) -> tuple[Any, ...]:
@@ -329,7 +360,7 @@ class Hand:
         )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Hand) and self._key() == other._key()
+        return isinstance(other, State) and self._key() == other._key()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -365,7 +396,7 @@ class Hand:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> Hand:
+    def from_json(cls, data: Mapping[str, JSON]) -> State:
         """Rebuild a hand from ``to_json()`` (or a hand file) by replaying its actions."""
         settings, deal, actions, now = read_hand_file(data)
         hand = replay(settings, deal, actions)
@@ -399,20 +430,8 @@ def read_hand_file(data: Mapping[str, JSON]) -> tuple[Settings, Deal, list[Mappi
     return settings, deal_from_json(data), actions, data.get("now")
 
 
-def _allowed(check: Any, *args: Any) -> bool:
-    try:
-        check(*args)
-    except IllegalAction:
-        return False
-    return True
-
-
-def replay(settings: Settings, deal: Deal | Mapping[str, JSON], actions: Sequence[Mapping[str, JSON]]) -> Hand:
-    """Rebuild a hand by applying the actions in order; an illegal one raises ``IllegalAction('action i: …')``."""
-    hand = Hand(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
-    for index, data in enumerate(actions):
-        try:
-            hand.apply_json(data)
-        except IllegalAction as error:
-            raise IllegalAction(f"action {index}: {error}") from None
-    return hand
+def replay(settings: Settings, deal: Deal | Mapping[str, JSON], actions: Sequence[Mapping[str, JSON]]) -> State:
+    """Rebuild a hand by applying the actions (today's envelope or the older form) in order; an illegal one raises
+    ``IllegalAction('action i: …')``."""
+    state = State(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
+    return replay_actions(state, actions, action_from_json)

@@ -19,23 +19,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from engine.errors import InputError
 
 if TYPE_CHECKING:
-    from engine.baibuu import Round, Settlement
+    from engine.baibuu import Settlement, State
     from engine.cards import Card
 
-ROUND_KEYS = {
-    "dice": "[3 numbers 1-6]",
-    "house": '["QH","8S","AD","3C"] (set by the house way) or {"high": [2 cards], "low": [2 cards]}',
-    "seats": '{"2": {"bet": 100, "high": [2 cards], "low": [2 cards]}, …}',
-    "commission": "0 to 0.10 (default 0.05)",
-    "copy_rule": '"house" or "highest_card"',
-    "direction": '"counter_clockwise" or "clockwise"',
-    "smallest_chip": "whole chips (default 1)",
-    "min_bet": "whole chips",
-    "max_bet": "whole chips or null",
-    "manual_dice": "true when the dice were entered by hand",
-}
-SEAT_KEYS = ("bet", "high", "low")
-SEAT_NAMES = ("2", "3", "4", "5", "6", "7")
 
 
 def register(subparsers: Any) -> None:
@@ -56,6 +42,8 @@ def register(subparsers: Any) -> None:
     way.add_argument("cards", nargs="*", metavar="CARD", help="four cards, e.g. 8S QH AD 3C (10 as 10 or T)")
     way.add_argument("--json", action="store_true", help="one JSON object a hand: cards, high, low, rule")
     way.set_defaults(func=run_house_way)
+
+    from engine.baibuu.round_file import ROUND_KEYS
 
     settle = commands.add_parser(
         "settle",
@@ -143,13 +131,14 @@ def _cards(cards: Iterable[Card]) -> str:
 
 
 def run_settle(args: argparse.Namespace) -> int:
+    from engine.baibuu.round_file import read_round_file
     from engine.untrusted import parse_json
 
     name = "standard input" if args.round_file == "-" else args.round_file
     source = sys.stdin.buffer.read() if args.round_file == "-" else Path(args.round_file).read_bytes()
     data = parse_json(source, name)
     try:
-        state = round_from_file(data)
+        state = read_round_file(data)
     except InputError as error:
         raise InputError(f"{name}: {error}") from None
     settlement = state.settle()
@@ -160,66 +149,14 @@ def run_settle(args: argparse.Namespace) -> int:
     return 0
 
 
-def round_from_file(data: object) -> Round:
-    """A settled-ready round from the round-file format of ``dealer-assist baibuu settle``."""
-    from engine.baibuu import Round, house_way, settings_from_json
-    from engine.baibuu.round import cards_from_json
-
-    if not isinstance(data, dict):
-        raise InputError("a round is a JSON object with dice, house and seats")
-    unknown = sorted(set(data) - set(ROUND_KEYS))
-    if unknown:
-        raise InputError(f"unknown key {', '.join(map(repr, unknown))}; a round has {', '.join(ROUND_KEYS)}")
-    missing = [key for key in ("dice", "house", "seats") if key not in data]
-    if missing:
-        raise InputError(f"missing {', '.join(missing)}: {'; '.join(f'{k}: {ROUND_KEYS[k]}' for k in missing)}")
-    seats = data["seats"]
-    if not isinstance(seats, dict) or not seats:
-        raise InputError(f"seats: {ROUND_KEYS['seats']}")
-    positions = []
-    for key in seats:
-        # Written exactly as the table numbers its seats: "02" or "²" would be a second name for seat 2.
-        if key not in SEAT_NAMES:
-            raise InputError(f'seats: {key!r} is not a seat; write seats as the table numbers them, "2" to "7"')
-        positions.append(int(key))
-    setting_keys = ("commission", "copy_rule", "direction", "smallest_chip", "min_bet", "max_bet")
-    settings = settings_from_json({**{k: data[k] for k in setting_keys if k in data}, "seats": sorted(positions)})
-    state = Round(settings)
-    dice = data["dice"]
-    if not isinstance(dice, list):
-        raise InputError(f"dice {dice!r}: {ROUND_KEYS['dice']}")
-    manual = data.get("manual_dice", False)
-    if not isinstance(manual, bool):
-        raise InputError(f"manual_dice {manual!r}: {ROUND_KEYS['manual_dice']}, else false")
-    state.roll(dice, manual=manual)
-    house = data["house"]
-    if isinstance(house, dict):
-        if set(house) != {"high", "low"}:
-            raise InputError(f"house: {ROUND_KEYS['house']}")
-        high, low = cards_from_json(house["high"]), cards_from_json(house["low"])
-        state.reveal_house([*high, *low])
-    else:
-        state.reveal_house(cards_from_json(house))
-        split = house_way(state.house_cards or ())
-        high, low = list(split.high.cards), list(split.low.cards)
-    state.set_house(high, low)
-    for key in sorted(seats, key=int):
-        seat = seats[key]
-        if not isinstance(seat, dict) or set(seat) != set(SEAT_KEYS):
-            raise InputError(f'seat {key}: give bet, high and low, e.g. {{"bet": 100, "high": ["KH","QS"], …}}')
-        bet = seat["bet"]
-        if isinstance(bet, bool) or not isinstance(bet, int):
-            raise InputError(f"seat {key}: bet {bet!r} is a whole number of chips")
-        state.set_seat(int(key), bet, cards_from_json(seat["high"]), cards_from_json(seat["low"]))
-    return state
 
 
-def _settlement_json(state: Round, settlement: Settlement) -> dict[str, object]:
+def _settlement_json(state: State, settlement: Settlement) -> dict[str, object]:
     assert state.assignment is not None
     return {"dice": list(state.assignment.dice.values), **settlement.to_json()}
 
 
-def _print_round(state: Round, settlement: Settlement, out: TextIO) -> None:
+def _print_round(state: State, settlement: Settlement, out: TextIO) -> None:
     assert state.assignment is not None and state.house_split is not None and state.house is not None
     assignment = state.assignment
     say = out.write
@@ -227,7 +164,9 @@ def _print_round(state: Round, settlement: Settlement, out: TextIO) -> None:
     say("  stacks: " + ", ".join(_stack_line(state, p) for p in range(1, 8)) + "\n")
     split = state.house_split
     say(f"house: {_cards(state.house_cards or ())}\n")
-    say(f"  house way: high {split.high.describe()}, low {split.low.describe()}\n")
+    way = state.settings.house_way
+    named = "" if way.is_standard else f" (posted: {way.name})"
+    say(f"  house way{named}: high {split.high.describe()}, low {split.low.describe()}\n")
     say(f"  rule: {split.rule}\n")
     if not settlement.house_way_followed:
         say(
@@ -244,7 +183,7 @@ def _print_round(state: Round, settlement: Settlement, out: TextIO) -> None:
     say(f"house net: {house_net:+d}\n")
 
 
-def _stack_line(state: Round, position: int) -> str:
+def _stack_line(state: State, position: int) -> str:
     assert state.assignment is not None
     stack = f"stack {state.assignment.stack_for(position)}"
     if position == 1:
@@ -430,14 +369,14 @@ def player_set(cards: Sequence[Card], rng: random.Random) -> tuple[list[Card], l
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from engine.baibuu import Deal, Round, Settings, house_way
+    from engine.baibuu import Deal, Settings, State, house_way
     from engine.cards import shuffled, standard_deck
 
     seats = parse_seats(args.seats)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     rng = random.Random(seed)
     deal = Deal.from_deck(shuffled(standard_deck(), rng.randrange(2**32)))
-    state = Round(Settings(seats=seats), deal)
+    state = State(Settings(seats=seats), deal)
     state.roll([rng.randint(1, 6) for _ in range(3)])
     house_cards = state.stack_of(1) or ()
     state.reveal_house(house_cards)

@@ -101,43 +101,22 @@ def parse_commission(text: str) -> Decimal:
 
 
 def house_way_from_file(path: Path) -> HouseWay:
-    """A house-way variant: the standard rules with the casino's pair table and low-hand minimum."""
-    from engine.baibuu.analysis import RankWayTable
-    from engine.baibuu.house_way import STANDARD_PAIR_SPLITS, STANDARD_RULES, HouseWay
-    from engine.cards import parse_card
+    """A casino's posted house way from its file (the engine's form, checked on every hand of ranks); a file
+    without a name is named after itself."""
+    from engine.baibuu.house_way_file import house_way_from_json
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise InputError(f"--house-way {path}: not valid JSON ({error}); check the file") from None
-    if not isinstance(data, dict) or set(data) - {"pair_splits", "min_low_points"}:
-        raise InputError(f'--house-way {path}: give an object with "pair_splits" and/or "min_low_points"')
-    splits = dict(STANDARD_PAIR_SPLITS)
-    if "pair_splits" in data:
-        table = data["pair_splits"]
-        if not isinstance(table, dict):
-            example = '{"2": ["5+6"]}'
-            raise InputError(f'--house-way {path}: "pair_splits" maps a pair\'s rank to its splits, e.g. {example}')
-        splits = {}
-        for rank_text, patterns in table.items():
-            try:
-                rank = parse_card(f"{rank_text}S").rank
-            except InputError:
-                raise InputError(f"--house-way {path}: {rank_text!r} is not a rank (A, 2-10, J, Q, K)") from None
-            if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-                raise InputError(f'--house-way {path}: the splits of pair {rank_text} are a list such as ["A+Z"]')
-            splits[rank] = tuple(patterns)
-    minimum = data.get("min_low_points", 4)
-    if isinstance(minimum, bool) or not isinstance(minimum, int) or not 0 <= minimum <= 9:
-        raise InputError(f"--house-way {path}: min_low_points {minimum!r} is a whole number of points 0 to 9")
+    except OSError as error:
+        raise InputError(f"--house-way {path}: cannot read it ({error.strerror}); check the path") from None
+    if isinstance(data, dict) and "name" not in data:
+        data = {"name": path.stem, **data}
     try:
-        way = HouseWay(STANDARD_RULES, pair_splits=splits, min_low_points=minimum)
-        RankWayTable(way)  # every hand gets one split, never a mis-set
-    except ValueError as error:
+        return house_way_from_json(data)
+    except InputError as error:
         raise InputError(f"--house-way {path}: {error}") from None
-    except AssertionError as error:
-        raise InputError(f"--house-way {path}: {error}; such a house way cannot be posted") from None
-    return way
 
 
 # ---------------------------------------------------------------- the figures

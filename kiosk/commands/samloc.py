@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from engine.samloc import Hand, action_from_json, deal_from_json, settings_from_json
+    from engine.samloc import State, action_from_json, deal_from_json, settings_from_json
     from engine.untrusted import parse_json
 
     data = parse_json(args.hand_file.read_bytes(), str(args.hand_file))
@@ -43,7 +43,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if not isinstance(actions, list):
         raise InputError(f'{args.hand_file}: "actions" must be a list')
     settings = settings_from_json(data.get("table", {}))
-    hand = Hand.start(settings, deal_from_json({"hands": data.get("hands"), "leader": data.get("leader")}))
+    hand = State.start(settings, deal_from_json({"hands": data.get("hands"), "leader": data.get("leader")}))
     say = (lambda _text: None) if args.json else print
     say(
         f"Sâm Lốc, {hand.players} players, bet {settings.bet}, turn timer {settings.turn_timer_s} s, "

@@ -37,7 +37,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from engine.common import IllegalAction
-    from engine.schmier import Hand, Settings
+    from engine.schmier import Settings, State, action_from_json
     from engine.schmier.state import read_hand_file
     from engine.untrusted import parse_json
 
@@ -49,14 +49,14 @@ def _replay(args: argparse.Namespace) -> int:
     if args.trump_anytime:
         settings = Settings(trump_anytime=True, show_dealer_trump_discards=settings.show_dealer_trump_discards)
 
-    hand = Hand(settings, deal)
+    hand = State(settings, deal)
     narrate = not args.json
     if narrate:
         scores = ", ".join(f"team {team} {score}" for team, score in enumerate(deal.scores))
         print(f"Schmier hand: seat {deal.dealer} deals; scores going in: {scores}")
     for index, action in enumerate(actions):
         try:
-            record = hand.apply_json(action)
+            record = hand.apply(action_from_json(action))
         except IllegalAction as error:
             raise InputError(f"action {index}: {error}") from None
         if narrate:

@@ -1,7 +1,7 @@
 """The Bài Bửu round as the dealer lives it: shake → dice → house hand → house way → seats → results → close.
 
 Plain Python, no Kivy. Inputs: commands (screen or button panel), dice events, the camera's reads per place.
-Output: ``view()``, a frozen ``BaiBuuView``. Every action goes through the engine (``engine.baibuu.Round``) and into
+Output: ``view()``, a frozen ``BaiBuuView``. Every action goes through the engine (``engine.baibuu.State``) and into
 the journal *before* the screen shows what it caused; when the journal refuses a write, nothing is shown.
 """
 
@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from engine.baibuu import Hand, HandClass, Round, Settings, house_way, replay
+from engine.baibuu import HandClass, Settings, State, TwoCardHand, house_way, replay
+from engine.baibuu.actions import upgrade
 from engine.cards import Card
 from engine.common import IllegalAction
 from engine.errors import InputError
@@ -68,7 +69,7 @@ class BaiBuuController:
 
     def _new_round_state(self) -> None:
         self.phase = Phase.READY
-        self.state: Round | None = None
+        self.state: State | None = None
         self.round_id: int | None = None
         self.alert: Msg | None = None
         self.pending_shake: int | None = None
@@ -195,7 +196,7 @@ class BaiBuuController:
     def _cmd_manual_dice(self, dice: Sequence[int]) -> None:
         if self.phase not in (Phase.READY, Phase.SHAKING):
             raise IllegalAction("the dice are already rolled this round")
-        Round(self.table_settings).verify_roll(list(dice), True)  # refuse a 7 before a round is begun for it
+        State(self.table_settings).verify_roll(list(dice), True)  # refuse a 7 before a round is begun for it
         self._read_afresh()
         with self._step():
             self._begin_round()
@@ -293,7 +294,7 @@ class BaiBuuController:
         if not in_play:
             raise IllegalAction("no seat has a bet: give at least one seat a bet")
         settings = replace(self.table_settings, seats=in_play)
-        state = Round(settings)
+        state = State(settings)
         self.round_id = self.journal.begin_round("baibuu", settings, state.deal_to_json())
         self.state = state
 
@@ -345,7 +346,7 @@ class BaiBuuController:
         if len(cards) != 4 or len(set(cards)) != 4 or any(read.doubtful for read in (*high, *low)):
             return None
         try:
-            return house_way(cards)
+            return house_way(cards, self.table_settings.house_way)
         except InputError:
             return None
 
@@ -517,6 +518,11 @@ class BaiBuuController:
         self.alert = Msg("alert.resumed", {"round": open_round.round_id})
 
     # ---- output ------------------------------------------------------------------------------------------
+    @property
+    def round_open(self) -> bool:
+        """A round is under way: the game or the table may not change until it is closed or voided."""
+        return self.round_id is not None and self.phase.value not in ("closed", "voided", "ready")
+
     def view(self) -> BaiBuuView:
         state = self.state
         dice = None
@@ -679,7 +685,7 @@ class BaiBuuController:
         )
 
 
-def hand_value(hand: Hand) -> Msg:
+def hand_value(hand: TwoCardHand) -> Msg:
     """A two-card hand's class and value, as a message the screen shows in the dealer's language."""
     hand_class = hand.hand_class
     if hand_class is HandClass.PAIR:
@@ -694,7 +700,7 @@ def hand_value(hand: Hand) -> Msg:
 def _same_set(split: Any, high: Sequence[Card], low: Sequence[Card]) -> bool:
     if len(high) != 2 or len(low) != 2 or len({*high, *low}) != 4:
         return False
-    return bool(split.same_set(Hand.of(high[0], high[1]), Hand.of(low[0], low[1])))
+    return bool(split.same_set(TwoCardHand.of(high[0], high[1]), TwoCardHand.of(low[0], low[1])))
 
 
 def _pretty(cards: Sequence[Card]) -> str:
@@ -709,7 +715,7 @@ def _place_name(position: int) -> str:
     return "house" if position == 1 else f"seat {position}"
 
 
-def hands_of(state: Round) -> dict[int, frozenset[Card]]:
+def hands_of(state: State) -> dict[int, frozenset[Card]]:
     """The hands a round put on record, by position (1: the house)."""
     hands = {}
     if state.house_cards is not None:
@@ -741,7 +747,7 @@ def unrolled_dice(entries: Iterable[Entry]) -> tuple[int, ...] | None:
         if entry.kind == "dice_rolled":
             dice = tuple(entry.payload["dice"])
         elif entry.kind == "dice_reshaken" or (
-            entry.kind == "action_recorded" and entry.payload["action"].get("action") == "roll"
+            entry.kind == "action_recorded" and upgrade(entry.payload["action"]).get("kind") == "roll"
         ):
             dice = None
     return dice

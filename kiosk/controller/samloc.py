@@ -19,8 +19,9 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import InputError
 from engine.phrases import Phrase
-from engine.samloc import Hand, leader_of_next_hand, random_deal, settings_from_json
+from engine.samloc import State, leader_of_next_hand, random_deal, settings_from_json
 from journal import Journal
+from journal.store import OpenRound
 from kiosk.clock import Clock
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused, ScreenView
 from kiosk.i18n import Msg
@@ -96,12 +97,12 @@ class SamLocController:
         self.balances = [balance] * players
         self.rng = random.Random(seed)
         self.dealer = dealer
-        self.previous: Hand | None = None
+        self.previous: State | None = None
         self._reset()
 
     def _reset(self) -> None:
         self.phase = Phase.READY
-        self.hand: Hand | None = None
+        self.hand: State | None = None
         self.round_id: int | None = None
         self.alert: Msg | None = None
         self.turn_since = 0.0
@@ -132,7 +133,9 @@ class SamLocController:
         elif name is not None:
             self.command(name)
 
-    def on_table(self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None) -> None:
+    def on_table(
+        self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None, taken_at: float | None = None
+    ) -> None:
         """``frame``: the camera frame the reads came from (this game journals no readings, so keeps none)."""
         self.centre = tuple(reads.get(CENTRE, ()))
 
@@ -152,7 +155,7 @@ class SamLocController:
         settings = replace(self.base, players=self.players, balances=tuple(self.balances))
         leader = leader_of_next_hand(settings, self.previous)
         deal = random_deal(self.players, leader, self.rng)
-        hand = Hand.start(settings, deal)
+        hand = State.start(settings, deal)
         self.round_id = self.journal.begin_round("samloc", settings, hand.deal_to_json())
         self.hand = hand
         self.phase = Phase.PLAYING
@@ -221,7 +224,7 @@ class SamLocController:
             raise Refused(Msg("sl.refused.confirm_or_void"))
         self._reset()
 
-    def _playing(self) -> Hand:
+    def _playing(self) -> State:
         if self.phase is not Phase.PLAYING or self.hand is None:
             raise Refused(Msg("sl.refused.not_playing"))
         return self.hand
@@ -241,7 +244,7 @@ class SamLocController:
         self.phase = Phase.RESULTS
 
     # ---- resume after a restart --------------------------------------------------------------------------
-    def resume(self, open_round: Any) -> None:
+    def resume(self, open_round: OpenRound) -> None:
         """Take up the hand the journal found open, by replaying its actions through the engine."""
         from engine.samloc import replay
 
@@ -258,6 +261,11 @@ class SamLocController:
         self.alert = Msg("alert.resumed", {"round": open_round.round_id})
 
     # ---- output ------------------------------------------------------------------------------------------
+    @property
+    def round_open(self) -> bool:
+        """A round is under way: the game or the table may not change until it is closed or voided."""
+        return self.round_id is not None and self.phase.value not in ("closed", "voided", "ready")
+
     def view(self) -> SamLocView:
         hand = self.hand
         players = []
