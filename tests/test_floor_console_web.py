@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import re
 import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -20,6 +23,11 @@ from floor.console.db import Database
 from floor.migrate import migrate
 from floor.pg import LocalServer
 from floor.shipper import Shipper
+from floor.store import add_kiosk
+from journal import Journal, ManualClock
+from journal.chain import load_key
+from journal.simulate import play_round
+from journal.store import settlement_json
 from tests.floor_helpers import enroll
 
 PASSWORD = "correct horse battery"
@@ -232,8 +240,8 @@ def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
     web = client(floor)
     sign_in(web, "auditor")
     with psycopg.connect(dsn) as conn:
-        rounds = conn.execute("SELECT kiosk_id, round_id, status, game FROM rounds ORDER BY kiosk_id, round_id"
-                              ).fetchall()
+        rounds = conn.execute("SELECT kiosk_id, round_id, status, game FROM rounds WHERE kiosk_id IN ('K-1', 'K-2') "
+                              "ORDER BY kiosk_id, round_id").fetchall()
     assert len(rounds) == 11
     for kiosk_id, round_id, status, _game in rounds:
         page = web.get(f"/rounds/{kiosk_id}/{round_id}").text
@@ -248,11 +256,53 @@ def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
     assert listed.count('class="round-link"') == sum(1 for r in rounds if r[0] == "K-1" and r[2] == "settled")
     exported = web.get("/rounds.csv")
     assert exported.headers["content-type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(exported.text)))
+    rows = [r for r in csv.DictReader(io.StringIO(exported.text)) if r["kiosk_id"] in ("K-1", "K-2")]
     assert sorted((r["kiosk_id"], int(r["round_id"])) for r in rows) == [(r[0], r[1]) for r in rounds]
     assert {r["status"] for r in rows} == {"settled", "voided"}
     only_voided = list(csv.DictReader(io.StringIO(web.get("/rounds.csv?outcome=voided").text)))
     assert only_voided and {r["status"] for r in only_voided} == {"voided"}
+
+
+class PaysTenMore:
+    """A kiosk that records a payout 10 chips above what it showed (what a review exists to catch)."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.journal, name)
+
+    def close_round(self, round_id: int, settlement: Any) -> Any:
+        payments, nets = settlement_json(settlement)
+        paid = [p.to_json() for p in payments]
+        paid[0]["amount"] += 10
+        return self.journal.close_round(round_id, {"payments": paid, "nets": nets})
+
+
+def test_a_round_paid_otherwise_than_the_rules_say_is_shown_as_disagreeing(
+        floor: tuple[str, Clock, Database], floor_server: LocalServer, tmp_path: Path) -> None:
+    dsn, _clock, _db = floor
+    folder = tmp_path / "k9"
+    folder.mkdir(mode=0o700)
+    journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id="K-9", table_id="T9",
+                           clock=ManualClock())
+    journal.recover()
+    rng = random.Random(5)
+    play_round(journal, "baibuu", rng)
+    play_round(PaysTenMore(journal), "baibuu", rng)  # type: ignore[arg-type]
+    journal.close()
+    with psycopg.connect(dsn) as conn:
+        login = add_kiosk(conn, "K-9", "T9", chain_key=load_key(folder / "journal.key", create=False))
+    dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+    Shipper(folder / "journal.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
+    web = client(floor)
+    sign_in(web, "auditor")
+    assert 'id="verdict">The replay agrees' in web.get("/rounds/K-9/1").text
+    page = web.get("/rounds/K-9/2").text
+    assert 'id="verdict">THE REPLAY DISAGREES with what was recorded.' in page
+    replayed, shown, paid = (re.search(r"<ul class=\"payments\">(.*?)</ul>", part, re.S)[1]  # type: ignore[index]
+                             for part in page.split("<section>")[1:4])
+    assert replayed == shown != paid
 
 
 def test_reports_per_table_hold_and_charts_in_both_languages(floor: tuple[str, Clock, Database]) -> None:
