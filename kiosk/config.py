@@ -75,6 +75,9 @@ class JournalConfig:
     """The key file: another volume, readable by the kiosk's user only (0600)."""
     anchors: str | None = None
     """An append-only anchor file on another volume: the chain's head at every round's end."""
+    floor: str | None = None
+    """The floor's central PostgreSQL (a DSN with this kiosk's own login, from ``dealer-assist floor add-kiosk``):
+    the journal is shipped there in the background, and every anchor goes there too."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ class KioskConfig:
                 "retention_days": self.evidence.retention_days,
                 "max_mb": self.evidence.max_mb,
             },
-            "journal": {"key": self.journal.key, "anchors": self.journal.anchors},
+            "journal": {"key": self.journal.key, "anchors": self.journal.anchors, "floor": self.journal.floor},
         }
 
 
@@ -403,13 +406,18 @@ def _evidence(data: Any, where: str) -> EvidenceConfig:
 def _journal(data: Any, where: str) -> JournalConfig:
     if not isinstance(data, Mapping):
         raise ConfigError(f"{where}: journal: a mapping with key and anchors (file paths)")
-    _known(data, {"key", "anchors"}, where, "journal.")
+    _known(data, {"key", "anchors", "floor"}, where, "journal.")
     values: dict[str, str | None] = {}
     for name in ("key", "anchors"):
         value = data.get(name)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ConfigError(f"{where}: journal.{name} {value!r}: a file path (on another volume), or null")
         values[name] = None if value is None else value.strip()
+    floor = data.get("floor")
+    if floor is not None and (not isinstance(floor, str) or ("=" not in floor and "://" not in floor)):
+        raise ConfigError(f"{where}: journal.floor {floor!r}: the floor's DSN ('host=… dbname=… user=… "
+                          "password=…', given by `dealer-assist floor add-kiosk`), or null")
+    values["floor"] = None if floor is None else floor.strip()
     return JournalConfig(**values)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from journal.anchors import AnchorFile
+from journal.anchors import AnchorFile, AnchorSink
 from journal.errors import JournalError
 from journal.events import Note
 from journal.store import Journal, Recovery
@@ -28,8 +28,14 @@ def key_path(config: KioskConfig, data_dir: Path) -> Path:
     return Path(config.journal.key) if config.journal.key else data_dir / DEMO_KEY_FILE
 
 
-def anchor_sink(config: KioskConfig) -> AnchorFile | None:
-    return AnchorFile(config.journal.anchors) if config.journal.anchors else None
+def anchor_sink(config: KioskConfig) -> AnchorSink | None:
+    """The anchor file, the floor, both, or none (as the config says)."""
+    file_sink = AnchorFile(config.journal.anchors) if config.journal.anchors else None
+    if config.journal.floor:
+        from floor.kiosk_link import floor_anchors
+
+        return floor_anchors(config.journal.floor, file_sink)
+    return file_sink
 
 
 def is_production(config: KioskConfig) -> bool:
@@ -99,9 +105,9 @@ def recover_anchored(journal: Journal) -> Recovery:
 
     A journal the kiosk has just begun is in none of the anchors of the one before it: that is noted, not refused.
     """
-    sink = journal.anchors
+    sink = _anchor_file(journal)
     begun_anew = False
-    if isinstance(sink, AnchorFile) and sink.path.exists():
+    if sink is not None and sink.path.exists():
         try:
             check = journal.check_anchors([sink.path])
         except JournalError as error:  # unreadable: the anchor that follows fails too, and notes it
@@ -125,10 +131,16 @@ def recover_anchored(journal: Journal) -> Recovery:
     return recovery
 
 
+def _anchor_file(journal: Journal) -> AnchorFile | None:
+    """The kiosk's anchor file, alone or beside the floor (``floor.kiosk_link.BothAnchors``)."""
+    sinks = getattr(journal.anchors, "sinks", (journal.anchors,))
+    return next((sink for sink in sinks if isinstance(sink, AnchorFile)), None)
+
+
 def anchors_problem(journal: Journal) -> str | None:
     """Why the journal does not continue this kiosk's anchors (VERIFY JOURNAL on the supervisor screen), or None."""
-    sink = journal.anchors
-    if not isinstance(sink, AnchorFile) or not sink.path.exists():
+    sink = _anchor_file(journal)
+    if sink is None or not sink.path.exists():
         return None
     try:
         check = journal.check_anchors([sink.path])

@@ -169,3 +169,14 @@ def _migration_header_body() -> str:
 
 
 _HEADER_BODY = _migration_header_body()
+
+
+def test_a_silent_kiosk_is_alerted_until_it_is_heard_again(floor_server: LocalServer, floor_dsn: str,
+                                                           tmp_path: Path) -> None:
+    kiosk = enroll(floor_server, floor_dsn, tmp_path / "k1", "K-1", "T1")
+    ingest(kiosk.dsn, local_events(kiosk.journal_path)[:5])
+    assert central(floor_dsn, "SELECT raise_silent_alerts('1 hour')") == [(0,)]
+    assert central(floor_dsn, "SELECT raise_silent_alerts('0 seconds')") == [(1,)]
+    assert central(floor_dsn, "SELECT raise_silent_alerts('0 seconds')") == [(0,)]  # still the one alert
+    ingest(kiosk.dsn, [])  # the shipper's heartbeat
+    assert central(floor_dsn, "SELECT count(*) FROM alerts WHERE kind = 'silent' AND cleared_at IS NULL") == [(0,)]

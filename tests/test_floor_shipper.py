@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from floor.anchors import FloorAnchors
 from floor.kiosk_link import floor_anchors
 from floor.pg import LocalServer, free_port
@@ -20,6 +22,8 @@ from journal import AnchorFile, Journal, ManualClock
 from journal.chain import load_key
 from journal.events import Note
 from journal.simulate import fill
+from kiosk.config import ConfigError, config_from_data
+from kiosk.journal_place import anchor_sink
 from tests.floor_helpers import central, enroll, local_events
 
 REPO = Path(__file__).resolve().parent.parent
@@ -143,3 +147,13 @@ def test_the_kiosks_anchor_file_is_kept_when_the_floor_is_unreachable(tmp_path: 
     assert journal.anchor_problem is not None and "floor" in journal.anchor_problem
     assert len((tmp_path / "K-1.anchors").read_text().splitlines()) == 2
     journal.close()
+
+
+def test_the_kiosk_config_names_the_floor_and_its_anchors_go_there_beside_the_file(tmp_path: Path) -> None:
+    dsn = "host=floor.casino dbname=floor user=kiosk_k_1 password=secret"
+    config = config_from_data({"journal": {"anchors": str(tmp_path / "K-1.anchors"), "floor": dsn}})
+    assert config.journal.floor == dsn
+    sink = anchor_sink(config)
+    assert sink is not None and "anchor file" in sink.where and "floor" in sink.where
+    with pytest.raises(ConfigError, match=r"journal\.floor .*the floor's DSN"):
+        config_from_data({"journal": {"floor": "floor.casino"}})
