@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 from starlette.testclient import TestClient
@@ -20,6 +21,7 @@ from starlette.testclient import TestClient
 from floor.console import auth
 from floor.console.app import Console, create_app
 from floor.console.db import Database
+from floor.console.server import BackgroundServer
 from floor.migrate import migrate
 from floor.pg import LocalServer
 from floor.shipper import Shipper
@@ -157,6 +159,31 @@ def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: tup
             conn.execute("UPDATE events SET payload_text = '{}' WHERE kiosk_id = 'K-1'")
     finally:
         db.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_pit_stream_pushes_the_tables_and_ends_when_the_session_does(floor: tuple[str, Clock, Database]) -> None:
+    dsn, _clock, db = floor
+    server = BackgroundServer(create_app(Console(db, pit_poll_s=0.1, session_check_s=0.2)))
+    server.start()
+    try:
+        web = httpx.Client(base_url=server.url, timeout=10)
+        token = csrf_of(web.get("/login").text)
+        web.post("/login", data={"csrf": token, "name": "supervisor", "password": PASSWORD})
+        events = []
+        with web.stream("GET", "/pit/stream") as stream:
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            for line in stream.iter_lines():
+                if line.startswith("event: "):
+                    events.append(line[7:])
+                    if events == ["pit"]:
+                        with psycopg.connect(dsn) as conn:  # signed out in another tab
+                            conn.execute("UPDATE console_sessions SET ended_at = now() WHERE token_hash = %s",
+                                         (auth.token_hash(web.cookies["floor_session"]),))
+        assert events == ["pit", "signed-out"]
+        assert web.get("/pit/stream").status_code == 401
+    finally:
+        server.stop()
 
 
 def test_a_form_without_the_sessions_csrf_token_is_refused(floor: tuple[str, Clock, Database]) -> None:

@@ -41,12 +41,14 @@ class Console:
     """The app's state: the database, the clock, and the settings a floor may change."""
 
     def __init__(self, db: Database, *, clock: Clock = utc_now, secure_cookies: bool = False,
-                 silent_after_s: int = 300, pit_poll_s: float = 0.5, shifts: tuple[int, ...] = (6, 14, 22)) -> None:
+                 silent_after_s: int = 300, pit_poll_s: float = 0.5, session_check_s: float = 10.0,
+                 shifts: tuple[int, ...] = (6, 14, 22)) -> None:
         self.db = db
         self.clock = clock
         self.secure_cookies = secure_cookies
         self.silent_after_s = silent_after_s
         self.pit_poll_s = pit_poll_s
+        self.session_check_s = session_check_s
         self.shifts = shifts
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
 
@@ -249,11 +251,16 @@ async def _pit_stream(request: Request) -> Response:
 
     async def stream() -> AsyncIterator[str]:
         last = ""
-        idle = 0.0
+        idle = checked = 0.0
         yield "retry: 1000\n\n"
         while True:
             if await request.is_disconnected():
                 return
+            if checked >= console.session_check_s:  # a session signed out elsewhere or expired stops its stream
+                checked = 0.0
+                if await _run(_current, request) is None:
+                    yield "event: signed-out\ndata: /login\n\n"
+                    return
             tables = await _run(_pit_tables, console)
             html = template.render(tables=tables, t=t, session=session)
             if html != last:
@@ -264,6 +271,7 @@ async def _pit_stream(request: Request) -> Response:
                 yield ": still here\n\n"
             await asyncio.sleep(console.pit_poll_s)
             idle += console.pit_poll_s
+            checked += console.pit_poll_s
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -10,6 +10,10 @@
   var source = new EventSource("/pit/stream");
   source.addEventListener("open", function () { state(true); });
   source.addEventListener("error", function () { state(false); });
+  source.addEventListener("signed-out", function (event) {
+    source.close();
+    window.location.assign(event.data);
+  });
   source.addEventListener("pit", function (event) {
     tables.innerHTML = event.data;
     state(true);
