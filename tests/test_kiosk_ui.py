@@ -617,7 +617,7 @@ def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: st
     assert "BID 3" in result["bidding"]["buttons"] and "PASS" in result["bidding"]["buttons"]
     assert result["trump"].startswith("Trump: ♥") and "Bid 4" in result["trump"]
     assert result["results"]["prompt"] == "The six points are in: CONFIRM"
-    assert "Team 0:" in result["results"]["scores"] and "to 21" in result["results"]["scores"]
+    assert "Team 1:" in result["results"]["scores"] and "to 21" in result["results"]["scores"]
     assert result["results"]["log"]
     events = _journal_kinds(tmp_path / "data")
     kinds = [kind for _, kind, _ in events]
