@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.phrases import Phrase
+from engine.phrases import TEMPLATES, Phrase
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
 
 LANGUAGES = ("en", "vi", "km")
@@ -254,6 +254,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     # camera
     "camera.title": ("Live camera", "Camera trực tiếp"),
     "camera.none": ("No camera frame yet", "Chưa có hình từ camera"),
+    "zone.house.high": ("House high", "Nhà cái tay cao"),
+    "zone.house.low": ("House low", "Nhà cái tay thấp"),
+    "zone.seat.high": ("Seat {seat} high", "Ghế {seat} tay cao"),
+    "zone.seat.low": ("Seat {seat} low", "Ghế {seat} tay thấp"),
     # Sâm Lốc / Schmier
     "sl.title": ("Sâm Lốc", "Sâm Lốc"),
     "sl.prompt.start": ("Press START to deal the hand", "Nhấn BẮT ĐẦU để chia bài"),
@@ -429,7 +433,7 @@ PHRASES_VI: dict[str, str] = {
     "samloc.instant.wins": "ghế {seat} tới trắng: {name} ({cards})",
     "samloc.illegal.hand_over": "ván đã kết thúc; không thể đánh tiếp",
     "samloc.illegal.hand_not_over": "ván chưa kết thúc",
-    "samloc.illegal.no_seat": "không có ghế {seat}: chỉ có ghế 0 đến {last}",
+    "samloc.illegal.no_seat": "không có ghế {seat}: chỉ có ghế 1 đến {last}",
     "samloc.illegal.passed": "ghế {seat} đã bỏ lượt vòng này; được đánh lại khi có vòng mới",
     "samloc.illegal.not_turn": "đang là lượt của ghế {turn}, không phải ghế {seat}",
     "samloc.illegal.sam_declared": "ghế {seat} đã báo sâm; chỉ một người được báo sâm",
@@ -503,6 +507,7 @@ class Catalogue:
         if isinstance(key, Msg):
             params = {**key.params, **params}
             key = key.key
+        params = table_numbers(key, params)
         pair = TEXTS.get(key)
         if pair is None:
             raise KeyError(f"no text {key!r} in the catalogue")
@@ -525,9 +530,12 @@ class Catalogue:
         template = PHRASES.get(self.language, {}).get(text.key)
         if self.language == "en" and _is_one(text.params, text.key):
             template = ENGLISH_ONE[text.key]
+        params = table_numbers(text.key, text.params)
+        if template is None:  # English: worded anew too, so its seats are numbered as the table numbers them
+            template = TEMPLATES.get(text.key)
         if template is None:
             return str(text)
-        return template.format(**{name: self._param(value) for name, value in text.params.items()})
+        return template.format(**{name: self._param(value) for name, value in params.items()})
 
     def _param(self, value: Any) -> Any:
         # A message may carry another message (a problem inside an alert) or an engine's phrase: translate it too.
@@ -536,6 +544,23 @@ class Catalogue:
         if isinstance(value, Phrase):
             return self.phrase(value)
         return value
+
+
+# Sâm Lốc and Schmier count seats and teams from 0 inside (the engines, the journal); the table numbers them from 1.
+_COUNTED_FROM_ZERO = ("sl.", "sm.", "samloc.")
+_SEAT_VALUES = frozenset(
+    {"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced", "duty", "team", "last"}
+)
+
+
+def table_numbers(key: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The values of a Sâm Lốc or Schmier text with its seats and teams numbered from 1, as the table numbers them."""
+    if not key.startswith(_COUNTED_FROM_ZERO):
+        return params
+    return {
+        name: value + 1 if name in _SEAT_VALUES and isinstance(value, int) and not isinstance(value, bool) else value
+        for name, value in params.items()
+    }
 
 
 def language_button_text(language: str) -> str:

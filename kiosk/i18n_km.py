@@ -188,6 +188,10 @@ TEXTS_KM: dict[str, str] = {
     # camera
     "camera.title": "កាមេរ៉ាផ្ទាល់",
     "camera.none": "មិនទាន់មានរូបពីកាមេរ៉ា",
+    "zone.house.high": "ផ្ទះ កាតខ្ពស់",
+    "zone.house.low": "ផ្ទះ កាតទាប",
+    "zone.seat.high": "កៅអី {seat} កាតខ្ពស់",
+    "zone.seat.low": "កៅអី {seat} កាតទាប",
     # Sâm Lốc / Schmier
     "sl.title": "សឹមឡុក",
     "sl.prompt.start": "ចុច ចាប់ផ្ដើម ដើម្បីចែកកាត",
@@ -338,7 +342,7 @@ PHRASES_KM: dict[str, str] = {
     "samloc.instant.wins": "កៅអី {seat} ឈ្នៈផ្ដាច់ព្រាត់៖ {name} ({cards})",
     "samloc.illegal.hand_over": "ដៃនេះបានចប់ហើយ៖ មិនអាចលេងបន្ត",
     "samloc.illegal.hand_not_over": "ដៃនេះមិនទាន់ចប់",
-    "samloc.illegal.no_seat": "គ្មានកៅអី {seat}៖ មានតែកៅអី 0 ដល់ {last}",
+    "samloc.illegal.no_seat": "គ្មានកៅអី {seat}៖ មានតែកៅអី 1 ដល់ {last}",
     "samloc.illegal.passed": "កៅអី {seat} បានអស់វេនជុំនេះ៖ លេងវិញនៅជុំថ្មី",
     "samloc.illegal.not_turn": "ជាវេនកៅអី {turn} មិនមែនកៅអី {seat}",
     "samloc.illegal.sam_declared": "កៅអី {seat} បានសុំសឹមរួចហើយ៖ សុំបានតែម្នាក់",

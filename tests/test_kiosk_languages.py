@@ -111,3 +111,21 @@ def test_a_void_reason_is_worded_in_the_screens_language() -> None:
     assert Catalogue("vi").text("bb.prompt.voided", reason="misdeal") == "Ván đã hủy: Chia sai. Nhấn VÁN MỚI"
     assert "ចែកខុស" in Catalogue("km").text("bb.prompt.voided", reason="misdeal")
     assert Catalogue("en").text("bb.prompt.voided", reason="misdeal").startswith("Round voided: Misdeal.")
+
+
+def test_camera_zones_are_named_in_the_screens_language_and_drawn_shaped() -> None:
+    import numpy as np
+
+    from kiosk.ui.screen_camera import zone_label
+    from kiosk.ui.shaped_text import draw_on_frame
+
+    zones = ("seat3.high", "house.low", "centre")
+    names = {language: [zone_label(zone, Catalogue(language)) for zone in zones] for language in LANGUAGES}
+    assert names == {
+        "en": ["Seat 3 high", "House low", "Centre"],
+        "vi": ["Ghế 3 tay cao", "Nhà cái tay thấp", "Giữa bàn"],
+        "km": ["កៅអី 3 កាតខ្ពស់", "ផ្ទះ កាតទាប", "កណ្ដាល"],
+    }
+    frame = np.zeros((120, 400, 3), dtype=np.uint8)
+    x1, y1, x2, y2 = draw_on_frame(frame, names["km"][0], (5, 60), 0.8, (255, 255, 255))
+    assert x2 - x1 > 100 and frame[y1:y2, x1:x2].max() == 255 and frame[:, x2 + 1 :].max() == 0

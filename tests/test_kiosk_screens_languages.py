@@ -71,14 +71,18 @@ def draw_every_screen(display: str, tmp_path: Path, size: str, driver: str) -> d
 
 
 # ---- the driver (runs inside the kiosk process) -------------------------------------------------------------------
-def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]]]:
-    """The texts of every label on the window (dialogs included) and every touch target with its size."""
+def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
+    """The texts of every label on the window (dialogs included), every touch target with its size, and the texts
+    cut off by their label (taller than it even at the smallest size the label draws)."""
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.label import Label
     from kivy.uix.textinput import TextInput
 
+    from kiosk.ui.widgets import TextLabel
+
     texts: list[str] = []
+    clipped: list[str] = []
     targets: list[dict[str, Any]] = []
     for top in Window.children:  # the first is the topmost: an open dialog, whose targets are the only ones to touch
         for widget in top.walk():
@@ -88,6 +92,8 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]]]:
                 continue
             if isinstance(widget, Label) and widget.text.strip():
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
+                if isinstance(widget, TextLabel) and widget.texture_size[1] > widget.height + 2:
+                    clipped.append(f"{widget.text[:50]!r} {widget.texture_size[1]:.0f} px high in {widget.height:.0f}")
             if (
                 isinstance(widget, (ButtonBehavior, TextInput))
                 and top is Window.children[0]
@@ -95,17 +101,17 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]]]:
             ):
                 targets.append({"what": type(widget).__name__, "text": getattr(widget, "text", "")[:40],
                                 "width": round(widget.width), "height": round(widget.height)})
-    return texts, targets
+    return texts, targets, clipped
 
 
 def _look(p: Any, name: str) -> Iterator[float]:
     yield 0.2
     language = p.app.catalogue.language
     shot = p.app.screenshot(os.environ["KIOSK_SHOTS"], f"{name}-{language}")
-    texts, targets = _visible(p.app)
+    texts, targets, clipped = _visible(p.app)
     banner = p.app.banner.text if p.app.banner.opacity and p.app.banner.height > 0 else ""
     p.result["screens"].append({"name": name, "language": language, "shot": shot, "texts": texts,
-                                "targets": targets, "banner": banner})
+                                "targets": targets, "banner": banner, "clipped": clipped})
 
 
 def _set_language(app: Any, language: str) -> None:
@@ -226,6 +232,7 @@ def _check(result: dict[str, Any]) -> None:
                 problems.append(f"{where}: no glyph for {sorted(boxes)} in {text!r}")
             if screen["language"] != "en" and english_words(text) and not _known_english(screen["name"], text):
                 problems.append(f"{where}: English {english_words(text)} in {text!r}")
+        problems += [f"{where}: text cut off: {line}" for line in screen["clipped"]]
         for target in screen["targets"]:
             if min(target["width"], target["height"]) < minimum and not _known_small(screen["name"], target):
                 problems.append(f"{where}: {target['what']} {target['text']!r} is {target['width']}×"

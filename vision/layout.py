@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,8 @@ from engine.untrusted import parse_yaml
 from vision.calibration import Calibration, MarkerSpec
 
 Point = tuple[float, float]
+# (frame, text, baseline origin, OpenCV font scale, BGR colour) -> the rectangle drawn over (x1, y1, x2, y2)
+TextDrawer = Callable[[Any, str, tuple[int, int], float, Any], tuple[int, int, int, int]]
 LAYOUTS_DIR = Path(__file__).resolve().parent / "layouts"
 DEFAULT_LAYOUT = "baibuu_7"
 HANDS = ("high", "low")
@@ -340,9 +342,14 @@ def draw_layout(
     captions: Mapping[str, str] | None = None,
     attention: Sequence[str] = (),
     label_rects: list[tuple[int, int, int, int]] | None = None,
+    names: Mapping[str, str] | None = None,
+    draw_text: TextDrawer | None = None,
 ) -> npt.NDArray[np.uint8]:
     """Draw the zones over a camera frame (in place, and returned): outline, name and an optional caption; where
-    each label went is added to ``label_rects`` when given (so that the cards' captions can keep off them)."""
+    each label went is added to ``label_rects`` when given (so that the cards' captions can keep off them).
+
+    ``names`` words the zones for a screen (its language: "Seat 3 high" for ``seat3.high``), drawn with
+    ``draw_text`` when given (OpenCV's own font has only ASCII)."""
     import cv2
 
     scale = max(frame.shape[0], frame.shape[1]) / 1280.0
@@ -354,13 +361,22 @@ def draw_layout(
         x, y = pixels[:, 0].min(), pixels[:, 1].min()
         size = 0.45 * scale
         caption = captions.get(zone.name) if captions else None
-        text = zone.name + (f"  {caption}" if caption else "")
+        name = names.get(zone.name, zone.name) if names else zone.name
+        if draw_text is not None:  # the name just above the zone, the cards on a line of their own above it
+            rect = draw_text(frame, name, (int(x) + 3, int(y) - 4), size, colour)
+            rects = [rect]
+            if caption:
+                rects.append(draw_text(frame, caption, (int(x) + 3, rect[1] - 4), size, colour))
+            if label_rects is not None:
+                label_rects.extend(rects)
+            continue
+        text = name + (f"  {caption}" if caption else "")
         if caption and _text_size(text, size)[0] > pixels[:, 0].max() - x:
             # Wider than its zone, the line would run over the next zone's name: the cards go on a line of their own.
             _width, height, depth = _text_size(caption, size)
             line = height + depth + 2
             _label(frame, caption, (int(x) + 3, int(y) - 4 - line), size, colour, label_rects)
-            text = zone.name
+            text = name
         _label(frame, text, (int(x) + 3, int(y) - 4), size, colour, label_rects)
     return frame
 

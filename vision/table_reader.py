@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -24,7 +24,7 @@ import numpy.typing as npt
 from engine.errors import InputError
 from vision.calibration import Calibration, CalibrationError, calibrate, find_markers
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
-from vision.layout import Layout, draw_layout, load_layout
+from vision.layout import Layout, TextDrawer, draw_layout, load_layout
 from vision.sources import Clock, FrameSource, SourceStatus, SystemClock, seconds
 from vision.stability import StabilitySettings, Stabilizer, TableEvent, TableSnapshot
 from vision.still_tiles import StillSettings, StillTiles
@@ -448,8 +448,11 @@ class TableReader:
 
     # -- drawing ------------------------------------------------------------------------------------------------
 
-    def annotate(self, frame: Frame | None = None) -> Frame:
-        """The last frame (or the one given) with the zones, each zone's stable cards and the detections drawn."""
+    def annotate(
+        self, frame: Frame | None = None, names: Mapping[str, str] | None = None, draw_text: TextDrawer | None = None
+    ) -> Frame:
+        """The last frame (or the one given) with the zones, each zone's stable cards and the detections drawn;
+        ``names`` and ``draw_text`` word the zones in a screen's language (see ``draw_layout``)."""
         base = frame if frame is not None else self.last_frame
         if base is None:
             raise InputError("no frame to draw yet: the camera has not delivered one")
@@ -460,7 +463,7 @@ class TableReader:
             captions = {name: " ".join(str(card.card) for card in zone.cards) for name, zone in snapshot.zones.items()}
             attention = [name for name, zone in snapshot.zones.items() if not zone.is_certain]
             draw_layout(image, self.layout, self.calibration, captions=captions, attention=attention,
-                        label_rects=labels)
+                        label_rects=labels, names=names, draw_text=draw_text)
         draw_detections(image, self.last_seen, avoid=labels)
         if snapshot.problem:
             _banner(image, snapshot.problem)

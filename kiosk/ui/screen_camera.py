@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kivy.graphics.texture import Texture
@@ -9,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
+from kiosk.i18n import Catalogue
 from kiosk.ui import theme
 from kiosk.ui.widgets import TextLabel, paint_background
 
@@ -42,7 +44,7 @@ class CameraScreen(Screen):
         if not force and now - self._shown_at < REFRESH_S:
             return
         self._shown_at = now
-        frame = self.runtime.camera.annotated()
+        frame = self._annotated()
         if frame is None:
             self.title.text = t("camera.title") + " · " + t("camera.none")
             return
@@ -56,3 +58,26 @@ class CameraScreen(Screen):
         texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
         self.image.texture = texture
         self.image.canvas.ask_update()
+
+    def _annotated(self) -> Any:
+        """The camera frame with its zones named in the screen's language (seat 3 high, not ``seat3.high``)."""
+        camera = self.runtime.camera
+        reader = getattr(camera, "reader", None)
+        if reader is None or getattr(reader, "last_frame", None) is None or not hasattr(reader, "layout"):
+            return camera.annotated()
+        from kiosk.ui.shaped_text import draw_on_frame
+
+        names = {name: zone_label(name, self.runtime.catalogue) for name in reader.layout.zone_names}
+        return reader.annotate(names=names, draw_text=draw_on_frame)
+
+
+def zone_label(zone: str, catalogue: Catalogue) -> str:
+    """A camera zone's name as the dealer says it: ``seat3.high`` is "Seat 3 high", ``centre`` "Centre"."""
+    match = re.fullmatch(r"(house|seat(\d+))\.(high|low)", zone)
+    if match is not None:
+        if match.group(1) == "house":
+            return catalogue.text(f"zone.house.{match.group(3)}")
+        return catalogue.text(f"zone.seat.{match.group(3)}", seat=int(match.group(2)))
+    if zone == "centre":
+        return catalogue.text("common.centre")
+    return zone

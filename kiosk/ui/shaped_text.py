@@ -46,8 +46,11 @@ def fallback_fonts() -> tuple[str, ...]:
 @functools.cache
 def coverage(path: str) -> frozenset[int]:
     """The code points a font file has a glyph for."""
+    import logging
+
     from fontTools.ttLib import TTFont
 
+    logging.getLogger("fontTools").setLevel(logging.WARNING)  # its table-by-table debug lines flood the kiosk's log
     with TTFont(path, lazy=True, fontNumber=0) as font:
         cmap = font.getBestCmap() or {}
     return frozenset(cmap)
@@ -182,3 +185,34 @@ def install() -> None:
     uix_label.CoreLabel = plain  # type: ignore[attr-defined]
     uix_label.CoreMarkupLabel = markup  # type: ignore[attr-defined]
     _installed = True
+
+
+def draw_on_frame(
+    frame: Any, text: str, origin: tuple[int, int], size: float, colour: Any
+) -> tuple[int, int, int, int]:
+    """Write ``text`` on a BGR camera frame (in place) with its baseline at ``origin``, shaped like the labels and
+    outlined in black as OpenCV's captions are; ``size`` is an OpenCV font scale. Returns the rectangle covered."""
+    import numpy as np
+
+    pixel_size = max(10, round(34 * size))
+    pieces = runs(text, font_chain(kivy_font_path("Roboto-Bold.ttf")))
+    width = round(sum(_font(path, pixel_size).getlength(part) for path, part in pieces)) + 4
+    ascent = max(_font(path, pixel_size).getmetrics()[0] for path, _ in pieces) if pieces else pixel_size
+    descent = max(_font(path, pixel_size).getmetrics()[1] for path, _ in pieces) if pieces else 0
+    x, baseline = origin
+    baseline = max(baseline, ascent + 2)
+    height, frame_width = frame.shape[0], frame.shape[1]
+    x1, y1 = max(0, x - 2), max(0, baseline - ascent - 2)
+    x2, y2 = min(frame_width, x + width), min(height, baseline + descent + 2)
+    if x2 <= x1 or y2 <= y1:
+        return (x1, y1, x1, y1)
+    region = Image.fromarray(np.ascontiguousarray(frame[y1:y2, x1:x2, ::-1]))
+    draw = ImageDraw.Draw(region)
+    fill = (int(colour[2]), int(colour[1]), int(colour[0]))
+    left = float(x - x1)
+    for path, part in pieces:
+        font = _font(path, pixel_size)
+        draw.text((left, baseline - y1), part, font=font, fill=fill, anchor="ls", stroke_width=2, stroke_fill=(0, 0, 0))
+        left += font.getlength(part)
+    frame[y1:y2, x1:x2] = np.asarray(region)[:, :, ::-1]
+    return (x1, y1, x2, y2)

@@ -46,17 +46,41 @@ def paint_background(widget: Widget, colour: theme.RGBA, radius: float = 0) -> N
 
 
 class TextLabel(Label):
-    """A label that wraps inside its width and keeps its text vertically centred."""
+    """A label that wraps inside its width and keeps its text vertically centred; a text taller than the label
+    (Khmer stacks its signs higher than Latin, Vietnamese runs longer than English) is drawn smaller, never cut."""
+
+    SMALLEST = 0.6  # of the label's own font size
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         super().__init__(**kwargs)
-        self.bind(size=self._wrap)
+        self.full_size = self.font_size
+        self._fitting = False
+        self.bind(size=self._wrap, text=self._reset, texture_size=self._fit, font_size=self._sized)
+
+    def _sized(self, *_: Any) -> None:
+        if not self._fitting:  # set from outside: the new full size
+            self.full_size = self.font_size
+
+    def _set_font(self, size: float) -> None:
+        self._fitting = True
+        self.font_size = size
+        self._fitting = False
 
     def _wrap(self, *_: Any) -> None:
         self.text_size = (self.width, self.height)
+        self._reset()
+
+    def _reset(self, *_: Any) -> None:
+        if self.font_size != self.full_size:
+            self._set_font(self.full_size)
+
+    def _fit(self, *_: Any) -> None:
+        too_tall = self.height > 1 and self.texture_size[1] > self.height + 1
+        if too_tall and self.font_size > self.full_size * self.SMALLEST:
+            self._set_font(max(self.full_size * self.SMALLEST, self.font_size - max(1.0, self.full_size * 0.08)))
 
 
 class BigButton(Button):
