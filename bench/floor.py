@@ -330,7 +330,7 @@ def pit_view(server: LocalServer, base: Path, template: Template, args: argparse
     kiosks = make_kiosks(base / "pit", "P", tables, template)
     enroll(floor, kiosks)
     began = time.monotonic()
-    start = datetime.now(UTC) - timedelta(days=30)
+    start = datetime.now(UTC) - timedelta(seconds=ROUND_S * 1.1 * per_kiosk / 47)  # about an hour of the floor
     with psycopg.connect(floor.dsn) as conn:
         for kiosk in kiosks:
             buffer = io.StringIO()
@@ -343,7 +343,7 @@ def pit_view(server: LocalServer, base: Path, template: Template, args: argparse
                                             "\\N" if round_id is None else str(round_id), kind,
                                             _copy_text(payload), _copy_text(payload), prev, digest]) + "\n")
                     count += 1
-                moment += timedelta(seconds=ROUND_S * 4)
+                moment += timedelta(seconds=ROUND_S)
             with conn.cursor().copy("COPY events (kiosk_id, seq, table_id, time, time_text, mono_ns, boot_id, "
                                     "round_id, kind, payload_text, payload, prev_hash, hash) FROM STDIN") as copy:
                 copy.write(buffer.getvalue())
@@ -353,15 +353,19 @@ def pit_view(server: LocalServer, base: Path, template: Template, args: argparse
                      "kiosk_id, seq, hash, time FROM events ORDER BY kiosk_id, seq DESC) e, (SELECT DISTINCT ON "
                      "(kiosk_id) kiosk_id, game FROM rounds ORDER BY kiosk_id, round_id DESC) r "
                      "WHERE k.kiosk_id = e.kiosk_id AND k.kiosk_id = r.kiosk_id")
-        conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, seq, message) SELECT kiosk_id, table_id, "
-                     "'void', ended_seq, 'voided' FROM rounds WHERE status = 'voided'")
+        # A void raises an alert; those older than 10 minutes a supervisor has acknowledged.
+        conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, seq, message, raised_at, cleared_at, cleared_by) "
+                     "SELECT kiosk_id, table_id, 'void', ended_seq, 'voided', ended_at, CASE WHEN ended_at < now() "
+                     "- interval '10 minutes' THEN ended_at + interval '2 minutes' END, CASE WHEN ended_at < now() - "
+                     "interval '10 minutes' THEN 'sup-1' END FROM rounds WHERE status = 'voided'")
         conn.commit()
         conn.autocommit = True
         conn.execute("VACUUM ANALYZE")
         stored = conn.execute("SELECT count(*) FROM events").fetchone()[0]
         rounds = conn.execute("SELECT count(*) FROM rounds").fetchone()[0]
-    print(f"loaded with COPY: {stored:,} events, {rounds:,} rounds, {tables} tables in "
-          f"{time.monotonic() - began:.0f} s")
+        open_alerts = conn.execute("SELECT count(*) FROM alerts WHERE cleared_at IS NULL").fetchone()[0]
+    print(f"loaded with COPY: {stored:,} events, {rounds:,} rounds, {tables} tables, {open_alerts} open alerts "
+          f"(voids of the last 10 minutes) in {time.monotonic() - began:.0f} s")
     queries = pit_queries(floor)
     with psycopg.connect(floor.dsn, autocommit=True) as conn:
         for name, run in queries:
@@ -569,13 +573,14 @@ def fault_kills(server: LocalServer, base: Path, template: Template, args: argpa
     rng = random.Random(50)
     mid = 0
     for _ in range(args.kills):
-        kiosk.write(kiosk.round_rows(datetime.now(UTC)), durable_each=True)  # the kiosk plays on meanwhile
+        played = [row for _ in range(4) for row in kiosk.round_rows(datetime.now(UTC))]
+        kiosk.write(played, durable_each=False)  # the kiosk played on meanwhile: a few rounds more to ship
         before = central_count(floor)
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while central_count(floor) == before and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)  # until it is shipping: then a kill at a random point of its batches
-        time.sleep(rng.uniform(0, 0.3))
+        time.sleep(rng.uniform(0, 0.25))
         finished = process.poll() is not None
         process.send_signal(signal.SIGKILL)
         process.wait()
