@@ -86,6 +86,8 @@ class KioskConfig:
     kiosk_id: str = "K1"
     game: str = "baibuu"
     language: str = "en"
+    sound: bool = False
+    """A short tone for an alert, a refused action and a settled round (the kiosk needs a speaker)."""
     supervisors: Mapping[str, str] = field(default_factory=dict)
     """Supervisor ID → salted Argon2id hash of their PIN (``kiosk.supervisors``). None in the built-in default: a
     kiosk asks for its first supervisor on the screen, and the demo makes one for the session."""
@@ -123,6 +125,7 @@ class KioskConfig:
             "kiosk_id": self.kiosk_id,
             "game": self.game,
             "language": self.language,
+            "sound": self.sound,
             "supervisors": dict(self.supervisors),
             "shake_timeout_s": self.shake_timeout_s,
             "default_bet": self.default_bet,
@@ -155,6 +158,7 @@ _TOP = {
     "kiosk_id",
     "game",
     "language",
+    "sound",
     "supervisors",
     "supervisor_pin_sha256",
     "supervisor_pin",
@@ -212,6 +216,10 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
         if data["language"] not in LANGUAGES:
             raise ConfigError(f"{where}: language {data['language']!r}: allowed {', '.join(LANGUAGES)}")
         values["language"] = data["language"]
+    if "sound" in data:
+        if not isinstance(data["sound"], bool):
+            raise ConfigError(f"{where}: sound {data['sound']!r}: write true or false")
+        values["sound"] = data["sound"]
     for old in ("supervisor_pin_sha256", "supervisor_pin"):
         if old in data:
             raise ConfigError(

@@ -228,6 +228,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.replay_ok": ("replay agrees", "phát lại khớp"),
     "sup.replay_bad": ("REPLAY DISAGREES: {error}", "PHÁT LẠI KHÔNG KHỚP: {error}"),
     "sup.lock": ("LOCK", "KHÓA"),
+    "sup.recall_mark": ("RECALL", "XEM LẠI"),
+    "sup.status.open": ("OPEN", "ĐANG MỞ"),
+    "sup.status.settled": ("SETTLED", "ĐÃ TRẢ"),
+    "sup.status.voided": ("VOIDED", "ĐÃ HỦY"),
+    "sup.flag": ("FLAG", "CHÚ Ý"),
+    "sup.evidence": ("evidence", "bằng chứng"),
     "sup.round_line": ("#{round} {time} {game} {status}: {summary}", "#{round} {time} {game} {status}: {summary}"),
     # signing in (each supervisor as themself)
     "signin.choose": ("Touch your supervisor ID", "Chạm mã giám sát của bạn"),

@@ -168,6 +168,12 @@ TEXTS_KM: dict[str, str] = {
     "sup.replay_ok": "ការលេងឡើងវិញត្រូវគ្នា",
     "sup.replay_bad": "ការលេងឡើងវិញមិនត្រូវគ្នា៖ {error}",
     "sup.lock": "ចាក់សោ",
+    "sup.recall_mark": "មើលឡើងវិញ",
+    "sup.status.open": "កំពុងបើក",
+    "sup.status.settled": "បានទូទាត់",
+    "sup.status.voided": "បានលុបចោល",
+    "sup.flag": "ប្រយ័ត្ន",
+    "sup.evidence": "ភស្តុតាង",
     "sup.round_line": "#{round} {time} {game} {status}៖ {summary}",
     # signing in
     "signin.choose": "ប៉ះលេខសម្គាល់អ្នកត្រួតពិនិត្យរបស់អ្នក",

@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kiosk.controller.view import DeviceHealth
 from kiosk.i18n import Catalogue, language_button_text
 from kiosk.ui import theme
+from kiosk.ui.cues import Cues
 from kiosk.ui.widgets import BigButton, StatusBar, TextLabel, paint_background, register_fonts
 
 TICK_SECONDS = 0.05
@@ -98,6 +99,8 @@ class KioskApp(App):
         nav.add_widget(self.language_button)
         root.add_widget(nav)
         self.manager.current = self.runtime.table_screen()
+        config = getattr(self.runtime, "config", None)
+        self.cues = Cues(bool(getattr(config, "sound", False)))
         self.refresh(force=True)
         Window.bind(on_touch_down=self._touched)
         if self.manager.current == "supervisor":  # a kiosk without supervisors: set up the first one now
@@ -129,6 +132,7 @@ class KioskApp(App):
 
     def _tick(self, _dt: float) -> None:
         self.runtime.tick()
+        self.cues.watch(self.runtime)
         self.refresh()
 
     def refresh(self, force: bool = False) -> None:

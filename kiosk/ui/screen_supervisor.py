@@ -160,12 +160,14 @@ class SupervisorScreen(Screen):
             summary = detail.summary
             when = summary.begun_at[11:16]
             money = t("sup.house_net", net=f"{summary.house_net:+d}") if summary.house_net is not None else ""
-            status = summary.outcome.upper()
+            status = t(f"sup.status.{summary.outcome}") if _known(f"sup.status.{summary.outcome}") else summary.outcome
             replayed = detail.replayed
             check = t("sup.replay_ok") if replayed.agrees else t("sup.replay_bad", error=replayed.error or "")
-            why = f" ({summary.void_reason})" if summary.void_reason else ""
+            reason = summary.void_reason
+            why = f" ({t('void.' + reason) if reason and _known('void.' + reason) else reason})" if reason else ""
             lines.append(
-                "RECALL "
+                t("sup.recall_mark")
+                + " "
                 + t(
                     "sup.round_line",
                     round=summary.round_id,
@@ -175,7 +177,7 @@ class SupervisorScreen(Screen):
                     summary=f"{money} · {check}",
                 )
             )
-            lines.extend(f"        FLAG: {flag}" for flag in detail.flags)
+            lines.extend(f"        {t('sup.flag')}: {flag}" for flag in detail.flags)
             lines.extend(f"        {text}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
         self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
@@ -252,8 +254,8 @@ class SupervisorScreen(Screen):
                 [
                     t("sup.devices") + ":",
                     *self.runtime.devices.diagnostics(),
-                    "camera: " + self.runtime.camera.state().detail,
-                    *([f"evidence: {self.runtime.evidence_note}"] if self.runtime.evidence_note else []),
+                    t("status.camera") + ": " + self.runtime.camera.state().detail,
+                    *([f"{t('sup.evidence')}: {self.runtime.evidence_note}"] if self.runtime.evidence_note else []),
                 ]
             )
             if unlocked
@@ -292,3 +294,9 @@ class StoppedScreen(Screen):
         self.problem.text = self.runtime.recovery.problem or ""
         self.what.text = t("stop.what")
         self.sign_in_button.text = t("stop.sign_in")
+
+
+def _known(key: str) -> bool:
+    from kiosk.i18n import TEXTS
+
+    return key in TEXTS
