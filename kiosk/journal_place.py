@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from journal.anchors import AnchorFile, AnchorSink
 from journal.errors import JournalError
@@ -36,6 +37,17 @@ def anchor_sink(config: KioskConfig) -> AnchorSink | None:
 
         return floor_anchors(config.journal.floor, file_sink)
     return file_sink
+
+
+def start_floor_shipping(config: KioskConfig, data_dir: Path) -> Any:
+    """Ship the journal to the floor in a background thread when the config names one (``journal.floor``); the
+    thread (a ``floor.shipper.ShipperThread``: ``.shipper.status()``, ``.stop()``) or None. Play never waits for
+    it: it reads the journal on its own connection and retries an unreachable floor by itself."""
+    if not config.journal.floor:
+        return None
+    from floor.kiosk_link import start_shipping
+
+    return start_shipping(journal_path(data_dir), config.journal.floor)
 
 
 def is_production(config: KioskConfig) -> bool:

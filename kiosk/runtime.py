@@ -30,6 +30,7 @@ from kiosk.journal_place import (
     key_path,
     placement_problems,
     recover_anchored,
+    start_floor_shipping,
 )
 from kiosk.supervisors import SignInDesk, hash_pin, pin_problem, supervisor_id_problem
 
@@ -83,6 +84,8 @@ class KioskRuntime:
             self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})
         self.journal_place = placement_problems(config, data_dir)[0] if is_production(config) else []
         """What a production config must not do with the key and anchors (``--check`` refuses it); shown."""
+        self.shipping = start_floor_shipping(config, data_dir) if self.journal_readable else None
+        """The journal shipped to the floor in the background (``journal.floor``): ``.shipper.status()``."""
         self.desk = SignInDesk(lambda: self.config.supervisors, self.clock, self.record_supervisor)
         if self.blocked is None:  # a restart does not wipe out a lock-out: the journal has the wrong tries
             self.desk.resume(wrong_tries_in_a_row(self.journal))
@@ -366,6 +369,8 @@ class KioskRuntime:
             write_config(self.config, self.config_path)
 
     def close(self) -> None:
+        if self.shipping is not None:
+            self.shipping.stop()
         self.camera.close()
         self.devices.close()
         with contextlib.suppress(JournalError):

@@ -12,18 +12,21 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from floor.anchors import FloorAnchors
 from floor.kiosk_link import floor_anchors
 from floor.pg import LocalServer, free_port
 from floor.shipper import Shipper, ShipperThread
+from floor.store import add_kiosk
 from journal import AnchorFile, Journal, ManualClock
 from journal.chain import load_key
 from journal.events import Note
 from journal.simulate import fill
 from kiosk.config import ConfigError, config_from_data
 from kiosk.journal_place import anchor_sink
+from kiosk.runtime import KioskRuntime
 from tests.floor_helpers import central, enroll, local_events
 
 REPO = Path(__file__).resolve().parent.parent
@@ -157,3 +160,20 @@ def test_the_kiosk_config_names_the_floor_and_its_anchors_go_there_beside_the_fi
     assert sink is not None and "anchor file" in sink.where and "floor" in sink.where
     with pytest.raises(ConfigError, match=r"journal\.floor .*the floor's DSN"):
         config_from_data({"journal": {"floor": "floor.casino"}})
+
+
+def test_the_kiosk_ships_its_journal_in_the_background(floor_server: LocalServer, floor_dsn: str,
+                                                       tmp_path: Path) -> None:
+    with psycopg.connect(floor_dsn) as conn:
+        login = add_kiosk(conn, "K-1", "T1")
+    dbname = psycopg.conninfo.conninfo_to_dict(floor_dsn)["dbname"]
+    config = config_from_data({"kiosk_id": "K-1", "table_id": "T1",
+                               "journal": {"floor": floor_server.dsn(str(dbname), login.role, login.password)}})
+    runtime = KioskRuntime(config, tmp_path / "data", demo_seed=1)
+    try:
+        runtime.call_supervisor()
+        wait_for(lambda: central_copy(floor_dsn, "K-1") == local_copy(tmp_path / "data" / "journal.sqlite3"),
+                 "the kiosk's events on the floor")
+        assert central(floor_dsn, "SELECT kind FROM alerts WHERE cleared_at IS NULL") == [("supervisor_called",)]
+    finally:
+        runtime.close()
