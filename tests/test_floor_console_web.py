@@ -180,7 +180,8 @@ def test_the_pit_stream_pushes_the_tables_and_ends_when_the_session_does(floor: 
                         with psycopg.connect(dsn) as conn:  # signed out in another tab
                             conn.execute("UPDATE console_sessions SET ended_at = now() WHERE token_hash = %s",
                                          (auth.token_hash(web.cookies["floor_session"]),))
-        assert events == ["pit", "signed-out"]
+        # the tables again whenever a card changed ("last heard" ticks), then the end of the session
+        assert events[0] == "pit" and events[-1] == "signed-out" and set(events) == {"pit", "signed-out"}
         assert web.get("/pit/stream").status_code == 401
     finally:
         server.stop()
