@@ -116,6 +116,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bb.commission": ("commission {amount}", "hoa hồng {amount}"),
     "bb.waiting_cards": ("waiting for {count} cards", "chờ {count} lá"),
     "bb.sitting_out": ("sitting out", "không chơi"),
+    "bb.limits": ("Limits {low}–{high}", "Giới hạn {low}–{high}"),
+    "bb.round_total": (
+        "This round: bets {bets}, paid {paid}, taken {taken}, commission {commission}",
+        "Ván này: cược {bets}, trả {paid}, thu {taken}, hoa hồng {commission}",
+    ),
+    "bb.last_rounds": ("House, last rounds: {results}", "Nhà cái, các ván trước: {results}"),
     # two-card hands and the house-way rules (names of the posted rules)
     "hand.points": ("{n} points", "{n} điểm"),
     "hand.pair": ("pair of {rank}", "đôi {rank}"),
@@ -481,6 +487,17 @@ PHRASES_VI: dict[str, str] = {
     "samloc.reason.cards_left": "còn {count} lá",
     "samloc.reason.never_played": "chưa đánh lá nào (tính {count} lá)",
     "samloc.reason.thoi": "thối: còn giữ {cards}",
+    # Schmier: the log of a hand (table words: gọi, bỏ, chủ)
+    "schmier.log.bids": "ghế {seat} gọi {amount}",
+    "schmier.log.passes": "ghế {seat} bỏ",
+    "schmier.log.names_trump": "ghế {seat} chọn chủ {suit} {symbol}",
+    "schmier.log.keeps_all": "ghế {seat} giữ cả 6 lá",
+    "schmier.log.discards": "ghế {seat} bỏ {count} lá: {cards}",
+    "schmier.log.plays": "ghế {seat} đánh {card}",
+    "schmier.suit.spades": "bích",
+    "schmier.suit.hearts": "cơ",
+    "schmier.suit.diamonds": "rô",
+    "schmier.suit.clubs": "chuồn",
 }
 PHRASES: dict[str, dict[str, str]] = {"vi": PHRASES_VI, "km": PHRASES_KM}
 
@@ -553,7 +570,7 @@ class Catalogue:
 
 
 # Sâm Lốc and Schmier count seats and teams from 0 inside (the engines, the journal); the table numbers them from 1.
-_COUNTED_FROM_ZERO = ("sl.", "sm.", "samloc.")
+_COUNTED_FROM_ZERO = ("sl.", "sm.", "samloc.", "schmier.")
 _SEAT_VALUES = frozenset(
     {"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced", "duty", "team", "last"}
 )

@@ -77,6 +77,9 @@ TEXTS_KM: dict[str, str] = {
     "bb.commission": "កម្រៃ {amount}",
     "bb.waiting_cards": "រង់ចាំកាត {count}",
     "bb.sitting_out": "មិនលេង",
+    "bb.limits": "កម្រិតភ្នាល់ {low}–{high}",
+    "bb.round_total": "ជុំនេះ៖ ភ្នាល់ {bets} សង {paid} យក {taken} កម្រៃ {commission}",
+    "bb.last_rounds": "ផ្ទះ ជុំមុនៗ៖ {results}",
     # two-card hands and the house-way rules
     "hand.points": "{n} ពិន្ទុ",
     "hand.pair": "គូ {rank}",
@@ -388,4 +391,15 @@ PHRASES_KM: dict[str, str] = {
     "samloc.reason.cards_left": "នៅសល់ {count} សន្លឹក",
     "samloc.reason.never_played": "មិនបានចេញសោះ (គិត {count} សន្លឹក)",
     "samloc.reason.thoi": "ស្អុយ៖ នៅកាន់ {cards}",
+    # Schmier: the log of a hand
+    "schmier.log.bids": "កៅអី {seat} ដេញ {amount}",
+    "schmier.log.passes": "កៅអី {seat} រំលង",
+    "schmier.log.names_trump": "កៅអី {seat} ជ្រើសឈុត Trump {suit} {symbol}",
+    "schmier.log.keeps_all": "កៅអី {seat} រក្សាទាំង 6 សន្លឹក",
+    "schmier.log.discards": "កៅអី {seat} បោះ {count} សន្លឹក៖ {cards}",
+    "schmier.log.plays": "កៅអី {seat} ចេញ {card}",
+    "schmier.suit.spades": "ប៊ិច",
+    "schmier.suit.hearts": "កឺ",
+    "schmier.suit.diamonds": "ការ៉ូ",
+    "schmier.suit.clubs": "ជួង",
 }

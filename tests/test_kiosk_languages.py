@@ -129,3 +129,17 @@ def test_camera_zones_are_named_in_the_screens_language_and_drawn_shaped() -> No
     frame = np.zeros((120, 400, 3), dtype=np.uint8)
     x1, y1, x2, y2 = draw_on_frame(frame, names["km"][0], (5, 60), 0.8, (255, 255, 255))
     assert x2 - x1 > 100 and frame[y1:y2, x1:x2].max() == 255 and frame[:, x2 + 1 :].max() == 0
+
+
+def test_a_schmier_hands_log_is_worded_in_the_screens_language_with_seats_from_one() -> None:
+    from engine.cards import Suit, parse_card
+    from engine.schmier.actions import Bid, NameTrump, Play, Record
+
+    bid, trump = Bid(seat=0, amount=4), NameTrump(seat=2, suit=Suit.HEARTS)
+    assert bid.text() == "seat 0 bids 4"  # the engine and the journal count seats from 0
+    assert Catalogue("en").phrase(bid.text()) == "seat 1 bids 4"
+    assert Catalogue("vi").phrase(bid.text()) == "ghế 1 gọi 4"
+    assert Catalogue("km").phrase(trump.text()) == "កៅអី 3 ជ្រើសឈុត Trump កឺ ♥"
+    assert Catalogue("vi").phrase(trump.text()) == "ghế 3 chọn chủ cơ ♥"
+    played = Record(Play(seat=1, card=parse_card("AH")))
+    assert Catalogue("vi").phrase(played.describe()) == "ghế 2 đánh A♥"

@@ -178,6 +178,9 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
     if games:
         table.buttons["confirm"].trigger_action(0)
         yield from p.until("closed", lambda: p.controller.phase.value == "closed")
+        for language in ("en", "vi", "km"):
+            _set_language(app, language)
+            yield from _look(p, "table-closed")
         setup = app.screens["setup"]
         for game in ("samloc", "schmier"):
             app.nav_buttons["setup"].trigger_action(0)
@@ -203,7 +206,7 @@ def drive_bai_buu_screens(app: Any) -> Iterator[float]:
 # of two cards do not fit 72 px cards beside the house at 1280×800; a card taps open the picker) are under 72 px;
 # the supervisor's devices panel and recall lines, and the camera's source name, are English data lines.
 def _known_small(screen: str, target: dict[str, Any]) -> bool:
-    return target["what"] == "CardView" and screen.startswith(("table-results", "table-called"))
+    return target["what"] == "CardView" and screen.startswith(("table-results", "table-called", "table-closed"))
 
 
 def _known_english(screen: str, text: str) -> bool:
@@ -224,6 +227,13 @@ def _check(result: dict[str, Any]) -> None:
     called = {screen["language"]: screen["banner"] for screen in result["screens"] if screen["name"] == "table-called"}
     assert called == {"en": "SUPERVISOR CALLED", "vi": "ĐÃ GỌI GIÁM SÁT", "km": "បានហៅអ្នកត្រួតពិនិត្យ"}
     assert all(not screen["banner"] for screen in result["screens"] if screen["name"] == "supervisor")
+    # the table's own display (no alert showing): limits, this round's totals, then the house's last rounds
+    table_lines = {(screen["name"], screen["language"]): " ".join(screen["texts"]) for screen in result["screens"]}
+    if ("table-closed", "en") in table_lines:
+        assert "Limits 10–1000" in table_lines[("table-results", "en")]
+        assert "This round: bets 60, paid " in table_lines[("table-results", "en")]
+        assert re.search(r"House, last rounds: #1 [+-]\d+", table_lines[("table-closed", "en")])
+        assert "កម្រិតភ្នាល់ 10–1000" in table_lines[("table-closed", "km")]
     for screen in result["screens"]:
         where = f"{screen['name']} ({screen['language']})"
         for text in screen["texts"]:

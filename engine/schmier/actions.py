@@ -19,11 +19,22 @@ from typing import ClassVar
 
 from engine.cards import Card, CardError, Suit, parse_card
 from engine.common import JSON, IllegalAction, check_keys, kind_of
+from engine.phrases import PhraseTemplate, join
 from engine.schmier.ranks import SEATS
 
 
 def _cards_text(cards: tuple[Card, ...]) -> str:
     return " ".join(card.pretty for card in cards)
+
+
+# The log's words, as phrases a screen words in its language (seats as the engine counts them, from 0).
+BIDS = PhraseTemplate("schmier.log.bids", "seat {seat} bids {amount}")
+PASSES = PhraseTemplate("schmier.log.passes", "seat {seat} passes")
+NAMES_TRUMP = PhraseTemplate("schmier.log.names_trump", "seat {seat} names {suit} {symbol} trump")
+KEEPS_ALL = PhraseTemplate("schmier.log.keeps_all", "seat {seat} keeps all 6 cards")
+DISCARDS = PhraseTemplate("schmier.log.discards", "seat {seat} discards {count}: {cards}")
+PLAYS = PhraseTemplate("schmier.log.plays", "seat {seat} plays {card}")
+SUIT_WORDS = {suit: PhraseTemplate(f"schmier.suit.{suit.word}", suit.word) for suit in Suit}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +47,7 @@ class Bid:
         return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
 
     def text(self) -> str:
-        return f"seat {self.seat} bids {self.amount}"
+        return BIDS(seat=self.seat, amount=self.amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +59,7 @@ class Pass:
         return {"kind": self.kind, "seat": self.seat}
 
     def text(self) -> str:
-        return f"seat {self.seat} passes"
+        return PASSES(seat=self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +72,7 @@ class NameTrump:
         return {"kind": self.kind, "seat": self.seat, "suit": self.suit.value}
 
     def text(self) -> str:
-        return f"seat {self.seat} names {self.suit.word} {self.suit.symbol} trump"
+        return NAMES_TRUMP(seat=self.seat, suit=SUIT_WORDS[self.suit](), symbol=self.suit.symbol)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +88,8 @@ class Discard:
 
     def text(self) -> str:
         if not self.cards:
-            return f"seat {self.seat} keeps all 6 cards"
-        return f"seat {self.seat} discards {len(self.cards)}: {_cards_text(self.cards)}"
+            return KEEPS_ALL(seat=self.seat)
+        return DISCARDS(seat=self.seat, count=len(self.cards), cards=_cards_text(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +102,7 @@ class Play:
         return {"kind": self.kind, "seat": self.seat, "card": str(self.card)}
 
     def text(self) -> str:
-        return f"seat {self.seat} plays {self.card.pretty}"
+        return PLAYS(seat=self.seat, card=self.card.pretty)
 
 
 Action = Bid | Pass | NameTrump | Discard | Play
@@ -114,7 +125,7 @@ class Record:
         return self.action.to_json()
 
     def describe(self) -> str:
-        return self.action.text() + (f"; {self.effect}" if self.effect else "")
+        return join("; ", [self.action.text(), self.effect]) if self.effect else self.action.text()
 
 
 _FIELDS = {"bid": "amount", "pass": None, "trump": "suit", "discard": "cards", "play": "card"}

@@ -34,6 +34,7 @@ class BaiBuuScreen(Screen):
         self.scale = scale
         self.dialog: Any = None
         self.last_view: BaiBuuView | None = None
+        self.history: list[tuple[int, int]] | None = None  # (round, the house's net), newest first
         px = scale.px
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(5))
         paint_background(root, theme.BACKGROUND)
@@ -184,12 +185,48 @@ class BaiBuuScreen(Screen):
         self.dialog.open()
 
     # ---- output ------------------------------------------------------------------------------------------
+    @property
+    def _round_controller(self) -> Any:
+        """The round controller itself (behind the gate that stops commands on a refused journal): read only."""
+        return getattr(self.controller, "controller", self.controller)
+
+    def _remember(self, view: BaiBuuView) -> None:
+        """The house's result of the last rounds: read from the journal once, then each round as it closes."""
+        if self.history is None:
+            self.history = last_results(self._round_controller.journal, LAST_ROUNDS)
+        closed = view.phase is Phase.CLOSED and view.round_id is not None and view.house_net is not None
+        if closed and (not self.history or self.history[0][0] != view.round_id):
+            self.history = [(view.round_id, view.house_net), *self.history][:LAST_ROUNDS]
+
+    def _table_line(self, view: BaiBuuView) -> str:
+        t = self.catalogue.text
+        settings = self._round_controller.table_settings
+        playing = [seat for seat in view.seats if seat.in_play]
+        nets = [seat.net or 0 for seat in playing]
+        parts = [
+            t("bb.limits", low=settings.min_bet, high=settings.max_bet),
+            t(
+                "bb.round_total",
+                bets=sum(seat.bet for seat in playing),
+                paid=sum(net for net in nets if net > 0),
+                taken=sum(-net for net in nets if net < 0),
+                commission=sum(seat.commission for seat in playing),
+            ),
+        ]
+        if self.history:
+            results = "  ".join(f"#{round_id} {net:+d}" for round_id, net in self.history)
+            parts.append(t("bb.last_rounds", results=results))
+        return "   ·   ".join(parts)
+
     def refresh(self) -> None:
         view = self.controller.view()
         self.last_view = view
         t = self.catalogue.text
         self.prompt.text = t(view.prompt)
-        self.alert.text = t(view.alert) if view.alert else ""
+        self._remember(view)
+        # the alert line; with no alert, the table's own display: limits, this round's totals, the last rounds
+        self.alert.text = t(view.alert) if view.alert else self._table_line(view)
+        self.alert.color = theme.TEXT if view.alert else theme.TEXT_DIM
         self.alert._bg_colour.rgba = theme.alert_background(view.alert.key if view.alert else None)
 
         dice = view.dice
@@ -340,6 +377,21 @@ def _cards_markup(cards: tuple[Card, ...]) -> str:
         colour = "ff5a5a" if card.suit is not None and card.suit.is_red else "ffffff"
         parts.append(f"[color={colour}]{card.pretty}[/color]")
     return "  ".join(parts)
+
+
+LAST_ROUNDS = 5
+
+
+def last_results(journal: Any, count: int) -> list[tuple[int, int]]:
+    """The house's net of the last ``count`` settled Bài Bửu rounds in the journal, newest first."""
+    from journal.review import summarize
+
+    try:
+        rounds = summarize(journal)
+    except Exception:  # a journal that cannot be read stops the kiosk elsewhere; the table line goes without
+        return []
+    settled = [r for r in rounds if r.game == "baibuu" and r.outcome == "settled" and r.house_net is not None]
+    return [(r.round_id, int(r.house_net or 0)) for r in reversed(settled[-count:])]
 
 
 def _known(key: str) -> bool:

@@ -129,7 +129,7 @@ class SchmierScreen(Screen):
                 f"\n{t('sm.winner', team=view.winner)}" if view.winner is not None else ""
             )
         else:
-            self.log.text = "\n".join(view.log)
+            self.log.text = "\n".join(self.catalogue.phrase(line) for line in view.log)
         self._hand(view, t)
         self._buttons(view, t)
 
