@@ -157,7 +157,7 @@ class Camera:
         self._lock = threading.Lock()
         self.fallback: str | None = None
         if read is None and self.synthetic and config.camera.reader == "placement":
-            from kiosk.testing import PlacedReader
+            from vision.placed_reader import PlacedReader
 
             read = PlacedReader(self.source)
             self.fallback = "demo: the felt is read by where the cards were placed (camera.reader: placement)"
@@ -166,7 +166,7 @@ class Camera:
             if problem is not None:
                 # The demo table without a shipped model: read the rendered felt by where cards were placed,
                 # and say so on the status bar, rather than show a table nobody can play.
-                from kiosk.testing import PlacedReader
+                from vision.placed_reader import PlacedReader
 
                 read = PlacedReader(self.source)
                 self.fallback = f"{problem}: the demo felt is read by where the cards were placed"

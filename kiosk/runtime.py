@@ -1,8 +1,10 @@
 """The kiosk wired up: config → journal, devices, camera, the round controller, the demo croupier.
 
-``KioskRuntime.tick()`` is the one place where outside events reach the controller: device events from the
-serial queue, the camera's stable reads, the shaker timeout. The Kivy app calls it 20 times a second; tests and
-the benchmark call it directly.
+``KioskRuntime.tick()`` is the one place where outside events reach the controllers: device events from the
+serial queue, the camera's stable reads, the shaker timeout. The runtime knows the three games only as
+``TableController``s (``kiosk.controller.table``), each behind the gate that stops play while the journal has
+failed its check; ``controller`` is the one of the game the table plays now. The Kivy app calls ``tick()`` 20 times
+a second; tests and the benchmark call it directly.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from kiosk.adapters import Camera, Devices
 from kiosk.clock import Clock, SystemClock
 from kiosk.config import KioskConfig, write_config
 from kiosk.controller.baibuu import BaiBuuController
-from kiosk.controller.baibuu_view import BaiBuuView
-from kiosk.controller.view import Command, DeviceHealth, Health
+from kiosk.controller.table import DiceTable, GatedTable, TableController
+from kiosk.controller.view import DeviceHealth, Health
 from kiosk.i18n import Catalogue, Msg
 from kiosk.journal_place import (
     anchor_sink,
@@ -93,7 +95,7 @@ class KioskRuntime:
             self._record_model_in_use()
         self.devices = Devices(config)
         self.camera = Camera(config, self.clock, read)
-        self.controller = BaiBuuController(
+        self.baibuu = BaiBuuController(
             config.game_settings("baibuu"),
             self.journal,
             self.clock,
@@ -105,8 +107,8 @@ class KioskRuntime:
         from kiosk.controller.samloc import SamLocController
         from kiosk.controller.schmier import SchmierController
 
-        self.controllers: dict[str, Any] = {
-            "baibuu": self.controller,
+        self.controllers: dict[str, TableController] = {
+            "baibuu": self.baibuu,
             "samloc": SamLocController(
                 config.games.get("samloc", {"bet": 10}), self.journal, self.clock, seed=config.devices.seed
             ),
@@ -114,22 +116,34 @@ class KioskRuntime:
                 config.games.get("schmier", {}), self.journal, self.clock, seed=config.devices.seed
             ),
         }
+        self.tables = {game: GatedTable(table, lambda: self.blocked) for game, table in self.controllers.items()}
+        """Every game's table behind the journal gate: what the screens and the panel reach."""
         open_round = self.recovery.open_round
-        if self.blocked is None and open_round is not None and open_round.game in self.controllers:
-            self.controllers[open_round.game].resume(open_round)
-            self.game = open_round.game
+        if open_round is not None and open_round.game in self.tables:
+            self.tables[open_round.game].resume(open_round)
+            if self.blocked is None:
+                self.game = open_round.game
         self.demo: Any = None
         if self.camera.synthetic:
             from kiosk.demo import DemoCroupier
 
             press = self.devices.press if autoplay and self.devices.sim is not None else None
-            self.demo = DemoCroupier(self.controller, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
+            self.demo = DemoCroupier(self.baibuu, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
         self._camera_frame = -1
         self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
         self.evidence_note: str | None = None
         self.supervisor_called = False
         self.camera.start()
-        self.table = TableFacade(self)
+
+    @property
+    def controller(self) -> TableController:
+        """The controller of the game the table plays now."""
+        return self.controllers[self.game]
+
+    @property
+    def table(self) -> GatedTable:
+        """The table of the game played now, behind the journal gate."""
+        return self.tables[self.game]
 
     # ---- the loop ----------------------------------------------------------------------------------------
     def tick(self) -> None:
@@ -139,23 +153,22 @@ class KioskRuntime:
         for event in self.devices.drain():
             if self.blocked is not None:
                 continue
-            if isinstance(event, DiceRolled) and event.source == "shaker":
-                self.controller.on_dice(event.shake_id, event.values)
-            elif isinstance(event, DiceFault) and event.source == "shaker":
-                self.controller.on_dice_fault(event.shake_id, event.reason.value, event.message)
+            shaker = self.controllers.get("baibuu")  # the shaker belongs to the Bài Bửu table, played or not
+            if isinstance(event, DiceRolled) and event.source == "shaker" and isinstance(shaker, DiceTable):
+                shaker.on_dice(event.shake_id, event.values)
+            elif isinstance(event, DiceFault) and event.source == "shaker" and isinstance(shaker, DiceTable):
+                shaker.on_dice_fault(event.shake_id, event.reason.value, event.message)
             elif isinstance(event, ButtonPressed) and event.source == "panel":
                 if event.button.value == "CALL":
                     self.call_supervisor()
                 else:
-                    self.active.on_button(event.button.value)
+                    self.table.on_button(event.button.value)
         camera = self.camera.state()
         if camera.frame_number != self._camera_frame:
             self._camera_frame = camera.frame_number
-            if self.active is self.controller:  # Bài Bửu counts only what was read after its round's shake
-                self.controller.on_table(camera.reads, frame=camera.frame, taken_at=camera.taken_at)
-            else:
-                self.active.on_table(camera.reads, frame=camera.frame)
-        self.active.tick()
+            # taken_at: Bài Bửu counts only what was read after its round's shake
+            self.table.on_table(camera.reads, frame=camera.frame, taken_at=camera.taken_at)
+        self.table.tick()
         if self.clock.monotonic() >= self._prune_due:
             self.prune_evidence()
         if self.demo is not None:
@@ -190,8 +203,8 @@ class KioskRuntime:
             record_model_in_use(self.journal)
 
     @property
-    def active(self) -> Any:
-        """The controller of the game the table plays now."""
+    def active(self) -> TableController:
+        """The controller of the game the table plays now (the same as ``controller``)."""
         return self.controllers[self.game]
 
     def table_screen(self) -> str:
@@ -208,8 +221,7 @@ class KioskRuntime:
 
         if game not in self.controllers:
             raise InputError(f"the kiosk's table screens play {', '.join(self.controllers)}, not {game}")
-        current = self.active
-        if current.round_id is not None and current.phase.value not in ("closed", "voided", "ready"):
+        if self.controller.round_open:
             raise InputError("finish or void the open round before changing the game")
         if game != self.game:
             self.journal.append(SettingsChanged(setting="game", before=self.game, after=game, by=by))
@@ -227,8 +239,7 @@ class KioskRuntime:
             raise InputError("a table needs a name such as T1")
         if table_id == self.config.table_id:
             return
-        current = self.active
-        if current.round_id is not None and current.phase.value not in ("closed", "voided", "ready"):
+        if self.controller.round_open:
             raise InputError("finish or void the open round before moving the kiosk to another table")
         self.journal.append(SettingsChanged(setting="table_id", before=self.config.table_id, after=table_id, by=by))
         self.journal.table_id = table_id
@@ -352,8 +363,8 @@ class KioskRuntime:
             from engine.errors import InputError
 
             raise InputError(f"default bet: {problem}")
-        before = self.controller.table_settings.to_json()
-        self.controller.apply_settings(new_settings, default_bet)
+        before = self.baibuu.table_settings.to_json()
+        self.baibuu.apply_settings(new_settings, default_bet)
         after = new_settings.to_json()
         for key in sorted(set(before) | set(after)):
             if before.get(key) != after.get(key):
@@ -390,31 +401,13 @@ class KioskRuntime:
         if self.blocked is not None:  # no table, no set-up: nothing to play or change until the journal is fixed
             return [StoppedScreen(self, scale), CameraScreen(self, scale), SupervisorScreen(self, scale)]
         return [
-            BaiBuuScreen(self.table, self.catalogue, scale),
-            SamLocScreen(self.controllers["samloc"], self.catalogue, scale),
-            SchmierScreen(self.controllers["schmier"], self.catalogue, scale),
+            BaiBuuScreen(self.tables["baibuu"], self.catalogue, scale),
+            SamLocScreen(self.tables["samloc"], self.catalogue, scale),
+            SchmierScreen(self.tables["schmier"], self.catalogue, scale),
             CameraScreen(self, scale),
             SetupScreen(self, scale),
             SupervisorScreen(self, scale),
         ]
-
-
-class TableFacade:
-    """The controller as the table screen sees it; a journal that failed its check blocks every command."""
-
-    def __init__(self, runtime: KioskRuntime) -> None:
-        self.runtime = runtime
-
-    def view(self) -> BaiBuuView:
-        view = self.runtime.controller.view()
-        if self.runtime.blocked is None:
-            return view
-        commands = tuple(Command(c.name, c.label, False) for c in view.commands)
-        return replace(view, alert=self.runtime.blocked, commands=commands)
-
-    def command(self, name: str, **params: Any) -> None:
-        if self.runtime.blocked is None:
-            self.runtime.controller.command(name, **params)
 
 
 def wrong_tries_in_a_row(journal: Journal) -> int:

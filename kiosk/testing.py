@@ -2,8 +2,8 @@
 
     python -m kiosk.testing --data DIR --size 1280x800 --driver path/to/file.py:function [--reader model|placed]
 
-``--reader placed`` reads the synthetic felt from what was placed on it (each card at its true place, confidence
-0.99, with doubt injected where the driver asks), for tests that are about the kiosk and not about the model;
+``--reader placed`` reads the synthetic felt from what was placed on it (``vision.placed_reader.PlacedReader``, with
+doubt injected where the driver asks), for tests that are about the kiosk and not about the model;
 ``--reader model`` (the default) runs the shipped card reader on the rendered frames.
 """
 
@@ -16,34 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.cards import Card
-
-
-class PlacedReader:
-    """Reads a ``SyntheticTableSource`` by what was placed on it; ``doubt[card]`` adds flags to that card."""
-
-    def __init__(self, source: Any) -> None:
-        self.source = source
-        self.doubt: dict[Card, frozenset[str]] = {}
-
-    def __call__(self, frame: Any) -> list[Any]:
-        from vision.detection import Detection
-
-        detections = []
-        for placed in self.source.placed_cards():
-            corners = self.source.to_pixels(placed.corners_mm)
-            xs, ys = corners[:, 0], corners[:, 1]
-            flags = self.doubt.get(placed.card, frozenset())
-            detections.append(
-                Detection(
-                    placed.card,
-                    0.55 if flags else 0.99,
-                    (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())),
-                    tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
-                    flags,
-                )
-            )
-        return detections
+from vision.placed_reader import PlacedReader
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,10 +31,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--demo-pin", default="2468", help="the PIN of the embedded default's supervisor DEMO")
     args = parser.parse_args(argv)
 
-    from kiosk.commands.app import SIZES, _load_driver, _prepare_kivy
+    from kiosk.commands.app import SIZES, load_driver, prepare_kivy
     from kiosk.config import DeviceConfig, load_config
 
-    _prepare_kivy()
+    prepare_kivy()
     from dataclasses import replace
 
     config = load_config(args.config)
@@ -90,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.reader == "placed":
         holder["reader"] = PlacedReader(runtime.camera.source)
         runtime.placed_reader = holder["reader"]  # type: ignore[attr-defined]
-    driver: Callable[..., Any] = _load_driver(args.driver)
+    driver: Callable[..., Any] = load_driver(args.driver)
     try:
         from kiosk.ui.app import run_app
 

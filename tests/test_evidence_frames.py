@@ -28,7 +28,7 @@ from journal.retention import Retention, hold, prune
 from kiosk.clock import ManualClock as KioskClock
 from kiosk.config import ConfigError, EvidenceConfig, config_from_data, load_config, write_config
 from kiosk.runtime import KioskRuntime
-from kiosk.testing import PlacedReader
+from vision.placed_reader import PlacedReader
 
 
 def _start(data: Path, config: Any = None, clock: Any = None) -> KioskRuntime:

@@ -67,7 +67,7 @@ def _card(text: str) -> Any:
 
 
 def _boxes(source: Any) -> list[Any]:
-    from kiosk.testing import PlacedReader
+    from vision.placed_reader import PlacedReader
 
     return PlacedReader(source)(None)
 

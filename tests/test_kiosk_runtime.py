@@ -14,7 +14,7 @@ import pytest
 from journal import JournalReader
 from kiosk.config import load_config
 from kiosk.runtime import KioskRuntime
-from kiosk.testing import PlacedReader
+from vision.placed_reader import PlacedReader
 
 
 def start(data: Path) -> KioskRuntime:
@@ -63,11 +63,13 @@ def test_set_up_changes_are_journaled_and_saved(tmp_path: Path) -> None:
     runtime = start(tmp_path / "data")
     runtime.config_path = tmp_path / "kiosk.yaml"
     try:
-        settings = runtime.controller.table_settings.to_json()
+        settings = runtime.baibuu.table_settings.to_json()
         runtime.apply_settings({**settings, "seats": [2, 5], "commission": 0.04}, 20, by="supervisor")
         runtime.switch_game("samloc", by="supervisor")
         runtime.set_table_id("T7", by="supervisor")
-        assert runtime.controller.table_settings.seats == (2, 5) and runtime.game == "samloc"
+        assert runtime.baibuu.table_settings.seats == (2, 5) and runtime.game == "samloc"
+        # the runtime's controller and table are the game played now
+        assert runtime.controller is runtime.controllers["samloc"] and runtime.table.controller is runtime.controller
     finally:
         runtime.close()
     saved = load_config(tmp_path / "kiosk.yaml")
@@ -103,6 +105,11 @@ def test_an_altered_journal_stops_play_with_a_message(tmp_path: Path) -> None:
         assert not any(command.enabled for command in view.commands)
         runtime.table.command("shake")
         assert runtime.controller.round_id is None
+        for game in ("samloc", "schmier"):  # the gate stands in front of every game's table, not only Bài Bửu's
+            table = runtime.tables[game]
+            table.on_button("SHAKE")
+            assert table.controller.round_id is None and table.view().alert == view.alert
+            assert not any(command.enabled for command in table.view().commands)
         assert runtime.health().journal.value == "down"
     finally:
         runtime.close()

@@ -111,11 +111,11 @@ def run(args: argparse.Namespace) -> int:
             f"{config.source}: game {config.game}: the kiosk's table screens play {', '.join(KIOSK_GAMES)}; "
             f"use `dealer-assist {config.game}` for {config.game}"
         )
-    _prepare_kivy()
+    prepare_kivy()
     from kiosk.runtime import KioskRuntime
 
     runtime = KioskRuntime(config, data_dir, autoplay=args.autoplay, config_path=config_path, demo_seed=args.seed)
-    driver = _load_driver(args.driver) if args.driver else None
+    driver = load_driver(args.driver) if args.driver else None
     try:
         from kiosk.ui.app import run_app
 
@@ -172,7 +172,9 @@ def _add_supervisor(supervisor: str, path: Path) -> int:
     return 0
 
 
-def _prepare_kivy() -> None:
+def prepare_kivy() -> None:
+    """Set Kivy up for a kiosk (quiet, no command-line parsing, its own home) before it is first imported; refuse
+    with one line when there is no display to open a window on."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
@@ -187,7 +189,8 @@ def _prepare_kivy() -> None:
         raise InputError("no display: run on the kiosk's screen, or under Xvfb (xvfb-run -a dealer-assist kiosk)")
 
 
-def _load_driver(spec: str) -> Any:
+def load_driver(spec: str) -> Any:
+    """The function a script drives the app with: ``path/to/file.py:function`` or ``module:function``."""
     module_name, _, function = spec.partition(":")
     if module_name.endswith(".py"):
         loaded = importlib.util.spec_from_file_location("kiosk_driver", module_name)

@@ -390,7 +390,7 @@ class BaiBuuController:
             low = [read.card for read in self.places.cards(zone(seat, "low"))]
             plan.append((seat, self.bets[seat], high, low))
         # Check every seat on a copy first, so a bad seat leaves no half-settled round behind.
-        trial = replay(state.settings, state.deal_to_json(), [r.to_json() for r in state.history])
+        trial = state.copy()
         for seat, bet, high, low in plan:
             trial.set_seat(seat, bet, high, low)
         accepted = self._check_repeats([seat for seat, *_ in plan])

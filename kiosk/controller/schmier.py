@@ -15,6 +15,7 @@ from engine.errors import InputError
 from engine.schmier import GAME_TARGET, Match, Phase, settings_from_json, team_of
 from engine.schmier.settings import MAX_BID, MIN_BID
 from journal import Journal
+from journal.store import OpenRound
 from kiosk.clock import Clock
 from kiosk.controller.view import CardRead, Command, PlaceView, ScreenView
 from kiosk.i18n import Msg
@@ -121,7 +122,9 @@ class SchmierController:
         elif button == "VOID":
             self.command("void", reason="dealer pressed VOID on the panel")
 
-    def on_table(self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None) -> None:
+    def on_table(
+        self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None, taken_at: float | None = None
+    ) -> None:
         """``frame``: the camera frame the reads came from (this game journals no readings, so keeps none)."""
         self.centre = tuple(reads.get(CENTRE, ()))
 
@@ -223,7 +226,7 @@ class SchmierController:
             self.step = Step.RESULTS
 
     # ---- resume after a restart --------------------------------------------------------------------------
-    def resume(self, open_round: Any) -> None:
+    def resume(self, open_round: OpenRound) -> None:
         from engine.schmier import replay
 
         self._reset()
@@ -236,6 +239,11 @@ class SchmierController:
         self.alert = Msg("alert.resumed", {"round": open_round.round_id})
 
     # ---- output ------------------------------------------------------------------------------------------
+    @property
+    def round_open(self) -> bool:
+        """A round is under way: the game or the table may not change until it is closed or voided."""
+        return self.round_id is not None and self.phase.value not in ("closed", "voided", "ready")
+
     def view(self) -> SchmierView:
         hand = self.hand if self.step is not Step.READY else None
         bids: dict[int, str] = {}
