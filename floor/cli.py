@@ -66,6 +66,14 @@ def _dsn(args: argparse.Namespace) -> str:
     dsn = args.dsn or os.environ.get(DSN_ENV)
     if not dsn:
         raise FloorError(f"no floor database given: pass --dsn 'host=… dbname=… user=…' or set ${DSN_ENV}")
+    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.errors import ProgrammingError
+
+    try:
+        conninfo_to_dict(dsn)
+    except ProgrammingError as error:
+        raise FloorError(f"the floor DSN is not readable ({str(error).strip()}): write it as 'host=… port=… "
+                         "dbname=… user=… password=…' or postgresql://user:password@host/dbname") from None
     return str(dsn)
 
 
