@@ -24,6 +24,7 @@ Kiosks write "as the kiosk writes them": the kinds, payloads and chain of a jour
 from __future__ import annotations
 
 import argparse
+import heapq
 import io
 import multiprocessing as mp
 import os
@@ -505,7 +506,8 @@ def play(kiosks: list[SimKiosk], seconds: float, compress: float, stop_early: th
     written = 0
     step = ROUND_S / compress
     due = {k.kiosk_id: time.monotonic() + k.rng.uniform(0, step) for k in kiosks}
-    queue: list[tuple[float, SimKiosk, tuple[Any, ...]]] = []
+    queue: list[tuple[float, int, SimKiosk, tuple[Any, ...]]] = []  # a heap: (when, order, kiosk, event)
+    order = 0
     end = time.monotonic() + seconds
     while time.monotonic() < end and not (stop_early and stop_early.is_set()):
         now = time.monotonic()
@@ -514,14 +516,14 @@ def play(kiosks: list[SimKiosk], seconds: float, compress: float, stop_early: th
                 due[kiosk.kiosk_id] += step
                 rows = kiosk.round_rows(datetime.now(UTC))
                 for index, row in enumerate(rows):
-                    queue.append((now + step * 0.8 * index / len(rows), kiosk, row))
-        queue.sort(key=lambda q: q[0])
+                    order += 1
+                    heapq.heappush(queue, (now + step * 0.8 * index / len(rows), order, kiosk, row))
         while queue and queue[0][0] <= time.monotonic():
-            _, kiosk, row = queue.pop(0)
+            _, _, kiosk, row = heapq.heappop(queue)
             kiosk.write([row], durable_each=True)
             written += 1
         time.sleep(0.005)
-    for _, kiosk, row in queue:  # the rounds under way finish
+    for _, _, kiosk, row in sorted(queue, key=lambda q: q[:2]):  # the rounds under way finish
         kiosk.write([row], durable_each=True)
         written += 1
     return written
