@@ -149,7 +149,7 @@ def test_the_floor_renders_the_hashed_header_exactly_as_the_journal_does(
     texts = (time, boot, kiosk, table, kind)
     if any("\x00" in t for t in texts):  # PostgreSQL text holds no NUL; the kiosk writes none
         return
-    with psycopg.connect(floor_server.dsn("template1"), autocommit=True) as conn:
+    with psycopg.connect(floor_server.dsn("postgres"), autocommit=True) as conn:
         conn.execute("CREATE OR REPLACE FUNCTION pg_temp.h(a bigint, b text, c bigint, d text, e text, f text, "
                      "g bigint, i text) RETURNS text LANGUAGE sql AS $$ "
                      + _HEADER_BODY + " $$")
