@@ -305,6 +305,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sl.refused.confirm_or_void": ("CONFIRM or VOID the hand first", "XÁC NHẬN hoặc HỦY VÁN trước"),
     "sl.refused.not_playing": ("no hand is being played: press START", "chưa có ván đang chơi: nhấn BẮT ĐẦU"),
     "sm.title": ("Schmier", "Schmier"),
+    "sm.refused.lay_one": (
+        "lay one card in the centre, or pick it on the screen",
+        "đặt một lá vào giữa bàn, hoặc chọn trên màn hình",
+    ),
+    "sm.refused.camera_unsure": (
+        "the camera is unsure of the card in the centre: pick it on the screen",
+        "camera chưa chắc lá giữa bàn: chọn lá trên màn hình",
+    ),
     "sm.prompt.deal": ("Press DEAL for the next hand", "Nhấn CHIA cho ván tiếp"),
     "sm.prompt.bidding": ("Seat {seat}: bid or pass", "Ghế {seat}: gọi hoặc bỏ"),
     "sm.prompt.trump": ("Seat {seat} won the bid: name trump", "Ghế {seat} thắng gọi: chọn chủ"),

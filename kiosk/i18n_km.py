@@ -227,6 +227,8 @@ TEXTS_KM: dict[str, str] = {
     "sl.refused.confirm_or_void": "បញ្ជាក់ ឬ លុបចោល ដៃនេះជាមុនសិន",
     "sl.refused.not_playing": "គ្មានដៃកំពុងលេង៖ ចុច ចាប់ផ្ដើម",
     "sm.title": "Schmier",
+    "sm.refused.lay_one": "ដាក់កាតមួយនៅកណ្ដាល ឬជ្រើសនៅលើអេក្រង់",
+    "sm.refused.camera_unsure": "កាមេរ៉ាមិនច្បាស់កាតនៅកណ្ដាល៖ ជ្រើសវានៅលើអេក្រង់",
     "sm.prompt.deal": "ចុច ចែក សម្រាប់ដៃបន្ទាប់",
     "sm.prompt.bidding": "កៅអី {seat}៖ ដេញថ្លៃ ឬរំលង",
     "sm.prompt.trump": "កៅអី {seat} ឈ្នៈការដេញថ្លៃ៖ ជ្រើសឈុត Trump",

@@ -4,6 +4,7 @@ the same values, in glyphs the kiosk's fonts have, and Khmer and Vietnamese text
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,39 @@ def test_a_schmier_hands_log_is_worded_in_the_screens_language_with_seats_from_o
     assert Catalogue("vi").phrase(trump.text()) == "ghế 3 chọn chủ cơ ♥"
     played = Record(Play(seat=1, card=parse_card("AH")))
     assert Catalogue("vi").phrase(played.describe()) == "ghế 2 đánh A♥"
+
+
+def test_schmiers_camera_is_unsure_refusal_is_worded_in_the_screens_language(tmp_path: Path) -> None:
+    from test_kiosk_tables import open_journal
+
+    from kiosk.clock import ManualClock
+    from kiosk.controller.schmier import SchmierController
+    from kiosk.controller.view import CardRead
+
+    clock = ManualClock()
+    c = SchmierController({}, open_journal(tmp_path, clock), clock, seed=9)
+    c.command("deal")
+    for _ in range(60):
+        hand = c.hand
+        phase = hand.phase.value
+        if phase == "play":
+            break
+        if phase == "bidding":
+            c.command("bid:3" if hand.high_bid is None else "pass")
+        elif phase == "trump":
+            c.command("trump:H")
+        elif phase == "discard":
+            c.command("discard")
+        else:
+            chosen = next(hand.discard_options().combinations(hand.trump))
+            for card in c.view().hand_of_turn:
+                if card not in chosen:
+                    c.command("pick", card=card)
+            c.command("discard")
+    card = c.hand.legal_plays()[0]
+    c.on_table({"centre": (CardRead(card, confidence=0.3, flags=frozenset({"low_confidence"})),)})
+    c.command("play")
+    assert c.alert is not None
+    assert Catalogue("vi").text(c.alert) == "camera chưa chắc lá giữa bàn: chọn lá trên màn hình"
+    assert Catalogue("km").text(c.alert) == TEXTS_KM["sm.refused.camera_unsure"]
+    assert Catalogue("en").text(c.alert) == "the camera is unsure of the card in the centre: pick it on the screen"

@@ -17,7 +17,7 @@ from engine.schmier.settings import MAX_BID, MIN_BID
 from journal import Journal
 from journal.store import OpenRound
 from kiosk.clock import Clock
-from kiosk.controller.view import CardRead, Command, PlaceView, ScreenView
+from kiosk.controller.view import CardRead, Command, PlaceView, Refused, ScreenView
 from kiosk.i18n import Msg
 
 CENTRE = "centre"
@@ -109,8 +109,10 @@ class SchmierController:
             params = {**params, "value": argument}
         try:
             handler(**params)
-        except InputError as error:
-            self.alert = Msg("alert.illegal", {"error": str(error)})
+        except InputError as error:  # the reason as a message or an engine phrase, so the screen words it
+            reason = getattr(error, "msg", None) or (error.args[0] if error.args and isinstance(error.args[0], str)
+                                                     else str(error))
+            self.alert = Msg("alert.illegal", {"error": reason})
 
     def on_button(self, button: str) -> None:
         if button == "SHAKE":
@@ -180,9 +182,9 @@ class SchmierController:
             else:
                 new = [read for read in self.centre if read.card not in self.used_in_centre]
                 if len(new) != 1:
-                    raise InputError("lay one card in the centre, or pick it on the screen")
+                    raise Refused(Msg("sm.refused.lay_one"))
                 if new[0].doubtful:
-                    raise InputError("the camera is unsure of the card in the centre: pick it on the screen")
+                    raise Refused(Msg("sm.refused.camera_unsure"))
                 card = new[0].card
         hand.verify_play(hand.turn, card)
         self._record(hand.play(hand.turn, card))

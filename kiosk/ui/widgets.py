@@ -70,7 +70,8 @@ class TextLabel(Label):
         self._fitting = False
 
     def _wrap(self, *_: Any) -> None:
-        self.text_size = (self.width, self.height)
+        # a centred text is measured at its natural height (the label centres it), so a cut-off shows and shrinks
+        self.text_size = (self.width, None if self.valign == "middle" else self.height)
         self._reset()
 
     def _reset(self, *_: Any) -> None:
