@@ -61,6 +61,16 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.RAQM)
 
 
+def metrics(path: str, size: int) -> tuple[int, int]:
+    """Ascent and descent of a line in the font at ``size`` px. A Khmer font's own line is twice its size (room for
+    the rarest stacks); one size above and 0.62 below the baseline holds the words the kiosk shows, so a Khmer
+    line is not half again as tall as the Latin one beside it."""
+    if path in KHMER_FONTS:
+        return size, round(size * 0.62)
+    ascent, descent = _font(path, size).getmetrics()
+    return ascent, descent
+
+
 def font_chain(primary: str | None) -> tuple[str, ...]:
     chain = [primary] if primary else []
     chain += [path for path in fallback_fonts() if path not in chain]
@@ -112,8 +122,8 @@ class ShapedTextMixin:
 
     def _metrics(self, pieces: tuple[tuple[str, str], ...], size: int) -> tuple[int, int]:
         paths = {path for path, _ in pieces} or {self._chain()[0]}
-        ascent = max(_font(path, size).getmetrics()[0] for path in paths)
-        descent = max(_font(path, size).getmetrics()[1] for path in paths)
+        ascent = max(metrics(path, size)[0] for path in paths)
+        descent = max(metrics(path, size)[1] for path in paths)
         return ascent, descent
 
     def get_extents(self, text: str) -> tuple[int, int]:
@@ -197,8 +207,8 @@ def draw_on_frame(
     pixel_size = max(10, round(34 * size))
     pieces = runs(text, font_chain(kivy_font_path("Roboto-Bold.ttf")))
     width = round(sum(_font(path, pixel_size).getlength(part) for path, part in pieces)) + 4
-    ascent = max(_font(path, pixel_size).getmetrics()[0] for path, _ in pieces) if pieces else pixel_size
-    descent = max(_font(path, pixel_size).getmetrics()[1] for path, _ in pieces) if pieces else 0
+    ascent = max(metrics(path, pixel_size)[0] for path, _ in pieces) if pieces else pixel_size
+    descent = max(metrics(path, pixel_size)[1] for path, _ in pieces) if pieces else 0
     x, baseline = origin
     baseline = max(baseline, ascent + 2)
     height, frame_width = frame.shape[0], frame.shape[1]
