@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -190,3 +191,26 @@ def test_bad_floor_commands_say_what_to_do_in_one_line(arguments: list[str], say
                             env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
     assert result.returncode in (1, 2)
     assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_two_shippers_of_one_kiosk_at_once_store_each_event_once(floor_server: LocalServer, floor_dsn: str,
+                                                                 tmp_path: Path) -> None:
+    kiosk = enroll(floor_server, floor_dsn, tmp_path / "k1", "K-1", "T1")
+    shippers = [Shipper(kiosk.journal_path, kiosk.dsn, batch=batch) for batch in (7, 11)]
+    errors: list[BaseException] = []
+
+    def ship(shipper: Shipper) -> None:
+        try:
+            shipper.ship_pending()
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            shipper.close()
+
+    threads = [threading.Thread(target=ship, args=(s,)) for s in shippers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    assert central_copy(floor_dsn, "K-1") == local_copy(kiosk.journal_path)
