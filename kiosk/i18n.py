@@ -409,6 +409,32 @@ PHRASES_VI: dict[str, str] = {
     "reason.natural_beats_any": "{seat} thắng mọi bài không phải bài tự nhiên: ghế thắng",
     "reason.mis_set": "xếp sai: tay thấp {low} lớn hơn tay cao {high}: nhà cái thắng",
     "reason.house_natural": "{house} của nhà cái thắng mọi bài không phải bài tự nhiên lớn hơn",
+    # Bài Bửu: why an action is refused
+    "baibuu.who.house": "nhà cái",
+    "baibuu.who.house_hand": "bài nhà cái",
+    "baibuu.who.seat": "ghế {seat}",
+    "baibuu.who.seats_hand": "bài ghế {seat}",
+    "baibuu.illegal.already_rolled": "ván này đã lắc xúc xắc rồi ({dice})",
+    "baibuu.illegal.roll_first": "lắc xúc xắc trước: xúc xắc chỉ chồng nào là của nhà cái",
+    "baibuu.illegal.house_open": "bài nhà cái đã mở: {cards}",
+    "baibuu.illegal.house_four": "bài nhà cái có 4 lá, camera đọc được {count}: {cards}",
+    "baibuu.illegal.open_house_first": "mở bài nhà cái trước",
+    "baibuu.illegal.seats_settling": "các ghế đang được tính với bài nhà cái như đã xếp",
+    "baibuu.illegal.house_other_cards": "bài nhà cái là {house}, nhưng đã xếp {set}: dùng đúng bốn lá đó",
+    "baibuu.illegal.house_mis_set": (
+        "bài nhà cái xếp sai: tay thấp {low} lớn hơn tay cao {high}; xếp theo cách nhà cái: tay cao {way_high}, "
+        "tay thấp {way_low}"
+    ),
+    "baibuu.illegal.set_house_first": "xếp bài nhà cái trước: mọi ghế đều so với bài nhà cái",
+    "baibuu.illegal.seat_not_in_use": "ghế {seat} không chơi ở bàn này (các ghế đang chơi: {seats})",
+    "baibuu.illegal.seat_settled": "ghế {seat} đã được tính ván này",
+    "baibuu.illegal.seen_before": "ghế {seat}: {cards} đã thấy ở tay khác trong ván này; kiểm tra lại lá đọc",
+    "baibuu.illegal.not_finished_house": "ván chưa xong: bài nhà cái chưa xếp",
+    "baibuu.illegal.not_finished_seats": "ván chưa xong: còn chờ ghế {seats}",
+    "baibuu.illegal.wrong_stack": "{who} được chia {stack}, không phải {cards}: kiểm tra lá đọc hoặc các chồng bài",
+    "baibuu.illegal.card_twice": "{what}: một lá xuất hiện hai lần ({cards}); kiểm tra lá đọc",
+    "baibuu.illegal.no_joker": "{what}: Bài Bửu không chơi lá phăng teo",
+    "baibuu.illegal.two_and_two": "{what}: xếp 2 lá tay cao và 2 lá tay thấp, đang có {high} cao và {low} thấp",
     # lists of phrases (any engine)
     "list.comma": "{first}, {rest}",
     "list.semicolon": "{first}; {rest}",

@@ -312,6 +312,32 @@ PHRASES_KM: dict[str, str] = {
     "reason.natural_beats_any": "{seat} ឈ្នៈគ្រប់ដៃដែលមិនមែនកាតធម្មជាតិ៖ កៅអីឈ្នៈ",
     "reason.mis_set": "រៀបចំមិនត្រឹមត្រូវ៖ កាតទាប {low} ធំជាងកាតខ្ពស់ {high}៖ ផ្ទះឈ្នៈ",
     "reason.house_natural": "{house} របស់ផ្ទះឈ្នៈគ្រប់ដៃដែលមិនមែនកាតធម្មជាតិធំជាង",
+    # Bài Bửu: why an action is refused
+    "baibuu.who.house": "ផ្ទះ",
+    "baibuu.who.house_hand": "កាតផ្ទះ",
+    "baibuu.who.seat": "កៅអី {seat}",
+    "baibuu.who.seats_hand": "កាតកៅអី {seat}",
+    "baibuu.illegal.already_rolled": "ជុំនេះបានក្រឡុកឌីសរួចហើយ ({dice})",
+    "baibuu.illegal.roll_first": "ក្រឡុកឌីសជាមុនសិន៖ ឌីសប្រាប់ថាគំនរណាជារបស់ផ្ទះ",
+    "baibuu.illegal.house_open": "កាតផ្ទះបានបើករួចហើយ៖ {cards}",
+    "baibuu.illegal.house_four": "កាតផ្ទះមាន 4 សន្លឹក កាមេរ៉ាអានបាន {count}៖ {cards}",
+    "baibuu.illegal.open_house_first": "បើកកាតផ្ទះជាមុនសិន",
+    "baibuu.illegal.seats_settling": "កៅអីកំពុងត្រូវគិតទល់នឹងកាតផ្ទះ ដូចដែលបានរៀប",
+    "baibuu.illegal.house_other_cards": "កាតផ្ទះគឺ {house} តែបានរៀបជា {set}៖ ប្រើកាតបួនសន្លឹកដដែល",
+    "baibuu.illegal.house_mis_set": (
+        "កាតផ្ទះរៀបចំមិនត្រឹមត្រូវ៖ កាតទាប {low} ធំជាងកាតខ្ពស់ {high}។ រៀបតាមរបៀបផ្ទះ៖ ខ្ពស់ {way_high} "
+        "ទាប {way_low}"
+    ),
+    "baibuu.illegal.set_house_first": "រៀបកាតផ្ទះជាមុនសិន៖ គ្រប់កៅអីគិតទល់នឹងវា",
+    "baibuu.illegal.seat_not_in_use": "កៅអី {seat} មិនលេងនៅតុនេះ (កៅអីដែលលេង៖ {seats})",
+    "baibuu.illegal.seat_settled": "កៅអី {seat} បានគិតរួចហើយជុំនេះ",
+    "baibuu.illegal.seen_before": "កៅអី {seat}៖ {cards} បានឃើញនៅដៃផ្សេងក្នុងជុំនេះ៖ ពិនិត្យការអាន",
+    "baibuu.illegal.not_finished_house": "ជុំមិនទាន់ចប់៖ កាតផ្ទះមិនទាន់រៀប",
+    "baibuu.illegal.not_finished_seats": "ជុំមិនទាន់ចប់៖ រង់ចាំកៅអី {seats}",
+    "baibuu.illegal.wrong_stack": "{who} បានចែក {stack} មិនមែន {cards}៖ ពិនិត្យការអាន ឬគំនរ",
+    "baibuu.illegal.card_twice": "{what}៖ កាតមួយឃើញពីរដង ({cards})៖ ពិនិត្យការអាន",
+    "baibuu.illegal.no_joker": "{what}៖ Bài Bửu មិនលេងជាមួយអ្នកលេងសើច",
+    "baibuu.illegal.two_and_two": "{what}៖ រៀប 2 សន្លឹកខ្ពស់ និង 2 ទាប ឥឡូវមាន {high} ខ្ពស់ និង {low} ទាប",
     "list.comma": "{first}, {rest}",
     "list.semicolon": "{first}; {rest}",
     # Sâm Lốc

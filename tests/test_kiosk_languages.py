@@ -180,3 +180,19 @@ def test_schmiers_camera_is_unsure_refusal_is_worded_in_the_screens_language(tmp
     assert Catalogue("vi").text(c.alert) == "camera chưa chắc lá giữa bàn: chọn lá trên màn hình"
     assert Catalogue("km").text(c.alert) == TEXTS_KM["sm.refused.camera_unsure"]
     assert Catalogue("en").text(c.alert) == "the camera is unsure of the card in the centre: pick it on the screen"
+
+
+def test_a_bai_buu_engine_refusal_reaches_the_screen_in_its_language() -> None:
+    from engine.baibuu import settings_from_json
+    from engine.baibuu.round import State
+    from engine.common import IllegalAction
+    from kiosk.controller.baibuu import reason_of
+    from kiosk.i18n import Msg
+
+    with pytest.raises(IllegalAction) as caught:
+        State(settings_from_json({})).settle()
+    assert str(caught.value) == "the round is not finished: the house hand is not set yet"  # the logs' English
+    alert = Msg("alert.illegal", {"error": reason_of(caught.value)})
+    assert Catalogue("vi").text(alert) == "ván chưa xong: bài nhà cái chưa xếp"
+    assert Catalogue("km").text(alert) == "ជុំមិនទាន់ចប់៖ កាតផ្ទះមិនទាន់រៀប"
+    assert Catalogue("en").text(alert) == "the round is not finished: the house hand is not set yet"

@@ -162,7 +162,7 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
             tile.dialog.ok.trigger_action(0)
             table.buttons["void"].trigger_action(0)
             yield from _look(p, "void")
-            table.dialog.dismiss()
+            table.dialog.dismiss(animation=False)
         app.nav_buttons["camera"].trigger_action(0)
         yield from _look(p, "camera")
         app.nav_buttons["supervisor"].trigger_action(0)

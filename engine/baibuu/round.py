@@ -47,8 +47,59 @@ from engine.baibuu.settlement import SeatResult, SetHand, Settlement, settle_sea
 from engine.cards import Card, CardError
 from engine.common import JSON, IllegalAction, answers_yes, replay_actions
 from engine.errors import InputError
+from engine.phrases import PhraseTemplate
 
 GAME = "baibuu"
+
+# Why an action is refused, as phrases a screen words in its language (seats as the table numbers them, 2 to 7).
+THE_HOUSE = PhraseTemplate("baibuu.who.house", "the house")
+THE_HOUSE_HAND = PhraseTemplate("baibuu.who.house_hand", "the house hand")
+SEAT = PhraseTemplate("baibuu.who.seat", "seat {seat}")
+SEATS_HAND = PhraseTemplate("baibuu.who.seats_hand", "seat {seat}'s hand")
+ALREADY_ROLLED = PhraseTemplate("baibuu.illegal.already_rolled", "the dice were already rolled this round ({dice})")
+ROLL_FIRST = PhraseTemplate(
+    "baibuu.illegal.roll_first", "roll the dice first: the dice say which stack is the house's"
+)
+HOUSE_ALREADY_OPEN = PhraseTemplate("baibuu.illegal.house_open", "the house hand is already open: {cards}")
+HOUSE_FOUR_CARDS = PhraseTemplate(
+    "baibuu.illegal.house_four", "the house hand is 4 cards, the reader gave {count}: {cards}"
+)
+OPEN_HOUSE_FIRST = PhraseTemplate("baibuu.illegal.open_house_first", "open the house hand first")
+SEATS_ALREADY_SETTLING = PhraseTemplate(
+    "baibuu.illegal.seats_settling", "seats are already being settled against the house hand as it was set"
+)
+HOUSE_OTHER_CARDS = PhraseTemplate(
+    "baibuu.illegal.house_other_cards", "the house hand is {house}, but it was set as {set}: use the same four cards"
+)
+HOUSE_MIS_SET = PhraseTemplate(
+    "baibuu.illegal.house_mis_set",
+    "the house hand is mis-set: low {low} ranks above high {high}; set it by the house way: high {way_high}, "
+    "low {way_low}",
+)
+SET_HOUSE_FIRST = PhraseTemplate(
+    "baibuu.illegal.set_house_first", "set the house hand first: every seat is settled against it"
+)
+SEAT_NOT_IN_USE = PhraseTemplate(
+    "baibuu.illegal.seat_not_in_use", "seat {seat} is not in use at this table (seats in use: {seats})"
+)
+SEAT_ALREADY_SETTLED = PhraseTemplate("baibuu.illegal.seat_settled", "seat {seat} is already settled this round")
+CARDS_SEEN_BEFORE = PhraseTemplate(
+    "baibuu.illegal.seen_before", "seat {seat}: {cards} already seen in another hand this round; check the read"
+)
+NOT_FINISHED_HOUSE = PhraseTemplate(
+    "baibuu.illegal.not_finished_house", "the round is not finished: the house hand is not set yet"
+)
+NOT_FINISHED_SEATS = PhraseTemplate(
+    "baibuu.illegal.not_finished_seats", "the round is not finished: waiting for seat(s) {seats}"
+)
+WRONG_STACK = PhraseTemplate(
+    "baibuu.illegal.wrong_stack", "{who} was dealt {stack}, not {cards}: check the read or the stacks"
+)
+CARD_TWICE = PhraseTemplate("baibuu.illegal.card_twice", "{what}: a card appears twice ({cards}); check the read")
+NO_JOKER = PhraseTemplate("baibuu.illegal.no_joker", "{what}: Bài Bửu is played without the joker")
+TWO_AND_TWO = PhraseTemplate(
+    "baibuu.illegal.two_and_two", "{what}: set 2 cards high and 2 low, got {high} high and {low} low"
+)
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
@@ -285,7 +336,7 @@ class State:
 
     def verify_roll(self, dice: Sequence[object], manual: bool = False) -> None:
         if self.assignment is not None:
-            raise IllegalAction(f"the dice were already rolled this round ({self.assignment.dice})")
+            raise IllegalAction(ALREADY_ROLLED(dice=str(self.assignment.dice)))
         try:
             check_dice(dice)
         except DiceError as error:
@@ -304,13 +355,13 @@ class State:
 
     def verify_reveal_house(self, cards: Sequence[Card]) -> None:
         if self.assignment is None:
-            raise IllegalAction("roll the dice first: the dice say which stack is the house's")
+            raise IllegalAction(ROLL_FIRST())
         if self.house_cards is not None:
-            raise IllegalAction(f"the house hand is already open: {_cards_text(self.house_cards)}")
+            raise IllegalAction(HOUSE_ALREADY_OPEN(cards=_cards_text(self.house_cards)))
         if len(cards) != 4:
-            raise IllegalAction(f"the house hand is 4 cards, the reader gave {len(cards)}: {_cards_text(cards)}")
-        _check_cards(cards, "the house hand")
-        self._check_stack(cards, HOUSE_POSITION, "the house")
+            raise IllegalAction(HOUSE_FOUR_CARDS(count=len(cards), cards=_cards_text(cards)))
+        _check_cards(cards, THE_HOUSE_HAND())
+        self._check_stack(cards, HOUSE_POSITION, THE_HOUSE())
 
     def can_reveal_house(self, cards: Sequence[Card]) -> bool:
         return answers_yes(self.verify_reveal_house, cards)
@@ -325,20 +376,21 @@ class State:
 
     def verify_set_house(self, high: Sequence[Card], low: Sequence[Card]) -> None:
         if self.house_cards is None or self.house_split is None:
-            raise IllegalAction("open the house hand first")
+            raise IllegalAction(OPEN_HOUSE_FIRST())
         if self.seats:
-            raise IllegalAction("seats are already being settled against the house hand as it was set")
-        hand = _set_hand(high, low, "the house hand")
+            raise IllegalAction(SEATS_ALREADY_SETTLING())
+        hand = _set_hand(high, low, THE_HOUSE_HAND())
         if set(hand.cards) != set(self.house_cards):
             raise IllegalAction(
-                f"the house hand is {_cards_text(self.house_cards)}, but it was set as "
-                f"{_cards_text(hand.cards)}: use the same four cards"
+                HOUSE_OTHER_CARDS(house=_cards_text(self.house_cards), set=_cards_text(hand.cards))
             )
         if hand.is_mis_set:
             split = self.house_split
             raise IllegalAction(
-                f"the house hand is mis-set: low {hand.low.describe()} ranks above high {hand.high.describe()}; "
-                f"set it by the house way: high {split.high.cards_text}, low {split.low.cards_text}"
+                HOUSE_MIS_SET(
+                    low=hand.low.describe(), high=hand.high.describe(), way_high=split.high.cards_text,
+                    way_low=split.low.cards_text,
+                )
             )
 
     def can_set_house(self, high: Sequence[Card], low: Sequence[Card]) -> bool:
@@ -347,29 +399,28 @@ class State:
     def set_house(self, high: Sequence[Card], low: Sequence[Card]) -> HouseSet:
         self.verify_set_house(high, low)
         assert self.house_split is not None
-        self.house = _set_hand(high, low, "the house hand")
+        self.house = _set_hand(high, low, THE_HOUSE_HAND())
         return self._record(HouseSet(self.house, self.house_split))
 
     # -- set a seat's hand (settles it)
 
     def verify_set_seat(self, seat: int, bet: int, high: Sequence[Card], low: Sequence[Card]) -> None:
         if self.house is None:
-            raise IllegalAction("set the house hand first: every seat is settled against it")
+            raise IllegalAction(SET_HOUSE_FIRST())
         if seat not in self.settings.seats:
-            raise IllegalAction(f"seat {seat} is not in use at this table (seats in use: {_seats(self.settings)})")
+            raise IllegalAction(SEAT_NOT_IN_USE(seat=seat, seats=_seats(self.settings)))
         if seat in self.seats:
-            raise IllegalAction(f"seat {seat} is already settled this round")
+            raise IllegalAction(SEAT_ALREADY_SETTLED(seat=seat))
         problem = self.settings.check_bet(bet)
         if problem:
             raise IllegalAction(f"seat {seat}: {problem}")
-        hand = _set_hand(high, low, f"seat {seat}'s hand")
+        hand = _set_hand(high, low, SEATS_HAND(seat=seat))
         seen = self.cards_seen().intersection(hand.cards)
         if seen:
             raise IllegalAction(
-                f"seat {seat}: {_cards_text(sorted(seen, key=Card.sort_key))} already seen in another hand this "
-                "round; check the read"
+                CARDS_SEEN_BEFORE(seat=seat, cards=_cards_text(sorted(seen, key=Card.sort_key)))
             )
-        self._check_stack(hand.cards, seat, f"seat {seat}")
+        self._check_stack(hand.cards, seat, SEAT(seat=seat))
 
     def can_set_seat(self, seat: int, bet: int, high: Sequence[Card], low: Sequence[Card]) -> bool:
         return answers_yes(self.verify_set_seat, seat, bet, high, low)
@@ -377,7 +428,7 @@ class State:
     def set_seat(self, seat: int, bet: int, high: Sequence[Card], low: Sequence[Card]) -> SeatSet:
         self.verify_set_seat(seat, bet, high, low)
         assert self.house is not None
-        hand = _set_hand(high, low, f"seat {seat}'s hand")
+        hand = _set_hand(high, low, SEATS_HAND(seat=seat))
         record = SeatSet(seat, bet, hand, settle_seat(seat, bet, hand, self.house, self.settings))
         self.seats[seat] = record
         return self._record(record)
@@ -387,8 +438,8 @@ class State:
     def settle(self) -> Settlement:
         if not self.is_over:
             if self.house is None:
-                raise IllegalAction("the round is not finished: the house hand is not set yet")
-            raise IllegalAction(f"the round is not finished: waiting for seat(s) {_join(self.waiting_seats)}")
+                raise IllegalAction(NOT_FINISHED_HOUSE())
+            raise IllegalAction(NOT_FINISHED_SEATS(seats=_join(self.waiting_seats)))
         assert self.assignment is not None and self.house is not None and self.house_split is not None
         return Settlement(
             first_position=self.assignment.first_position,
@@ -475,9 +526,7 @@ class State:
     def _check_stack(self, cards: Sequence[Card], position: int, who: str) -> None:
         stack = self.stack_of(position)
         if stack is not None and set(cards) != set(stack):
-            raise IllegalAction(
-                f"{who} was dealt {_cards_text(stack)}, not {_cards_text(cards)}: check the read or the stacks"
-            )
+            raise IllegalAction(WRONG_STACK(who=who, stack=_cards_text(stack), cards=_cards_text(cards)))
 
 
 def replay(settings: Settings | Mapping[str, JSON], deal: JSON, actions: Sequence[Mapping[str, JSON]]) -> State:
@@ -502,17 +551,17 @@ def _sets(cards: Sequence[Card]) -> list[tuple[tuple[Card, ...], tuple[Card, ...
 
 def _check_cards(cards: Sequence[Card], what: str) -> None:
     if len(set(cards)) != len(cards):
-        raise IllegalAction(f"{what}: a card appears twice ({_cards_text(cards)}); check the read")
+        raise IllegalAction(CARD_TWICE(what=what, cards=_cards_text(cards)))
     for card in cards:
         if not isinstance(card, Card):
             raise IllegalAction(f"{what}: {card!r} is not a card")
         if card.is_joker:
-            raise IllegalAction(f"{what}: Bài Bửu is played without the joker")
+            raise IllegalAction(NO_JOKER(what=what))
 
 
 def _set_hand(high: Sequence[Card], low: Sequence[Card], what: str) -> SetHand:
     if len(high) != 2 or len(low) != 2:
-        raise IllegalAction(f"{what}: set 2 cards high and 2 low, got {len(high)} high and {len(low)} low")
+        raise IllegalAction(TWO_AND_TWO(what=what, high=len(high), low=len(low)))
     _check_cards([*high, *low], what)
     return SetHand(TwoCardHand.of(high[0], high[1]), TwoCardHand.of(low[0], low[1]))
 

@@ -109,7 +109,7 @@ class BaiBuuController:
         except Refused as refusal:
             self.alert = refusal.msg
         except InputError as error:  # IllegalAction, JournalError, bad bets: show, keep the round as it was
-            self.alert = Msg("alert.illegal", {"error": str(error)})
+            self.alert = Msg("alert.illegal", {"error": reason_of(error)})
 
     def on_button(self, button: str) -> None:
         """A press on the serial button panel: SHAKE, CONFIRM, NEXT, VOID (VOID on the panel gives no reason)."""
@@ -139,7 +139,7 @@ class BaiBuuController:
         try:
             self._note_house_split()
         except InputError as error:  # not journaled: tried again at the next reading, the dealer told meanwhile
-            self.alert = Msg("alert.illegal", {"error": str(error)})
+            self.alert = Msg("alert.illegal", {"error": reason_of(error)})
 
     def on_dice(self, shake_id: int, values: tuple[int, int, int]) -> None:
         if self.phase is not Phase.SHAKING or shake_id != self.pending_shake:
@@ -148,7 +148,7 @@ class BaiBuuController:
         try:
             self._roll(values, manual=False)
         except InputError as error:
-            self.alert = Msg("alert.illegal", {"error": str(error)})
+            self.alert = Msg("alert.illegal", {"error": reason_of(error)})
 
     def on_dice_fault(self, shake_id: int, reason: str, message: str) -> None:
         if self.phase is not Phase.SHAKING or shake_id != self.pending_shake:
@@ -751,3 +751,10 @@ def unrolled_dice(entries: Iterable[Entry]) -> tuple[int, ...] | None:
         ):
             dice = None
     return dice
+
+
+def reason_of(error: Exception) -> Any:
+    """An error's reason as the screen words it: the engine's phrase when it gave one (so it shows in the dealer's
+    language), else its text."""
+    reason = error.args[0] if len(error.args) == 1 else None
+    return reason if isinstance(reason, str) else str(error)
