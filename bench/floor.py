@@ -1,7 +1,7 @@
 """Floor figures: ingest rate from 200 simulated kiosks, pit-view latency with 10^6 events stored, and faults.
 
     .venv/bin/python bench/floor.py [--kiosks 200] [--backlog-rounds 10] [--realtime-s 60] [--fault-kiosks 20]
-                                    [--compress 20] [--kills 50] [--pit-events 1000000] [--workers 4]
+                                    [--compress 10] [--kills 50] [--pit-events 1000000] [--workers 4]
 
 Everything runs for real on this machine: a PostgreSQL started with initdb in a temporary folder, every kiosk its
 own SQLite journal file and its own login role (its events' hashes checked under its key on arrival), shippers in
@@ -669,7 +669,7 @@ def main() -> int:
     parser.add_argument("--backlog-rounds", type=int, default=10)
     parser.add_argument("--realtime-s", type=int, default=60)
     parser.add_argument("--fault-kiosks", type=int, default=20)
-    parser.add_argument("--compress", type=float, default=20.0)
+    parser.add_argument("--compress", type=float, default=10.0)
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--pit-events", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=4)
