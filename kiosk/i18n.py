@@ -67,6 +67,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bb.title": ("Bài Bửu", "Bài Bửu"),
     "bb.prompt.shake": ("Press SHAKE to start the round", "Nhấn LẮC để bắt đầu ván"),
     "bb.prompt.shaking": ("Shaking the dice…", "Đang lắc xúc xắc…"),
+    "bb.prompt.shake_stopped": (
+        "No dice yet: SHAKE AGAIN, or shake by hand and ENTER DICE",
+        "Chưa có xúc xắc: LẮC LẠI, hoặc lắc tay rồi NHẬP XÚC XẮC",
+    ),
     "bb.prompt.deal": (
         "Deal: first stack to position {first}. Then open the house stack",
         "Chia: chồng đầu cho vị trí {first}. Rồi mở bài nhà cái",
@@ -257,6 +261,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "signin.first_again": ("The same PIN again", "Nhập lại mã PIN"),
     "signin.first_differs": ("The two PINs differ: choose the PIN again", "Hai mã PIN khác nhau: chọn lại"),
     # the journal failed its check
+    "gate.stopped": ("Play is stopped: the reason is below", "Đã ngừng chơi: lý do ở dưới"),
     "stop.title": ("PLAY STOPPED: THE JOURNAL FAILED ITS CHECK", "NGỪNG CHƠI: NHẬT KÝ KHÔNG QUA KIỂM TRA"),
     "stop.what": ("Nothing can be played or changed on this kiosk. Keep the journal files as evidence; a supervisor "
                   "signs in to see the recall, verify the journal and check the devices.",

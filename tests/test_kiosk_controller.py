@@ -168,10 +168,13 @@ def test_shaker_problems_offer_a_reshake_or_manual_dice(tmp_path, journal, clock
     c.command("reshake")
     c.on_dice_fault(1, "INVALID_VALUE", "a die read 7")
     assert c.view().alert.key == "alert.dice_fault" and c.view().phase is Phase.SHAKING
+    assert c.view().prompt.key == "bb.prompt.shake_stopped"  # not "Shaking the dice…" after a fault
     c.command("reshake")
+    assert c.view().prompt.key == "bb.prompt.shaking"
     clock.advance(9)
     c.tick()
     assert c.view().alert.key == "alert.shaker_timeout"
+    assert c.view().prompt.key == "bb.prompt.shake_stopped" and "shake" in enabled(c)
     c.on_dice(2, (1, 1, 1))  # a late answer to a shake given up on is ignored
     assert c.view().phase is Phase.SHAKING
     c.command("manual_dice", dice=(7, 1, 1))

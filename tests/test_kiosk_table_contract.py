@@ -91,6 +91,7 @@ def test_a_journal_that_failed_its_check_stops_every_table(game: str, tmp_path: 
     table.command("void", reason="anything")
     view = table.view()
     assert view.alert == reason[0] and view.commands and not any(command.enabled for command in view.commands)
+    assert view.prompt.key == "gate.stopped"  # no "Press SHAKE" while nothing can be pressed
     assert table.controller.round_id is None
     reason[0] = None  # the journal is sound again: play resumes
     table.on_button("SHAKE")

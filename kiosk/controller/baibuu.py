@@ -645,10 +645,11 @@ class BaiBuuController:
 
     def _prompt(self, set_ok: bool | None) -> Msg:
         phase = self.phase
+        # the prompt says what is true now: shaking only while a shake is awaited, SHAKE only when it can be pressed
         if phase is Phase.READY:
-            return Msg("bb.prompt.shake")
+            return Msg("bb.prompt.shaking" if self.pending_shake is not None else "bb.prompt.shake")
         if phase is Phase.SHAKING:
-            return Msg("bb.prompt.shaking")
+            return Msg("bb.prompt.shaking" if self.pending_shake is not None else "bb.prompt.shake_stopped")
         if phase is Phase.HOUSE:
             assert self.state is not None and self.state.assignment is not None
             if set_ok:

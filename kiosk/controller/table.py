@@ -67,7 +67,12 @@ class GatedTable:
         reason = self.blocked()
         if reason is None:
             return view
-        return replace(view, alert=reason, commands=tuple(Command(c.name, c.label, False) for c in view.commands))
+        return replace(  # no prompt to press what cannot be pressed
+            view,
+            prompt=Msg("gate.stopped"),
+            alert=reason,
+            commands=tuple(Command(c.name, c.label, False) for c in view.commands),
+        )
 
     def command(self, name: str, **params: Any) -> None:
         if self.blocked() is None:
