@@ -353,6 +353,53 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sm.score": ("Team {team}: {score}", "Đội {team}: {score}"),
     "sm.trick": ("Trick {n}", "Nước {n}"),
     "sm.play": ("PLAY CARD", "ĐÁNH"),
+    # the house-way chart posted at the table (dealer-assist baibuu table --format html --language …)
+    "chart.title": ("Bài Bửu — house way", "Bài Bửu — cách xếp bài của nhà cái"),
+    "chart.note": (
+        "The house sets its four cards by the first rule that applies. Points: A = 1, 2–9 face value, 10 J Q K = 0; "
+        "pictures are J Q K. Every hand below reads cards: HIGH | low. Suits never matter.",
+        "Nhà cái xếp bốn lá theo luật đầu tiên áp dụng được. Điểm: A = 1, 2–9 theo số, 10 J Q K = 0; lá hình là "
+        "J Q K. Mỗi bài dưới đây đọc là: bài: TAY CAO | tay thấp. Chất không bao giờ tính.",
+    ),
+    "chart.pair": ("Pair", "Đôi"),
+    "chart.split_when": (
+        "Split when the other two are (Z = 10, J, Q or K)",
+        "Tách khi hai lá kia là (Z = 10, J, Q hoặc K)",
+    ),
+    "chart.split_with": ("split with {patterns}", "tách với {patterns}"),
+    "chart.never_split": ("never split", "không bao giờ tách"),
+    "chart.section": ("{title} ({count} hands)", "{title} ({count} bài)"),
+    "chart.section.natural": ("Naturals", "Bài tự nhiên"),
+    "chart.section.two pairs": ("Two pairs", "Hai đôi"),
+    "chart.section.one pair": ("One pair", "Một đôi"),
+    "chart.section.Kong or two pictures": ("Kong or two pictures", "Công nhỏ hoặc công lớn"),
+    "chart.section.otherwise": ("Everything else", "Còn lại"),
+    "chart.rule.natural": (
+        "Natural: four of a kind as two pairs; three of a kind with the pair high and the other two low.",
+        "Bài tự nhiên: tứ quý xếp thành hai đôi; sám cô thì đôi ở tay cao, hai lá còn lại ở tay thấp.",
+    ),
+    "chart.rule.two pairs": (
+        "Two pairs: the higher pair high, the lower pair low.",
+        "Hai đôi: đôi lớn ở tay cao, đôi nhỏ ở tay thấp.",
+    ),
+    "chart.rule.one pair": (
+        "One pair: keep the pair high and the other two low, except the splits in the pair table (one pair card with "
+        "each other card, the better hand high). 4-4, 5-5, 10-10, J-J, Q-Q, K-K, A-A: never split.",
+        "Một đôi: giữ đôi ở tay cao, hai lá còn lại ở tay thấp, trừ các trường hợp tách trong bảng đôi (mỗi lá của "
+        "đôi đi với một lá kia, tay tốt hơn ở tay cao). 4-4, 5-5, 10-10, J-J, Q-Q, K-K, A-A: không bao giờ tách.",
+    ),
+    "chart.rule.Kong or two pictures": (
+        "Kong (A+9) or two pictures: never broken, kept high, the other two low. Two pictures and a Kong: the "
+        "pictures high. Three pictures: the two highest high.",
+        "Công nhỏ (A+9) hoặc công lớn: không bao giờ tách, ở tay cao, hai lá còn lại ở tay thấp. Công lớn và công "
+        "nhỏ: hai lá hình ở tay cao. Ba lá hình: hai lá cao nhất ở tay cao.",
+    ),
+    "chart.rule.otherwise": (
+        "Otherwise: of the three splits, the highest high hand that leaves 4 or more low; if none does, the highest "
+        "high. Ties: the higher low, then the split keeping the highest card high.",
+        "Còn lại: trong ba cách xếp, lấy tay cao lớn nhất mà tay thấp còn từ 4 điểm; nếu không có, lấy tay cao lớn "
+        "nhất. Bằng nhau: tay thấp lớn hơn, rồi cách giữ lá cao nhất ở tay cao.",
+    ),
     # deck enrollment (supervisor)
     "enroll.title": ("Deck enrollment", "Học bộ bài mới"),
     "enroll.capture": ("Capture spread", "Chụp bài"),

@@ -257,6 +257,28 @@ TEXTS_KM: dict[str, str] = {
     "sm.score": "ក្រុម {team}៖ {score}",
     "sm.trick": "ល្បិច {n}",
     "sm.play": "ចេញកាត",
+    # the house-way chart posted at the table
+    "chart.title": "Bài Bửu — របៀបរៀបរបស់ផ្ទះ",
+    "chart.note": "ផ្ទះរៀបកាតបួនសន្លឹក តាមច្បាប់ទីមួយដែលត្រូវ។ ពិន្ទុ៖ A = 1 2–9 តាមលេខ 10 J Q K = 0 "
+    "កាតរូបភាពគឺ J Q K។ ដៃនីមួយៗខាងក្រោមអានថា៖ កាត៖ ខ្ពស់ | ទាប។ ឈុតមិនដែលគិតទេ។",
+    "chart.pair": "គូ",
+    "chart.split_when": "បំបែក ពេលកាតពីរទៀតគឺ (Z = 10 J Q ឬ K)",
+    "chart.split_with": "បំបែកជាមួយ {patterns}",
+    "chart.never_split": "មិនបំបែកទេ",
+    "chart.section": "{title} ({count} ដៃ)",
+    "chart.section.natural": "កាតធម្មជាតិ",
+    "chart.section.two pairs": "គូពីរ",
+    "chart.section.one pair": "គូមួយ",
+    "chart.section.Kong or two pictures": "Kong ឬកាតរូបភាពពីរ",
+    "chart.section.otherwise": "ផ្សេងទៀត",
+    "chart.rule.natural": "កាតធម្មជាតិ៖ ត្រីមាសរៀបជាគូពីរ។ ត្រីគុណ៖ គូនៅកាតខ្ពស់ កាតពីរទៀតនៅកាតទាប។",
+    "chart.rule.two pairs": "គូពីរ៖ គូធំនៅកាតខ្ពស់ គូតូចនៅកាតទាប។",
+    "chart.rule.one pair": "គូមួយ៖ ទុកគូនៅកាតខ្ពស់ កាតពីរទៀតនៅកាតទាប លើកលែងតែការបំបែកក្នុងតារាងគូ "
+    "(កាតគូមួយសន្លឹកជាមួយកាតនីមួយៗផ្សេងទៀត ដៃល្អជាងនៅខ្ពស់)។ 4-4 5-5 10-10 J-J Q-Q K-K A-A៖ មិនបំបែកទេ។",
+    "chart.rule.Kong or two pictures": "Kong (A+9) ឬកាតរូបភាពពីរ៖ មិនបំបែកទេ នៅកាតខ្ពស់ កាតពីរទៀតនៅកាតទាប។ "
+    "កាតរូបភាពពីរ និង Kong៖ កាតរូបភាពនៅខ្ពស់។ កាតរូបភាពបី៖ ពីរធំបំផុតនៅខ្ពស់។",
+    "chart.rule.otherwise": "ផ្សេងទៀត៖ ក្នុងការរៀបទាំងបី យកកាតខ្ពស់ធំបំផុត ដែលទុកកាតទាបបាន 4 ពិន្ទុឡើងទៅ "
+    "បើគ្មាន យកកាតខ្ពស់ធំបំផុត។ ស្មើ៖ កាតទាបធំជាង រួចការរៀបដែលទុកកាតធំបំផុតនៅខ្ពស់។",
     # deck enrollment (supervisor)
     "enroll.title": "រៀនបៀថ្មី",
     "enroll.capture": "ថតបៀ",

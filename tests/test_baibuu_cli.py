@@ -196,3 +196,21 @@ def test_demo_json_round_replays_to_its_settlement(run) -> None:  # type: ignore
 def test_demo_refuses_bad_seats(run, seats: str) -> None:  # type: ignore[no-untyped-def]
     done = run("demo", "--seats", seats)
     assert done.returncode == 2 and "--seats" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("km", ["របៀបរៀបរបស់ផ្ទះ", "បំបែកជាមួយ 3+7", "មិនបំបែកទេ", "គូពីរ"]),
+     ("vi", ["cách xếp bài của nhà cái", "tách với 3+7", "không bao giờ tách", "Hai đôi"])],
+)
+def test_table_html_chart_in_khmer_and_vietnamese(  # type: ignore[no-untyped-def]
+    run, tmp_path: Path, language: str, words: list[str]
+) -> None:
+    out = tmp_path / f"chart-{language}.html"
+    done = run("table", "--format", "html", "--language", language, "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    html = out.read_text(encoding="utf-8")
+    assert f'<html lang="{language}">' in html and html.count('class="hand"') == 1820
+    assert all(word in html for word in words), [word for word in words if word not in html]
+    for english in ("split with", "never split", "Naturals", "Everything else", "The house sets", "Two pairs:"):
+        assert english not in html, english

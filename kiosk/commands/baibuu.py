@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from engine.errors import InputError
+from kiosk.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from engine.baibuu import Settlement, State
@@ -63,6 +64,8 @@ def register(subparsers: Any) -> None:
         "posts at the table.",
     )
     table.add_argument("--format", choices=("csv", "html"), default="csv")
+    table.add_argument("--language", choices=LANGUAGES, default="en",
+                       help="the HTML chart's language: en, vi (Tiếng Việt) or km (Khmer); CSV stays English")
     table.add_argument("--output", "-o", type=Path, help="write to this file instead of standard output")
     table.set_defaults(func=run_table)
 
@@ -242,7 +245,7 @@ def chart_rows() -> list[dict[str, str]]:
 
 def run_table(args: argparse.Namespace) -> int:
     rows = chart_rows()
-    text = _chart_csv(rows) if args.format == "csv" else chart_html(rows)
+    text = _chart_csv(rows) if args.format == "csv" else chart_html(rows, args.language)
     if args.output:
         args.output.write_text(text, encoding="utf-8")
         print(f"wrote the house way of {len(rows)} hands to {args.output}", file=sys.stderr)
@@ -295,35 +298,53 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def chart_html(rows: list[dict[str, str]]) -> str:
+def chart_html(rows: list[dict[str, str]], language: str = "en") -> str:
+    """The printable chart in ``language`` (the words from the kiosk's catalogue; the posted rules of the standard
+    house way translated, a casino's own way as it wrote it)."""
     from html import escape
 
     from engine.baibuu.house_way import STANDARD_HOUSE_WAY, pair_table_text
+    from kiosk.i18n import TEXTS, Catalogue
+
+    t = Catalogue(language).text
+    english = Catalogue("en").text
+
+    def rule_line(name: str, text: str) -> str:
+        key = f"chart.rule.{name}"
+        title, body = name.capitalize(), text.split(": ", 1)[-1]
+        if language != "en" and key in TEXTS and english(key) == text:  # the standard rule, in the chart's language
+            title, _, body = t(key).partition("៖ " if language == "km" else ": ")
+        return f"<li><b>{escape(title)}.</b> {escape(_sentence(body))}</li>"
+
+    def split_text(rule: str) -> str:
+        if rule == "never split":
+            return t("chart.never_split")
+        return t("chart.split_with", patterns=rule.removeprefix("split with "))
+
+    def why(row: dict[str, str]) -> str:  # the rule line as a tooltip, in English only (the CSV's words)
+        return f' title="{escape(row["rule"])}"' if language == "en" else ""
 
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>Bài Bửu house way</title>',
+        f'<html lang="{language}"><head><meta charset="utf-8"><title>{escape(t("chart.title"))}</title>',
         f"<style>{CHART_CSS}</style></head><body>",
-        "<h1>Bài Bửu — house way</h1>",
-        '<p class="note">The house sets its four cards by the first rule that applies. Points: A = 1, 2–9 face value, '
-        "10 J Q K = 0; pictures are J Q K. Every hand below reads <b>cards: HIGH | low</b>. Suits never matter.</p>",
+        f"<h1>{escape(t('chart.title'))}</h1>",
+        f'<p class="note">{escape(t("chart.note"))}</p>',
         '<ol class="rules">',
-        *(
-            f"<li><b>{escape(name.capitalize())}.</b> {escape(_sentence(text.split(': ', 1)[-1]))}</li>"
-            for name, text in STANDARD_HOUSE_WAY.posted_rules()
-        ),
+        *(rule_line(name, text) for name, text in STANDARD_HOUSE_WAY.posted_rules()),
         "</ol>",
-        '<table class="pairs"><tr><th>Pair</th><th>Split when the other two are (Z = 10, J, Q or K)</th></tr>',
-        *(f"<tr><td>{escape(pair)}</td><td>{escape(rule)}</td></tr>" for pair, rule in pair_table_text()),
+        f'<table class="pairs"><tr><th>{escape(t("chart.pair"))}</th><th>{escape(t("chart.split_when"))}</th></tr>',
+        *(f"<tr><td>{escape(pair)}</td><td>{escape(split_text(rule))}</td></tr>" for pair, rule in pair_table_text()),
         "</table>",
     ]
-    for rule_name, title in SECTIONS:
+    for rule_name, _title in SECTIONS:
         section = [row for row in rows if row["rule_name"] == rule_name]
-        parts.append(f"<h2>{escape(title)} ({len(section)} hands)</h2>")
+        title = t("chart.section", title=t(f"chart.section.{rule_name}"), count=len(section))
+        parts.append(f"<h2>{escape(title)}</h2>")
         parts.append('<div class="hands">')
         for row in section:
             parts.append(
-                f'<div class="hand" title="{escape(row["rule"])}"><span class="cards">{escape(row["hand"])}</span>'
+                f'<div class="hand"{why(row)}><span class="cards">{escape(row["hand"])}</span>'
                 f'<span class="split"><b>{escape(row["high"])}</b><span class="sep">|</span>{escape(row["low"])}'
                 "</span></div>"
             )
