@@ -231,6 +231,8 @@ def _check(result: dict[str, Any]) -> None:
     table_lines = {(screen["name"], screen["language"]): " ".join(screen["texts"]) for screen in result["screens"]}
     if ("table-closed", "en") in table_lines:
         assert "Limits 10–1000" in table_lines[("table-results", "en")]
+        results_texts = next(screen["texts"] for screen in result["screens"] if screen["name"] == "table-results")
+        assert any(re.fullmatch(r"HIGH\n(\d points?|pair of \w+|Kong|two pictures)", text) for text in results_texts)
         assert "This round: bets 60, paid " in table_lines[("table-results", "en")]
         assert re.search(r"House, last rounds: #1 [+-]\d+", table_lines[("table-closed", "en")])
         assert "កម្រិតភ្នាល់ 10–1000" in table_lines[("table-closed", "km")]

@@ -301,8 +301,8 @@ class SeatTile(BoxLayout):
         self.header.bind(on_release=lambda *_: on_bet(seat))
         self.add_widget(self.header)
         # a place's problem (unsure, waiting for cards) shows in the result area until there is a result
-        self.high = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62, note=False)
-        self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=62, note=False)
+        self.high = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=78, note=False)
+        self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=78, note=False)
         self.add_widget(self.high)
         self.add_widget(self.low)
         # The amount to pay or take is the biggest thing on the tile, above the result word; a tap says why.
@@ -336,8 +336,9 @@ class SeatTile(BoxLayout):
         self.header.text = (
             t("bb.seat", seat=view.seat) + " · " + (t("bb.bet", bet=view.bet) if view.in_play else t("bb.sitting_out"))
         )
-        self.high.show(view.high, catalogue, t("bb.high"))
-        self.low.show(view.low, catalogue, t("bb.low"))
+        # each hand named with its value once its two cards are read, as the house way shows the house's
+        self.high.show(view.high, catalogue, _named(t("bb.high"), view.high, catalogue))
+        self.low.show(view.low, catalogue, _named(t("bb.low"), view.low, catalogue))
         self.high.opacity = self.low.opacity = 1 if view.in_play else 0.3
         if view.outcome is None:
             problems = [
@@ -380,6 +381,16 @@ def _cards_markup(cards: tuple[Card, ...]) -> str:
 
 
 LAST_ROUNDS = 5
+
+
+def _named(name: str, place: Any, catalogue: Catalogue) -> str:
+    """A seat's hand name with the hand's value under it ("HIGH" / "8 points") once both its cards are read."""
+    cards = [read.card for read in place.cards]
+    if len(cards) != 2 or any(card.is_joker for card in cards) or cards[0] == cards[1]:
+        return name
+    from engine.baibuu.hands import TwoCardHand
+
+    return f"{name}\n{catalogue.phrase(TwoCardHand.of(cards[0], cards[1]).value_text)}"
 
 
 def last_results(journal: Any, count: int) -> list[tuple[int, int]]:
