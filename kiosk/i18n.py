@@ -277,6 +277,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "zone.seat.low": ("Seat {seat} low", "Ghế {seat} tay thấp"),
     # Sâm Lốc / Schmier
     "sl.title": ("Sâm Lốc", "Sâm Lốc"),
+    "sl.mode.normal": ("standard rules", "luật thường"),
+    "sl.mode.sam_ngheo_giau": ("sâm nghèo and sâm giàu win outright", "có sâm nghèo, sâm giàu"),
     "sl.prompt.start": ("Press START to deal the hand", "Nhấn BẮT ĐẦU để chia bài"),
     "sl.prompt.results": ("Pay as shown, then CONFIRM", "Trả tiền như hình, rồi XÁC NHẬN"),
     "sl.player": ("Seat {player}", "Ghế {player}"),

@@ -205,6 +205,8 @@ TEXTS_KM: dict[str, str] = {
     "zone.seat.low": "កៅអី {seat} កាតទាប",
     # Sâm Lốc / Schmier
     "sl.title": "សឹមឡុក",
+    "sl.mode.normal": "ច្បាប់ធម្មតា",
+    "sl.mode.sam_ngheo_giau": "មានសឹមក្រ និងសឹមអ្នកមាន",
     "sl.prompt.start": "ចុច ចាប់ផ្ដើម ដើម្បីចែកកាត",
     "sl.prompt.results": "សងលុយដូចបង្ហាញ រួចចុច បញ្ជាក់",
     "sl.player": "កៅអី {player}",

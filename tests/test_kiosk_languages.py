@@ -196,3 +196,10 @@ def test_a_bai_buu_engine_refusal_reaches_the_screen_in_its_language() -> None:
     assert Catalogue("vi").text(alert) == "ván chưa xong: bài nhà cái chưa xếp"
     assert Catalogue("km").text(alert) == "ជុំមិនទាន់ចប់៖ កាតផ្ទះមិនទាន់រៀប"
     assert Catalogue("en").text(alert) == "the round is not finished: the house hand is not set yet"
+
+
+def test_the_samloc_table_line_words_its_variant() -> None:
+    from kiosk.ui.screen_samloc import _mode
+
+    for language, words in (("en", "standard rules"), ("vi", "luật thường"), ("km", "ច្បាប់ធម្មតា")):
+        assert _mode("normal", Catalogue(language).text) == words

@@ -103,7 +103,7 @@ class SamLocScreen(Screen):
         self.alert._bg_colour.rgba = theme.alert_background(view.alert.key if view.alert else None)
         self._players(view, t)
         self.table_info.text = (
-            t("game.samloc") + " · " + t("sl.table", bet=view.bet, timer=view.timer_s, mode=view.mode)
+            t("game.samloc") + " · " + t("sl.table", bet=view.bet, timer=view.timer_s, mode=_mode(view.mode, t))
         )
         self.top_title.text = t("sl.on_table") + (
             f" · {t('sl.player', player=view.top_seat)}" if view.top_seat is not None and view.top else ""
@@ -171,3 +171,10 @@ class SamLocScreen(Screen):
         view = self.last_view
         if view is not None and index < len(view.hand_of_turn):
             self.controller.command("pick", card=view.hand_of_turn[index])
+
+
+def _mode(mode: str, t: Any) -> str:
+    """The table's Sâm Lốc variant in the screen's language (its setting's own word when the catalogue has none)."""
+    from kiosk.i18n import TEXTS
+
+    return t(f"sl.mode.{mode}") if f"sl.mode.{mode}" in TEXTS else mode
