@@ -193,6 +193,13 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
             for language in ("en", "vi", "km"):
                 _set_language(app, language)
                 yield from _look(p, f"table-{game}")
+            app.runtime.active.command("start" if game == "samloc" else "deal")  # a hand in play
+            yield 0.5
+            for language in ("en", "vi", "km"):
+                _set_language(app, language)
+                yield from _look(p, f"table-{game}-playing")
+            app.runtime.active.command("void", reason="misdeal")  # the set-up changes games between hands only
+            yield 0.3
             setup.lock()
     p.finish()
 
@@ -224,6 +231,8 @@ def _check(result: dict[str, Any]) -> None:
     problems: list[str] = []
     seen_languages = {screen["language"] for screen in result["screens"]}
     assert seen_languages == {"en", "vi", "km"}
+    names = [screen["name"] for screen in result["screens"]]
+    assert "table-samloc-playing" in names and "table-schmier-playing" in names
     called = {screen["language"]: screen["banner"] for screen in result["screens"] if screen["name"] == "table-called"}
     assert called == {"en": "SUPERVISOR CALLED", "vi": "ĐÃ GỌI GIÁM SÁT", "km": "បានហៅអ្នកត្រួតពិនិត្យ"}
     assert all(not screen["banner"] for screen in result["screens"] if screen["name"] == "supervisor")
