@@ -595,8 +595,9 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
     result = run_kiosk(display, tmp_path, "drive_samloc", size)
     assert result["setup_message"] == "Saved and journaled"
     assert result["screen"] == "table-samloc"
-    assert result["start"]["prompt"].startswith("Turn: player ") and "·  20 s" in result["start"]["prompt"]
+    assert result["start"]["prompt"].startswith("Turn: seat ") and "·  20 s" in result["start"]["prompt"]
     assert len(result["start"]["players"]) == 4 and "10 cards" in result["start"]["players"][0]
+    assert [row.split(" · ")[0].strip() for row in result["start"]["players"]] == [f"Seat {n}" for n in (1, 2, 3, 4)]
     assert "is not a combination" in result["illegal"]
     assert "plays" in result["after_centre_play"]["log"]
     assert result["results"]["log"].startswith("Settlement:")
