@@ -62,11 +62,11 @@ class DesignFigures:
         def share(a: int, b: int) -> float:
             return round(100.0 * a / b, 1) if b else 0.0
 
-        return {"named_right": share(self.right, self.cards),
-                "unflagged_wrong": share(self.unflagged_wrong, self.unflagged),
-                "flagged": share(self.flagged, self.readings),
-                "index_right": share(self.corners_right, self.corners),
-                "index_sure_wrong": share(self.corners_sure_wrong, self.corners)}
+        return {"named_right_pct": share(self.right, self.cards),
+                "unflagged_wrong_pct": share(self.unflagged_wrong, self.unflagged),
+                "flagged_pct": share(self.flagged, self.readings),
+                "index_right_pct": share(self.corners_right, self.corners),
+                "index_sure_wrong_pct": share(self.corners_sure_wrong, self.corners)}
 
 
 def design_faces(design: str):  # type: ignore[no-untyped-def]
@@ -139,9 +139,10 @@ def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[
 
 def row(figures: DesignFigures) -> str:
     s = figures.shares()
-    wrong = f"{s['unflagged_wrong']:.1f}% ({figures.unflagged_wrong}/{figures.unflagged})"
-    return (f"{figures.design:<22}{figures.cards:>6}{s['named_right']:>12.1f}%{wrong:>22}{s['flagged']:>8.1f}%"
-            f"{figures.corners:>15}{s['index_right']:>12.1f}%{s['index_sure_wrong']:>11.1f}%")
+    wrong = f"{s['unflagged_wrong_pct']:.1f}% ({figures.unflagged_wrong}/{figures.unflagged})"
+    return (f"{figures.design:<22}{figures.cards:>6}{s['named_right_pct']:>12.1f}%{wrong:>22}"
+            f"{s['flagged_pct']:>8.1f}%{figures.corners:>15}{s['index_right_pct']:>12.1f}%"
+            f"{s['index_sure_wrong_pct']:>11.1f}%")
 
 
 def main() -> int:
