@@ -128,6 +128,16 @@ def test_train_refuses_a_missing_checkpoint_before_doing_anything(stage: str, tm
     assert "github" not in (done.stdout + done.stderr).lower()  # nothing looked up online
 
 
+@pytest.mark.parametrize("extra", [["--index-from", "nope.pt"], ["--transfer-decks", "-1"]])
+def test_the_transfer_stage_refuses_bad_input_before_cutting_any_patch(extra: list[str], tmp_path: Path,
+                                                                       dealer_assist: list[str],
+                                                                       cli_env: dict[str, str]) -> None:
+    args = [str(tmp_path / a) if a.endswith(".pt") else a for a in extra]
+    done = _run(dealer_assist, cli_env, "train", "--stage", "index-transfer", *args)
+    wanted = f"no checkpoint {tmp_path / 'nope.pt'}" if extra[0] == "--index-from" else "cannot be negative"
+    assert done.returncode == 2 and wanted in done.stderr
+
+
 @pytest.mark.parametrize("rate", ["0", "1.5", "-0.001"])
 def test_train_refuses_a_learning_rate_out_of_range(rate: str, tmp_path: Path, dealer_assist: list[str],
                                                     cli_env: dict[str, str]) -> None:
