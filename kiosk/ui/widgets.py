@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
 from kivy.uix.behaviors import ButtonBehavior
@@ -125,12 +126,17 @@ class CardView(ButtonBehavior, Label):
     """One card drawn as a card: rank and suit symbol, red or black. An empty slot shows a dashed outline.
 
     A card the camera is unsure of gets a thick orange frame and a '?'; tapping any card opens the picker.
+    A card drawn smaller than the kiosk's touch size still takes taps over a touch-sized square around its centre
+    (its hit area); where the squares of cards side by side overlap, a touch goes to the card whose centre is nearest.
     """
+
+    _shown: ClassVar[weakref.WeakSet[CardView]] = weakref.WeakSet()  # every card made: a touch's rivals
 
     def __init__(self, scale: theme.Scale, **kwargs: Any) -> None:
         super().__init__(font_name=CARD_FONT, bold=True, halign="center", valign="middle", **kwargs)
         self.scale = scale
         self.tappable = True
+        CardView._shown.add(self)
         self.read: CardRead | None = None
         self.font_size = scale.font(34)
         self.bind(pos=self._draw, size=self._draw)
@@ -139,6 +145,37 @@ class CardView(ButtonBehavior, Label):
     def show(self, read: CardRead | None) -> None:
         self.read = read
         self._draw()
+
+    @property
+    def hit_size(self) -> tuple[float, float]:
+        """The size of the area that takes this card's taps: the card, grown to the kiosk's touch size."""
+        least = self.scale.px(theme.MIN_TOUCH_PX)
+        return max(self.width, least), max(self.height, least)
+
+    def _hit_box_holds(self, window_x: float, window_y: float) -> bool:
+        centre_x, centre_y = self.to_window(*self.center)
+        width, height = self.hit_size
+        return abs(window_x - centre_x) <= width / 2 and abs(window_y - centre_y) <= height / 2
+
+    def collide_point(self, x: float, y: float) -> bool:
+        if not self.tappable or self.get_root_window() is None:
+            return bool(super().collide_point(x, y))
+        window_x, window_y = self.to_window(x, y)
+        if not self._hit_box_holds(window_x, window_y):
+            return False
+        nearest = min(
+            (
+                card
+                for card in CardView._shown
+                if card.tappable
+                and not card.disabled
+                and card.get_root_window() is not None
+                and card._hit_box_holds(window_x, window_y)
+            ),
+            key=lambda card: _distance_squared(card.to_window(*card.center), (window_x, window_y)),
+            default=None,
+        )
+        return nearest is self
 
     @property
     def doubtful(self) -> bool:
@@ -169,6 +206,10 @@ class CardView(ButtonBehavior, Label):
         else:
             self.text = card_text(read.card) + ("\n?" if read.doubtful else "")
             self.color = theme.CARD_RED if read.card.suit is not None and read.card.suit.is_red else theme.CARD_BLACK
+
+
+def _distance_squared(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
 
 
 def card_text(card: Card) -> str:
