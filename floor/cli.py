@@ -121,7 +121,7 @@ def _ship(args: argparse.Namespace) -> int:
         import psycopg
 
         try:
-            stored = shipper.ship_pending()
+            stored = shipper.ship_pending(frames=None)  # every evidence frame still lacking, too
         except psycopg.Error as error:
             print(f"dealer-assist: the floor is unreachable ({str(error).strip().splitlines()[0]}); "
                   "nothing is lost: ship again later", file=sys.stderr)

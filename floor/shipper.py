@@ -8,6 +8,11 @@ sent again: the floor keys events by (kiosk, seq) and a resend changes nothing. 
 itself. On every (re)connection the last ``recheck`` events already shipped are sent again, so a journal altered
 or restored after shipping is found (the floor refuses it, keeps it aside and raises an alert).
 
+Once the events are across, the evidence frames they cite follow (``frames_wanted`` / ``ingest_frame``), a few per
+pass so that new events are never held up behind a backlog of pictures: each frame once, by its SHA-256, which the
+shipper and the floor both check. A frame no longer on the kiosk's disk (pruned by the retention settings, which
+the journal records) or altered there is skipped, never sent.
+
     shipper = Shipper("data/journal.sqlite3", "host=floor dbname=floor user=kiosk_k_07 password=…")
     thread = ShipperThread(shipper); thread.start()      # in the kiosk process
     shipper.status()                                     # for the kiosk's status bar
@@ -17,6 +22,7 @@ or restored after shipping is found (the floor refuses it, keeps it aside and ra
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sqlite3
 import threading
 import time
@@ -29,7 +35,9 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from floor.errors import FloorError
+from journal.evidence import EvidenceStore
 
+_MEDIA_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}
 _COLUMNS = "seq, time, mono_ns, boot_id, kiosk_id, table_id, round_id, kind, payload, prev_hash, hash"
 # Kept short so that a cut network shows within seconds rather than after the kernel's TCP timeouts.
 _CONNECT_OPTIONS = {"connect_timeout": 3, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
@@ -66,8 +74,15 @@ class Shipper:
 
     def __init__(self, journal_path: str | Path, dsn: str, *, batch: int = 500, poll_s: float = 0.5,
                  heartbeat_s: float = 5.0, recheck: int = 200, retry_s: float = 5.0, refused_retry_s: float = 30.0,
-                 on_batch: Callable[[BatchResult], None] | None = None) -> None:
+                 on_batch: Callable[[BatchResult], None] | None = None, evidence_dir: str | Path | None = None,
+                 frames_per_pass: int = 16) -> None:
         self.journal_path = Path(journal_path)
+        self.evidence = EvidenceStore(Path(evidence_dir) if evidence_dir is not None
+                                      else self.journal_path.parent / "evidence")
+        self.frames_per_pass = frames_per_pass
+        self.frames_skipped: dict[str, str] = {}
+        """Frames not sent (digest -> why: pruned, missing, altered, refused), for the status and the tests."""
+        self._frames_seq = 0  # every frame cited up to this event was sent or skipped (this connection)
         self.dsn = dsn
         self.batch = batch
         self.poll_s = poll_s
@@ -95,8 +110,9 @@ class Shipper:
 
     # -- one pass
 
-    def ship_pending(self) -> int:
-        """Send everything the journal holds beyond the floor's copy; returns the events stored now.
+    def ship_pending(self, frames: int | None = -1) -> int:
+        """Send everything the journal holds beyond the floor's copy, then up to ``frames`` evidence frames
+        (-1: ``frames_per_pass``; None: every frame still wanted); returns the events stored now.
 
         Raises ``psycopg.OperationalError`` when the floor is unreachable (the caller retries) and ``FloorError``
         when it refuses (a fork, a gap, unknown credentials).
@@ -109,6 +125,7 @@ class Shipper:
                 if time.monotonic() - self._last_sent >= self.heartbeat_s:
                     self._send(conn, [])
                 self._set(state="caught up", problem=None)
+                self.ship_frames(self.frames_per_pass if frames == -1 else frames)
                 return stored
             self._set(state="shipping")
             result = self._send(conn, rows)
@@ -117,6 +134,50 @@ class Shipper:
                 self._set(state="refused", problem=result.refused)
                 raise FloorError(f"the floor refused the journal: {result.refused}")
             self._next_seq = max(self._next_seq, rows[-1]["seq"] + 1)
+
+    def ship_frames(self, most: int | None = None) -> int:
+        """Upload up to ``most`` (None: all) of the frames the floor's copy cites and lacks; returns those stored."""
+        conn = self._connection()
+        stored = 0
+        left = most
+        while left is None or left > 0:
+            ask = 50 if left is None else min(left, 50)
+            wanted = conn.execute("SELECT seq, digest FROM frames_wanted(%s, %s)", (self._frames_seq, ask)).fetchall()
+            for seq, digest in wanted:
+                stored += self._send_frame(conn, str(digest))
+                self._frames_seq = max(self._frames_seq, int(seq))
+            if len(wanted) < ask:
+                break
+            if left is not None:
+                left -= len(wanted)
+        return stored
+
+    def _send_frame(self, conn: psycopg.Connection[Any], digest: str) -> int:
+        path = self.evidence.path(digest)
+        try:
+            data = path.read_bytes() if path is not None else None
+        except FileNotFoundError:
+            data = None  # pruned between the look and the read
+        if path is None or data is None:
+            self.frames_skipped[digest] = "pruned" if self._pruned_locally(digest) else "missing"
+            return 0
+        if hashlib.sha256(data).hexdigest() != digest:
+            self.frames_skipped[digest] = "altered"
+            return 0
+        media_type = _MEDIA_TYPES.get(path.suffix.lower(), "image/jpeg")
+        try:
+            row = conn.execute("SELECT ingest_frame(%s, %s, %s)", (digest, media_type, data)).fetchone()
+        except (psycopg.errors.DataException, psycopg.errors.InsufficientPrivilege,
+                psycopg.errors.IntegrityError) as error:
+            self.frames_skipped[digest] = f"refused: {_first_line(error)}"
+            return 0
+        return 1 if row is not None and row[0] == "stored" else 0
+
+    def _pruned_locally(self, digest: str) -> bool:
+        """Whether the journal records deleting the frame (its evidence_pruned event may not be at the floor yet)."""
+        row = self._journal().execute("SELECT 1 FROM events WHERE kind = 'evidence_pruned' AND instr(payload, ?) "
+                                      "LIMIT 1", (f'"{digest}"',)).fetchone()
+        return row is not None
 
     def _send(self, conn: psycopg.Connection[Any], rows: list[dict[str, Any]]) -> BatchResult:
         row = conn.execute("SELECT ingest_events(%s)", (Jsonb(rows),)).fetchone()
@@ -146,6 +207,7 @@ class Shipper:
             raise FloorError(f"the floor refuses this login: {_first_line(error)}") from None
         shipped = int(head[0]) if head else 0
         self._next_seq = max(1, shipped + 1 - self.recheck)  # resend the last few: finds a journal altered since
+        self._frames_seq = 0  # ask again for every frame still lacking (one skipped before may be back)
         self._set(shipped_seq=shipped, last_contact=time.monotonic())
         self._conn = conn
         return conn

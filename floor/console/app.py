@@ -65,6 +65,7 @@ def create_app(console: Console) -> Starlette:
         Route("/rounds", _rounds, methods=["GET"]),
         Route("/rounds.csv", _rounds_csv, methods=["GET"]),
         Route("/rounds/{kiosk}/{round_id:int}", _review, methods=["GET"]),
+        Route("/frames/{digest}", _frame, methods=["GET"]),
         Route("/reports", _reports, methods=["GET"]),
         Route("/actions", _actions, methods=["GET"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
@@ -381,6 +382,24 @@ async def _review(request: Request) -> Response:
     review = await _run(_audited, console, session, "round_reviewed", {"kiosk": kiosk, "round": round_id},
                         _address(request), lambda conn: data.review(conn, kiosk, round_id))
     return _page(request, "review.html", {"r": review, "json": json}, session)
+
+
+async def _frame(request: Request) -> Response:
+    """An evidence frame's picture, only to a signed-in user (the review page's <img>); each look is recorded."""
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return Response("sign in first", status_code=401, headers={"Cache-Control": "no-store"})
+    digest = request.path_params["digest"]
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise InputError(f"{digest[:80]!r} is not a frame's SHA-256 (64 lower-case hex digits)")
+    found = await _run(_audited, console, session, "frame_viewed", {"frame": digest}, _address(request),
+                       lambda conn: data.frame(conn, digest))
+    if found is None:
+        return Response("the floor holds no such frame", status_code=404, headers={"Cache-Control": "no-store"})
+    media_type, body = found
+    return Response(body, media_type=media_type, headers={"Cache-Control": "private, max-age=3600",
+                                                          "X-Content-Type-Options": "nosniff"})
 
 
 # ---- reports and the console's own log -------------------------------------------------------------------------

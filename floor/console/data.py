@@ -274,9 +274,34 @@ class CentralJournal:
 
 
 @dataclass(frozen=True, slots=True)
+class Box:
+    """One card read in a frame, as a rectangle in the frame's pixels."""
+
+    card: str
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    seq: int
+    text: str
+    boxes: tuple[Box, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Frame:
+    """An evidence frame and the readings of the round citing it. ``state``: ``stored`` (at the floor: the console
+    serves it), ``pruned`` (deleted on the kiosk by its retention settings before it was shipped, per the journal)
+    or ``pending`` (not shipped yet)."""
+
     digest: str
-    zone: str
+    readings: tuple[Reading, ...]
+    state: str
+    size: tuple[int, int] | None = None
+    """(width, height) in pixels when known: the readings' boxes are drawn over the picture."""
 
 
 @dataclass(frozen=True)
@@ -302,9 +327,71 @@ def review(conn: Any, kiosk_id: str, round_id: int) -> Review:
     summaries = journal_review.summarize(reader)  # type: ignore[arg-type]
     detail = journal_review.round_detail(reader, round_id, summaries)  # type: ignore[arg-type]
     corrections = tuple(_describe(e) for e in detail.entries if e.kind == "cards_corrected")
-    frames = tuple(Frame(str(e.payload["frame"]), str(e.payload.get("zone", ""))) for e in detail.entries
-                   if e.kind in ("cards_read", "cards_misread") and e.payload.get("frame"))
-    return Review(detail, corrections, frames, _describe)
+    return Review(detail, corrections, _frames(conn, kiosk_id, detail.entries), _describe)
+
+
+def _frames(conn: Any, kiosk_id: str, entries: Sequence[Entry]) -> tuple[Frame, ...]:
+    cited: dict[str, list[Reading]] = {}
+    first_seq: dict[str, int] = {}
+    for e in entries:
+        digest = e.payload.get("frame")
+        if e.kind in ("cards_read", "cards_misread") and isinstance(digest, str) and digest:
+            cited.setdefault(digest, []).append(Reading(e.seq, _describe(e), _boxes(e.payload)))
+            first_seq.setdefault(digest, e.seq)
+    if not cited:
+        return ()
+    digests = list(cited)
+    heads = {row[0]: frame_size(bytes(row[1])) for row in conn.execute(
+        "SELECT digest, substring(data FROM 1 FOR 65536) FROM frames WHERE digest = ANY(%s)", (digests,))}
+    pruned = {row[0] for row in conn.execute(
+        "SELECT DISTINCT f.digest FROM events p, jsonb_array_elements_text(p.payload->'frames') AS f(digest) "
+        "WHERE p.kiosk_id = %s AND p.kind = 'evidence_pruned' AND f.digest = ANY(%s)", (kiosk_id, digests))}
+    return tuple(Frame(d, tuple(readings), "stored" if d in heads else "pruned" if d in pruned else "pending",
+                       heads.get(d)) for d, readings in cited.items())
+
+
+def _boxes(payload: dict[str, Any]) -> tuple[Box, ...]:
+    cards, boxes = payload.get("cards") or [], payload.get("boxes") or []
+    found = []
+    for card, box in zip(cards, boxes, strict=False):
+        if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int) for v in box):
+            x1, y1, x2, y2 = box
+            found.append(Box(str(card), x1, y1, max(0, x2 - x1), max(0, y2 - y1)))
+    return tuple(found)
+
+
+def frame_size(head: bytes) -> tuple[int, int] | None:
+    """(width, height) from the start of a JPEG or WebP file, or None when the header does not say."""
+    if head[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 <= len(head):
+            if head[i] != 0xFF:
+                return None
+            marker = head[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            length = int.from_bytes(head[i + 2:i + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                return int.from_bytes(head[i + 7:i + 9], "big"), int.from_bytes(head[i + 5:i + 7], "big")
+            i += 2 + length
+        return None
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP" and len(head) >= 30:
+        chunk = head[12:16]
+        if chunk == b"VP8 ":
+            return int.from_bytes(head[26:28], "little") & 0x3FFF, int.from_bytes(head[28:30], "little") & 0x3FFF
+        if chunk == b"VP8L":
+            bits = int.from_bytes(head[21:25], "little")
+            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+        if chunk == b"VP8X":
+            return int.from_bytes(head[24:27], "little") + 1, int.from_bytes(head[27:30], "little") + 1
+    return None
+
+
+def frame(conn: Any, digest: str) -> tuple[str, bytes] | None:
+    """A stored frame's media type and bytes."""
+    row = conn.execute("SELECT media_type, data FROM frames WHERE digest = %s", (digest,)).fetchone()
+    return (str(row[0]), bytes(row[1])) if row is not None else None
 
 
 def _describe(entry: Entry) -> str:

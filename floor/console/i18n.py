@@ -111,10 +111,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "review.frames": ("Evidence frames", "Ảnh bằng chứng"),
     "review.no_frames": ("No reading of this round cites a camera frame.",
                          "Không lần đọc bài nào của ván này có ảnh camera."),
-    "review.frames_on_kiosk": ("The frames stay on the kiosk's disk (recall the round there, or `dealer-assist logs "
-                               "show` on the kiosk); these are their SHA-256 digests.",
-                               "Ảnh được giữ trên đĩa của kiosk (xem lại ván tại kiosk, hoặc `dealer-assist logs "
-                               "show` trên kiosk); đây là mã SHA-256 của chúng."),
+    "review.frame": ("The camera frame the readings beside it were made from",
+                     "Ảnh camera dùng để đọc các lá bài bên cạnh"),
+    "review.frame_pruned": ("Deleted on the kiosk by its retention settings before it reached the floor (the "
+                            "journal records it).",
+                            "Đã bị xoá trên kiosk theo cài đặt lưu giữ trước khi được gửi lên (nhật ký có ghi)."),
+    "review.frame_pending": ("Not at the floor yet: the kiosk sends it when it can.",
+                             "Chưa có trên hệ thống: kiosk sẽ gửi khi có thể."),
     "review.nets": ("Nets", "Thắng thua"),
     "review.none": ("none", "không có"),
     "reports.title": ("Reports", "Báo cáo"),
