@@ -86,9 +86,14 @@ def cited(journal_path: Path, round_id: int | None = None) -> list[str]:
 
 
 def signed_in(owner_dsn: str) -> tuple[TestClient, Database]:
-    with psycopg.connect(owner_dsn) as conn:
+    """A supervisor signed in to a console that logs in with the floor_console role only (as deployed)."""
+    with psycopg.connect(owner_dsn, autocommit=True) as conn:
         auth.add_account(conn, "sup", PASSWORD, "supervisor", "test")
-    db = Database(owner_dsn)
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = 'console_frames'").fetchone():
+            conn.execute("CREATE ROLE console_frames LOGIN PASSWORD 'console-frames-pw' IN ROLE floor_console")
+    params = psycopg.conninfo.conninfo_to_dict(owner_dsn)
+    params.update(user="console_frames", password="console-frames-pw")
+    db = Database(psycopg.conninfo.make_conninfo("", **params))
     web = TestClient(create_app(Console(db)), follow_redirects=False)
     token = re.search(r'name="csrf" value="([^"]+)"', web.get("/login").text)
     assert token is not None
