@@ -468,6 +468,27 @@ PHRASES_VI: dict[str, str] = {
     "baibuu.who.house_hand": "bài nhà cái",
     "baibuu.who.seat": "ghế {seat}",
     "baibuu.who.seats_hand": "bài ghế {seat}",
+    # Bài Bửu: the round's log lines (the supervisor's recall)
+    "baibuu.direction.counter_clockwise": "ngược chiều kim đồng hồ",
+    "baibuu.direction.clockwise": "cùng chiều kim đồng hồ",
+    "baibuu.record.dice_house": "xúc xắc {dice} = {total}: chồng đầu cho nhà cái, nhà cái lấy chồng {stack} (đếm "
+    "{direction} từ nhà cái)",
+    "baibuu.record.dice_position": "xúc xắc {dice} = {total}: chồng đầu cho ghế {position}, nhà cái lấy chồng {stack} "
+    "(đếm {direction} từ nhà cái)",
+    "baibuu.record.dice_by_hand": "{dice} (xúc xắc nhập tay)",
+    "baibuu.record.house_revealed": "bài nhà cái {cards}: cách xếp nhà cái là tay cao {high}, tay thấp {low} ({rule})",
+    "baibuu.record.house_set": "nhà cái xếp {hand}: đúng cách xếp nhà cái",
+    "baibuu.record.house_set_not_the_way": "nhà cái xếp {hand}: SAI cách xếp nhà cái, phải là tay cao {high}, tay thấp "
+    "{low} ({rule}); xếp lại bài nhà cái trước khi tính tiền ghế nào",
+    "baibuu.record.seat_set": "ghế {seat} cược {bet}, {hand}: {result}",
+    "baibuu.set_hand": "tay cao {high}, tay thấp {low}",
+    "baibuu.outcome.wins": "ghế {seat} thắng: {money}",
+    "baibuu.outcome.natural": "ghế {seat} thắng bằng bài tự nhiên: {money}",
+    "baibuu.outcome.push": "ghế {seat} hòa: {money}",
+    "baibuu.outcome.loses": "ghế {seat} thua: {money}",
+    "baibuu.outcome.mis_set": "ghế {seat} xếp sai và thua: {money}",
+    "baibuu.money.less_commission": "+{net} ({bet} trừ {commission} hoa hồng)",
+    "baibuu.money.bet_returned": "trả lại tiền cược",
     "baibuu.illegal.already_rolled": "ván này đã lắc xúc xắc rồi ({dice})",
     "baibuu.illegal.roll_first": "lắc xúc xắc trước: xúc xắc chỉ chồng nào là của nhà cái",
     "baibuu.illegal.house_open": "bài nhà cái đã mở: {cards}",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.errors import InputError
+from engine.phrases import PhraseTemplate
 
 POSITIONS = 7
 HOUSE_POSITION = 1
@@ -97,11 +98,28 @@ class StackAssignment:
 
     def describe(self) -> str:
         first = self.first_position
-        where = "the house" if first == HOUSE_POSITION else f"position {first}"
-        return (
-            f"dice {self.dice} = {self.dice.total}: first stack to {where}, the house takes stack "
-            f"{self.house_stack} (counting {self.direction.words} from the house)"
+        direction = _DIRECTION_WORDS[self.direction]()
+        if first == HOUSE_POSITION:
+            return DICE_TO_HOUSE(dice=self.dice, total=self.dice.total, stack=self.house_stack, direction=direction)
+        return DICE_TO_POSITION(
+            dice=self.dice, total=self.dice.total, position=first, stack=self.house_stack, direction=direction
         )
+
+
+_DIRECTION_WORDS = {
+    Direction.COUNTER_CLOCKWISE: PhraseTemplate("baibuu.direction.counter_clockwise", "counter-clockwise"),
+    Direction.CLOCKWISE: PhraseTemplate("baibuu.direction.clockwise", "clockwise"),
+}
+DICE_TO_HOUSE = PhraseTemplate(
+    "baibuu.record.dice_house",
+    "dice {dice} = {total}: first stack to the house, the house takes stack {stack} (counting {direction} from the "
+    "house)",
+)
+DICE_TO_POSITION = PhraseTemplate(
+    "baibuu.record.dice_position",
+    "dice {dice} = {total}: first stack to position {position}, the house takes stack {stack} (counting {direction} "
+    "from the house)",
+)
 
 
 def assign_stacks(dice: Sequence[object], direction: Direction = Direction.COUNTER_CLOCKWISE) -> StackAssignment:

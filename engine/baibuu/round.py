@@ -173,7 +173,8 @@ class Rolled:
         return self.action.to_json()
 
     def describe(self) -> str:
-        return self.assignment.describe() + (" (dice entered by hand)" if self.manual else "")
+        rolled = self.assignment.describe()
+        return ROLLED_BY_HAND(dice=rolled) if self.manual else rolled
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +191,8 @@ class HouseRevealed:
 
     def describe(self) -> str:
         split = self.house_way
-        return (
-            f"house cards {_cards_text(self.cards)}: the house way sets high {split.high.describe()}, "
-            f"low {split.low.describe()} ({split.rule})"
+        return HOUSE_REVEALED(
+            cards=_cards_text(self.cards), high=split.high.describe(), low=split.low.describe(), rule=split.rule
         )
 
 
@@ -214,11 +214,10 @@ class HouseSet:
 
     def describe(self) -> str:
         if self.follows_house_way:
-            return f"house set {self.hand.describe()}: follows the house way"
+            return HOUSE_SET_FOLLOWS(hand=self.hand.describe())
         split = self.house_way
-        return (
-            f"house set {self.hand.describe()}: NOT the house way, which is high {split.high.cards_text}, "
-            f"low {split.low.cards_text} ({split.rule}); re-set the house hand before settling any seat"
+        return HOUSE_SET_NOT_THE_WAY(
+            hand=self.hand.describe(), high=split.high.cards_text, low=split.low.cards_text, rule=split.rule
         )
 
 
@@ -237,8 +236,21 @@ class SeatSet:
         return self.action.to_json()
 
     def describe(self) -> str:
-        return f"seat {self.seat} bets {self.bet}, {self.hand.describe()}: {self.result.describe()}"
+        return SEAT_SET(seat=self.seat, bet=self.bet, hand=self.hand.describe(), result=self.result.describe())
 
+
+# The round's log lines (the supervisor's recall words them in the screen's language; the CLI's logs in English).
+ROLLED_BY_HAND = PhraseTemplate("baibuu.record.dice_by_hand", "{dice} (dice entered by hand)")
+HOUSE_REVEALED = PhraseTemplate(
+    "baibuu.record.house_revealed", "house cards {cards}: the house way sets high {high}, low {low} ({rule})"
+)
+HOUSE_SET_FOLLOWS = PhraseTemplate("baibuu.record.house_set", "house set {hand}: follows the house way")
+HOUSE_SET_NOT_THE_WAY = PhraseTemplate(
+    "baibuu.record.house_set_not_the_way",
+    "house set {hand}: NOT the house way, which is high {high}, low {low} ({rule}); re-set the house hand before "
+    "settling any seat",
+)
+SEAT_SET = PhraseTemplate("baibuu.record.seat_set", "seat {seat} bets {bet}, {hand}: {result}")
 
 Record = Rolled | HouseRevealed | HouseSet | SeatSet
 _R = TypeVar("_R", Rolled, HouseRevealed, HouseSet, SeatSet)

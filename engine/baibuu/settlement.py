@@ -58,7 +58,7 @@ class SetHand:
         return self.natural is None and is_mis_set(self.high, self.low)
 
     def describe(self) -> str:
-        return f"high {self.high.describe()}, low {self.low.describe()}"
+        return SET_HAND(high=self.high.describe(), low=self.low.describe())
 
     def to_json(self) -> dict[str, JSON]:
         return {"high": self.high.to_json(), "low": self.low.to_json()}
@@ -75,20 +75,16 @@ class SeatResult:
     reasons: tuple[str, ...]
 
     def describe(self) -> str:
-        if self.outcome.seat_wins:
-            money = f"+{self.net}" + (f" ({self.bet} less {self.commission} commission)" if self.commission else "")
+        money: str
+        if self.outcome.seat_wins and self.commission:
+            money = LESS_COMMISSION(net=self.net, bet=self.bet, commission=self.commission)
+        elif self.outcome.seat_wins:
+            money = f"+{self.net}"
         elif self.outcome is Outcome.PUSH:
-            money = "bet returned"
+            money = BET_RETURNED()
         else:
             money = f"{self.net}"
-        verb = {
-            Outcome.WIN: "wins",
-            Outcome.NATURAL: "wins with a natural",
-            Outcome.PUSH: "pushes",
-            Outcome.LOSE: "loses",
-            Outcome.MIS_SET: "is mis-set and loses",
-        }[self.outcome]
-        return f"seat {self.seat} {verb}: {money}"
+        return SEAT_OUTCOMES[self.outcome](seat=self.seat, money=money)
 
     def payment(self) -> Payment | None:
         if self.net > 0:
@@ -113,6 +109,18 @@ def commission_on(win: int, settings: Settings) -> int:
     chips = (Decimal(win) * settings.commission / chip).to_integral_value(rounding=ROUND_FLOOR)
     return int(chips) * chip
 
+
+# A set hand and a seat's result, as phrases (a payment's reason, a line of the round's log).
+SET_HAND = PhraseTemplate("baibuu.set_hand", "high {high}, low {low}")
+SEAT_OUTCOMES = {
+    Outcome.WIN: PhraseTemplate("baibuu.outcome.wins", "seat {seat} wins: {money}"),
+    Outcome.NATURAL: PhraseTemplate("baibuu.outcome.natural", "seat {seat} wins with a natural: {money}"),
+    Outcome.PUSH: PhraseTemplate("baibuu.outcome.push", "seat {seat} pushes: {money}"),
+    Outcome.LOSE: PhraseTemplate("baibuu.outcome.loses", "seat {seat} loses: {money}"),
+    Outcome.MIS_SET: PhraseTemplate("baibuu.outcome.mis_set", "seat {seat} is mis-set and loses: {money}"),
+}
+LESS_COMMISSION = PhraseTemplate("baibuu.money.less_commission", "+{net} ({bet} less {commission} commission)")
+BET_RETURNED = PhraseTemplate("baibuu.money.bet_returned", "bet returned")
 
 # Why a seat won or lost, as phrases (a screen can word them in its language).
 PLACES = {"high": PhraseTemplate("place.high", "high"), "low": PhraseTemplate("place.low", "low")}

@@ -178,7 +178,7 @@ class SupervisorScreen(Screen):
                 )
             )
             lines.extend(f"        {t('sup.flag')}: {flag}" for flag in detail.flags)
-            lines.extend(f"        {text}" for text in detail.replayed.descriptions[-7:])
+            lines.extend(f"        {self.runtime.catalogue.phrase(text)}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
         self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
 
