@@ -138,6 +138,9 @@ class Shipper:
     def ship_frames(self, most: int | None = None) -> int:
         """Upload up to ``most`` (None: all) of the frames the floor's copy cites and lacks; returns those stored."""
         conn = self._connection()
+        head = self.status().shipped_seq  # every event up to here is at the floor: the query below sees them all
+        if self._frames_seq >= head:
+            return 0  # nothing new to look at: no query every poll for an idle table
         stored = 0
         left = most
         while left is None or left > 0:
@@ -147,6 +150,7 @@ class Shipper:
                 stored += self._send_frame(conn, str(digest))
                 self._frames_seq = max(self._frames_seq, int(seq))
             if len(wanted) < ask:
+                self._frames_seq = max(self._frames_seq, head)  # looked at every reading up to the head
                 break
             if left is not None:
                 left -= len(wanted)
