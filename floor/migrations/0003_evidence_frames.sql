@@ -49,6 +49,10 @@ BEGIN
         RAISE EXCEPTION 'a frame is named by the SHA-256 of its bytes (64 lower-case hex digits), not %',
             coalesce(quote_literal(frame_digest), 'NULL') USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    IF length(frame_data) > 20000000 THEN
+        RAISE EXCEPTION 'frame % refused: % bytes is more than a camera frame takes (20 MB at most)', frame_digest,
+            length(frame_data) USING ERRCODE = 'data_exception';
+    END IF;
     IF actual <> frame_digest THEN
         RAISE EXCEPTION 'frame % refused: its bytes hash to %, not to its name (altered on the kiosk or on the '
             'way); nothing was stored', frame_digest, actual USING ERRCODE = 'data_exception';
