@@ -93,13 +93,21 @@ def by_id(driver: Any, element_id: str) -> Any:
 
 
 def sign_in(driver: Any, url: str, name: str, password: str, forge_csrf: bool = False) -> None:
+    """Submit the sign-in form and return once the server's answer is the page shown: a click returns as soon as
+    the form is submitted, so under load the browser can still be showing the form (and its /login address)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
     driver.delete_all_cookies()
     driver.get(url + "/login")
     by_id(driver, "name").send_keys(name)
     by_id(driver, "password").send_keys(password)
     if forge_csrf:
         driver.execute_script("document.querySelector('input[name=csrf]').value = 'forged';")
-    by_id(driver, "sign-in").click()
+    button = by_id(driver, "sign-in")
+    button.click()
+    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(button))
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def screenshot(driver: Any, folder: Path, name: str) -> Path:
@@ -130,7 +138,9 @@ def test_sign_in_refuses_a_wrong_password_a_forged_form_and_a_locked_account(sit
     sign_in(browser, url, "locked", PASSWORD)
     assert "locked" in by_id(browser, "login-error").text
     sign_in(browser, url, "pit", PASSWORD)
-    assert browser.current_url == url + "/" and by_id(browser, "table-K-1")
+    shown = browser.find_element("tag name", "body").text
+    assert browser.current_url == url + "/", f"pit, right password, not signed in; the page: {shown!r}"
+    assert by_id(browser, "table-K-1")
 
 
 def test_a_call_pressed_at_a_table_shows_on_the_open_pit_view_within_2_s(site: dict[str, Any], browser: Any,
