@@ -6,7 +6,7 @@ font's suit glyphs), ink colours (reds and blacks of many hues, sometimes four c
 large, jumbo) and place (two or four corners), the pip layout's spread, the card stock's tint, a border, and how the
 courts look (the court art of a built-in deck recoloured or simplified, or a big letter in a frame). ``procedural_deck``
 draws its 52 faces at ``FACE_SIZE``, white-backed BGR like every other deck. Same seed, same deck (on a machine
-with the same fonts installed: the fonts are listed from ``FONT_DIRS``).
+with the Makefile's font packages: only their folders, ``FONT_DIRS``, are listed).
 
 Training decks and test decks never share a seed or a font: seeds from ``TEST_DECK_SEEDS`` on draw only from every
 fourth font (``test_fonts``), the others never do. This is training-side code: the reading path does not import it.
@@ -30,7 +30,11 @@ from vision.synth.faces import FACE_SIZE, FIVE_CARD_DRAW, face_mask, load_deck
 
 Image = npt.NDArray[np.uint8]
 Colour = tuple[int, int, int]  # BGR
-FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
+# The font packages the Makefile installs (SYSTEM_PACKAGES), folder by folder: fonts installed for anything else
+# (the kiosk's Khmer fonts) must not change which deck a seed draws.
+FONT_DIRS = tuple(Path("/usr/share/fonts") / d for d in (
+    "truetype/dejavu", "truetype/liberation2", "truetype/freefont", "truetype/roboto", "truetype/fonts-oldstandard",
+    "opentype/urw-base35", "opentype/linux-libertine", "opentype/cantarell", "opentype/ebgaramond"))
 # Fonts that cannot draw a rank the way a card prints it (symbols, maths, hairlines).
 _FONT_SKIP = ("math", "symbol", "extralight", "thin", "hairline", "dingbat", "emoji", "d050000l", "z003")
 TEST_DECK_SEEDS = 900_000  # seeds from here on are test decks: measured on, never trained on
