@@ -15,12 +15,15 @@ from typing import Any
 from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
 from kiosk.controller.view import CardRead, Health
 from kiosk.evidence import EvidenceFrame, FrameEncoding
+from kiosk.i18n import TEXTS, Msg
 
 
 @dataclass
 class LinkHealth:
     health: Health = Health.OFF
     detail: str = ""
+    words: Msg | None = None
+    """The detail as the supervisor's screen words it, in its language."""
 
 
 class Devices:
@@ -86,30 +89,50 @@ class Devices:
                         Health.OK,
                         f"{event.identity.kind} {event.identity.firmware} on {event.port}",
                     )
+                    link.words = Msg("device.up", {"firmware": event.identity.firmware})
                 elif isinstance(event, LinkDown):
                     link.health, link.detail = Health.DOWN, event.reason
+                    link.words = Msg("device.down")
                 elif isinstance(event, DeviceFault):
                     link.health, link.detail = Health.WARN, event.message
+                    fault = f"device.fault.{event.code.lower()}"
+                    link.words = Msg(fault) if fault in TEXTS else Msg("device.fault", {"code": event.code})
                 elif isinstance(event, DeviceStatus) and link.health is not Health.DOWN:
                     link.health = Health.OK if event.state.value in ("READY", "SHAKING") else Health.WARN
                     link.detail = event.state.value
+                    state = f"device.state.{event.state.value.lower()}"
+                    link.words = Msg(state) if state in TEXTS else Msg("device.state", {"state": event.state.value})
             events.append(event)
         return events
 
-    def diagnostics(self) -> list[str]:
+    def diagnostics(self) -> list[Msg]:
+        """A line per device for the supervisor: its health, what it last said, its port and the link's counters."""
         lines = []
         for name in ("shaker", "panel"):
             client = getattr(self, name)
             link = self.links[name]
+            device = Msg(f"status.{name}")
             if client is None:
-                lines.append(f"{name}: not used")
+                lines.append(Msg("sup.device_unused", {"device": device}))
                 continue
             counters = client.counters
             lines.append(
-                f"{name}: {link.health.value} {link.detail} · port {client.port_name} · retries {counters.retries}, "
-                f"CRC errors {counters.crc_errors}, duplicates {counters.duplicates}, timeouts {counters.timeouts}, "
-                f"reconnects {counters.reconnects}, dice faults {counters.dice_faults}, "
-                f"old frames refused {counters.refused}"
+                Msg(
+                    "sup.device_line",
+                    {
+                        "device": device,
+                        "health": Msg(f"health.{link.health.value}"),
+                        "detail": link.words or link.detail,
+                        "port": client.port_name,
+                        "retries": counters.retries,
+                        "crc": counters.crc_errors,
+                        "duplicates": counters.duplicates,
+                        "timeouts": counters.timeouts,
+                        "reconnects": counters.reconnects,
+                        "faults": counters.dice_faults,
+                        "refused": counters.refused,
+                    },
+                )
             )
         return lines
 

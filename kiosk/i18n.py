@@ -234,6 +234,29 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.void_open": ("VOID OPEN ROUND", "HỦY VÁN ĐANG MỞ"),
     "sup.no_open": ("No round is open", "Không có ván đang mở"),
     "sup.devices": ("Devices", "Thiết bị"),
+    "sup.device_unused": ("{device}: not used", "{device}: không dùng"),
+    "sup.device_line": (
+        "{device}: {health} {detail} · port {port} · retries {retries}, CRC errors {crc}, duplicates {duplicates}, "
+        "timeouts {timeouts}, reconnects {reconnects}, dice faults {faults}, old frames refused {refused}",
+        "{device}: {health} {detail} · cổng {port} · gửi lại {retries}, lỗi mã kiểm tra {crc}, trùng {duplicates}, "
+        "quá giờ {timeouts}, kết nối lại {reconnects}, lỗi xúc xắc {faults}, khung cũ bị từ chối {refused}",
+    ),
+    "device.up": ("firmware {firmware}", "phần mềm {firmware}"),
+    "device.down": ("link lost, reconnecting", "mất kết nối, đang kết nối lại"),
+    "device.fault": ("fault {code}", "lỗi {code}"),
+    "device.fault.wrong_device": ("another device answered on this port", "thiết bị khác trả lời trên cổng này"),
+    "device.fault.refused": ("the device refused a command", "thiết bị từ chối một lệnh"),
+    "device.fault.protocol": ("the device speaks another protocol version", "thiết bị dùng phiên bản giao thức khác"),
+    "device.fault.echo": (
+        "the port sends our own commands back: check the cable", "cổng gửi lại chính lệnh của ta: kiểm tra dây cáp"
+    ),
+    "device.fault.driver_error": ("the device driver failed", "trình điều khiển thiết bị bị lỗi"),
+    "device.state": ("state {state}", "trạng thái {state}"),
+    "device.state.ready": ("ready", "sẵn sàng"),
+    "device.state.shaking": ("shaking", "đang lắc"),
+    "device.state.dome_open": ("dome open", "nắp đang mở"),
+    "device.state.jammed": ("jammed", "bị kẹt"),
+    "device.state.sensor_fault": ("sensor fault", "lỗi cảm biến"),
     "sup.house_net": ("house {net}", "nhà cái {net}"),
     "sup.replay_ok": ("replay agrees", "phát lại khớp"),
     "sup.replay_bad": ("REPLAY DISAGREES: {error}", "PHÁT LẠI KHÔNG KHỚP: {error}"),

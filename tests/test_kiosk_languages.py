@@ -203,3 +203,11 @@ def test_the_samloc_table_line_words_its_variant() -> None:
 
     for language, words in (("en", "standard rules"), ("vi", "luật thường"), ("km", "ច្បាប់ធម្មតា")):
         assert _mode("normal", Catalogue(language).text) == words
+
+
+def test_every_device_state_is_worded_for_the_supervisor() -> None:
+    from hardware.events import DeviceState
+
+    for state in DeviceState:
+        assert f"device.state.{state.value.lower()}" in TEXTS, state
+    assert Catalogue("vi").text("device.state.jammed") == "bị kẹt"

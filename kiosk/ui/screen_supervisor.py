@@ -253,7 +253,7 @@ class SupervisorScreen(Screen):
             "\n".join(
                 [
                     t("sup.devices") + ":",
-                    *self.runtime.devices.diagnostics(),
+                    *map(t, self.runtime.devices.diagnostics()),
                     t("status.camera") + ": " + self.runtime.camera.state().detail,
                     *([f"{t('sup.evidence')}: {self.runtime.evidence_note}"] if self.runtime.evidence_note else []),
                 ]
