@@ -211,3 +211,23 @@ def test_every_device_state_is_worded_for_the_supervisor() -> None:
     for state in DeviceState:
         assert f"device.state.{state.value.lower()}" in TEXTS, state
     assert Catalogue("vi").text("device.state.jammed") == "bị kẹt"
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_a_dice_fault_and_an_unknown_command_are_worded_in_the_screens_language(
+    tmp_path: Path, language: str
+) -> None:
+    from test_kiosk_controller import Shaker, controller, open_journal
+
+    from kiosk.clock import ManualClock
+
+    clock = ManualClock()
+    c = controller(open_journal(tmp_path, clock), clock, Shaker())
+    c.command("shake")
+    c.on_dice_fault(1, "JAMMED", "motor stalled: jammed dome, clear it and shake again")  # the shaker's English
+    fault = Catalogue(language).text(c.view().alert)
+    assert english_words(fault) == [] and Catalogue(language).text("dice_fault.jammed") in fault
+    assert "jammed" in Catalogue("en").text(c.view().alert)
+    c.command("fly")
+    unknown = Catalogue(language).text(c.view().alert)
+    assert english_words(unknown) == [] and unknown.endswith(" fly")

@@ -24,7 +24,7 @@ from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Pha
 from kiosk.controller.places import PlaceReads, cards_seen_twice, place_problem
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused
 from kiosk.evidence import EvidenceFrame
-from kiosk.i18n import Msg
+from kiosk.i18n import TEXTS, Msg
 
 SHAKE_TIMEOUT_S = 8.0
 Shaker = Callable[[], "int | None"]
@@ -102,7 +102,7 @@ class BaiBuuController:
         try:
             handler = getattr(self, "_cmd_" + name)
         except AttributeError:
-            self.alert = Msg("alert.illegal", {"error": f"unknown command {name}"})
+            self.alert = Msg("alert.unknown_command", {"command": name})
             return
         try:
             handler(**params)
@@ -156,7 +156,8 @@ class BaiBuuController:
         self.pending_shake = None
         self.shake_deadline = None
         self._journal_event(DiceReshaken(reason=reason, raw=message))
-        self.alert = Msg("alert.dice_fault", {"reason": message})
+        worded = f"dice_fault.{reason.lower()}"  # the shaker's own message is English: on record, not on screen
+        self.alert = Msg("alert.dice_fault", {"reason": Msg(worded) if worded in TEXTS else reason})
 
     def tick(self) -> None:
         if self.shake_deadline is not None and self.clock.monotonic() > self.shake_deadline:

@@ -116,7 +116,7 @@ class SamLocController:
         self.alert = None
         handler = getattr(self, "_cmd_" + name, None)
         if handler is None:
-            self.alert = Msg("alert.illegal", {"error": f"unknown command {name}"})
+            self.alert = Msg("alert.unknown_command", {"command": name})
             return
         try:
             handler(**params)

@@ -103,7 +103,7 @@ class SchmierController:
         base, _, argument = name.partition(":")
         handler = getattr(self, "_cmd_" + base, None)
         if handler is None:
-            self.alert = Msg("alert.illegal", {"error": f"unknown command {name}"})
+            self.alert = Msg("alert.unknown_command", {"command": name})
             return
         if argument:
             params = {**params, "value": argument}

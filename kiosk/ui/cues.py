@@ -17,7 +17,7 @@ from typing import Any
 
 from kiosk.ui import theme
 
-REFUSED_KEYS = frozenset({"alert.not_now", "alert.illegal"})
+REFUSED_KEYS = frozenset({"alert.not_now", "alert.illegal", "alert.unknown_command"})
 TONES: dict[str, tuple[tuple[float, float], ...]] = {  # (frequency Hz, seconds) in a row
     "alert": ((1320.0, 0.12), (0.0, 0.05), (1320.0, 0.12)),
     "refused": ((330.0, 0.18),),
