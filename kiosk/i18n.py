@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.phrases import TEMPLATES, Phrase
+from engine.schmier.scoring import CARD_NAMES as SCHMIER_CARD_NAMES
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
 
 LANGUAGES = ("en", "vi", "km")
@@ -498,6 +499,15 @@ PHRASES_VI: dict[str, str] = {
     "baibuu.who.house_hand": "bài nhà cái",
     "baibuu.who.seat": "ghế {seat}",
     "baibuu.who.seats_hand": "bài ghế {seat}",
+    # Schmier: why each of the six points went where it did (cards named by their symbols)
+    "schmier.point.high": "ghế {seat} (đội {team}) đánh lá {card} ở nước {trick}",
+    "schmier.point.low": "ghế {seat} (đội {team}) đánh lá {card} ở nước {trick}, ghế {taker} ăn nước đó",
+    "schmier.point.fell": "lá {card} rơi ở nước {trick} (ghế {seat} đánh), ghế {taker} ăn (đội {team})",
+    "schmier.point.listing": "đội {team_a} {a}, đội {team_b} {b}, đội {team_c} {c}",
+    "schmier.point.tie_two": "không đội nào: đội {team_a} và đội {team_b} hòa {top} điểm bài ({listing})",
+    "schmier.point.tie_three": "không đội nào: đội {team_a}, đội {team_b} và đội {team_c} hòa {top} điểm bài "
+    "({listing})",
+    "schmier.point.most": "đội {team} được nhiều điểm bài nhất ({listing})",
     # Bài Bửu: the round's log lines (the supervisor's recall)
     "baibuu.direction.counter_clockwise": "ngược chiều kim đồng hồ",
     "baibuu.direction.clockwise": "cùng chiều kim đồng hồ",
@@ -639,6 +649,8 @@ PHRASES_VI: dict[str, str] = {
     "schmier.suit.clubs": "chuồn",
 }
 PHRASES: dict[str, dict[str, str]] = {"vi": PHRASES_VI, "km": PHRASES_KM}
+for _card, _name in SCHMIER_CARD_NAMES.items():  # a Schmier card named by its symbols in Vietnamese and Khmer
+    PHRASES_VI[_name.key] = PHRASES_KM[_name.key] = _card.pretty
 
 # English for one of a thing (Vietnamese and Khmer do not inflect a noun by number).
 ENGLISH_ONE: dict[str, str] = {
@@ -711,7 +723,8 @@ class Catalogue:
 # Sâm Lốc and Schmier count seats and teams from 0 inside (the engines, the journal); the table numbers them from 1.
 _COUNTED_FROM_ZERO = ("sl.", "sm.", "samloc.", "schmier.")
 _SEAT_VALUES = frozenset(
-    {"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced", "duty", "team", "last"}
+    {"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced", "duty", "team", "last",
+     "taker", "team_a", "team_b", "team_c"}
 )
 
 

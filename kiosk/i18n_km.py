@@ -367,6 +367,15 @@ PHRASES_KM: dict[str, str] = {
     "baibuu.who.house_hand": "កាតផ្ទះ",
     "baibuu.who.seat": "កៅអី {seat}",
     "baibuu.who.seats_hand": "កាតកៅអី {seat}",
+    # Schmier: why each of the six points went where it did (cards named by their symbols)
+    "schmier.point.high": "កៅអី {seat} (ក្រុម {team}) លេង {card} ក្នុងល្បិច {trick}",
+    "schmier.point.low": "កៅអី {seat} (ក្រុម {team}) លេង {card} ក្នុងល្បិច {trick} កៅអី {taker} ឈ្នៈល្បិចនោះ",
+    "schmier.point.fell": "{card} ធ្លាក់ក្នុងល្បិច {trick} (កៅអី {seat} លេង) កៅអី {taker} ឈ្នៈ (ក្រុម {team})",
+    "schmier.point.listing": "ក្រុម {team_a} {a}, ក្រុម {team_b} {b}, ក្រុម {team_c} {c}",
+    "schmier.point.tie_two": "គ្មានក្រុមណា៖ ក្រុម {team_a} និងក្រុម {team_b} ស្មើ {top} ពិន្ទុកាត ({listing})",
+    "schmier.point.tie_three": "គ្មានក្រុមណា៖ ក្រុម {team_a} ក្រុម {team_b} និងក្រុម {team_c} ស្មើ {top} ពិន្ទុកាត "
+    "({listing})",
+    "schmier.point.most": "ក្រុម {team} បានពិន្ទុកាតច្រើនជាងគេ ({listing})",
     # Bài Bửu: the round's log lines (the supervisor's recall)
     "baibuu.direction.counter_clockwise": "ច្រាសទ្រនិចនាឡិកា",
     "baibuu.direction.clockwise": "តាមទ្រនិចនាឡិកា",

@@ -231,3 +231,20 @@ def test_a_dice_fault_and_an_unknown_command_are_worded_in_the_screens_language(
     c.command("fly")
     unknown = Catalogue(language).text(c.view().alert)
     assert english_words(unknown) == [] and unknown.endswith(" fly")
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_schmiers_six_points_are_worded_in_the_screens_language_with_seats_and_teams_from_one(language: str) -> None:
+    from test_schmier_properties import play_out
+
+    from engine.schmier import Settings
+
+    points = play_out(seed=3, dealer=0, options=Settings()).settle().points
+    assert len(points) == 6
+    catalogue = Catalogue(language)
+    for award in points:
+        worded = catalogue.phrase(award.reason)
+        assert english_words(worded) == [], (award.reason, worded)
+    high = points[0]
+    assert high.seat is not None and f"{high.seat + 1} (" in catalogue.phrase(high.reason)
+    assert "(team 0 " in points[-1].reason or "team 0 " in points[-1].reason  # the engine's English counts from 0

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from engine.cards import JOKER, Card, Rank, Suit
 from engine.common import JSON, Payment
+from engine.phrases import Phrase, PhraseTemplate
 from engine.schmier.ranks import SEATS, TEAMS, card_points, left_bauer, right_bauer, team_of
 from engine.schmier.settings import GAME_TARGET
 from engine.schmier.tricks import Trick
@@ -51,21 +52,51 @@ def card_points_by_team(tricks: Sequence[Trick]) -> tuple[int, int, int]:
     return (totals[0], totals[1], totals[2])
 
 
+# Why each point went where it did, as phrases (the kiosk words them in its language; seats and teams from 0 here).
+HIGH_PLAYED = PhraseTemplate(
+    "schmier.point.high", "seat {seat} (team {team}) played the {card} in trick {trick}"
+)
+LOW_PLAYED = PhraseTemplate(
+    "schmier.point.low", "seat {seat} (team {team}) played the {card} in trick {trick}, trick won by seat {taker}"
+)
+FELL = PhraseTemplate(
+    "schmier.point.fell", "the {card} fell in trick {trick} (played by seat {seat}), won by seat {taker} (team {team})"
+)
+LISTING = PhraseTemplate("schmier.point.listing", "team {team_a} {a}, team {team_b} {b}, team {team_c} {c}")
+TIE_OF_TWO = PhraseTemplate(
+    "schmier.point.tie_two", "nobody: team {team_a} and team {team_b} tie at {top} card points ({listing})"
+)
+TIE_OF_THREE = PhraseTemplate(
+    "schmier.point.tie_three",
+    "nobody: team {team_a} and team {team_b} and team {team_c} tie at {top} card points ({listing})",
+)
+MOST_CARD_POINTS = PhraseTemplate("schmier.point.most", "team {team} took the most card points ({listing})")
+CARD_NAMES = {
+    card: PhraseTemplate("schmier.card." + card.name.replace(" ", "_"), card.name)
+    for card in (*(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER), JOKER)
+}
+
+
+def _named(card: Card) -> Phrase:
+    return CARD_NAMES[card]()
+
+
 def award_points(tricks: Sequence[Trick], trump: Suit) -> tuple[PointAward, ...]:
     """The six points of a played hand, in the order High, Low, Right bauer, Left bauer, Joker, Game."""
     awards: list[PointAward] = []
     for point, card in (("high", Card(Rank.ACE, trump)), ("low", Card(Rank.TWO, trump))):
         trick, seat = _find(tricks, card)
-        won = "" if point == "high" else f", trick won by seat {trick.winner}"
-        reason = f"seat {seat} (team {team_of(seat)}) played the {card.name} in trick {trick.number}{won}"
+        if point == "high":
+            reason = HIGH_PLAYED(seat=seat, team=team_of(seat), card=_named(card), trick=trick.number)
+        else:
+            reason = LOW_PLAYED(
+                seat=seat, team=team_of(seat), card=_named(card), trick=trick.number, taker=trick.winner
+            )
         awards.append(PointAward(point, team_of(seat), seat, trick.number, reason))
     for point, card in (("right_bauer", right_bauer(trump)), ("left_bauer", left_bauer(trump)), ("joker", JOKER)):
         trick, seat = _find(tricks, card)
         winner = trick.winner
-        reason = (
-            f"the {card.name} fell in trick {trick.number} (played by seat {seat}), "
-            f"won by seat {winner} (team {team_of(winner)})"
-        )
+        reason = FELL(card=_named(card), trick=trick.number, seat=seat, taker=winner, team=team_of(winner))
         awards.append(PointAward(point, team_of(winner), winner, trick.number, reason))
     awards.append(_game_point(card_points_by_team(tricks)))
     return tuple(awards)
@@ -74,11 +105,12 @@ def award_points(tricks: Sequence[Trick], trump: Suit) -> tuple[PointAward, ...]
 def _game_point(totals: tuple[int, int, int]) -> PointAward:
     top = max(totals)
     leaders = [team for team in range(TEAMS) if totals[team] == top]
-    listing = ", ".join(f"team {team} {totals[team]}" for team in range(TEAMS))
+    listing = LISTING(team_a=0, a=totals[0], team_b=1, b=totals[1], team_c=2, c=totals[2])
     if len(leaders) > 1:
-        tied = " and ".join(f"team {team}" for team in leaders)
-        return PointAward("game", None, None, None, f"nobody: {tied} tie at {top} card points ({listing})")
-    return PointAward("game", leaders[0], None, None, f"team {leaders[0]} took the most card points ({listing})")
+        named = dict(zip(("team_a", "team_b", "team_c"), leaders, strict=False))
+        tie = TIE_OF_TWO if len(leaders) == 2 else TIE_OF_THREE
+        return PointAward("game", None, None, None, tie(**named, top=top, listing=listing))
+    return PointAward("game", leaders[0], None, None, MOST_CARD_POINTS(team=leaders[0], listing=listing))
 
 
 def game_winner(scores: Sequence[int], bidding_team: int | None) -> int | None:

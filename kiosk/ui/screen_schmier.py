@@ -125,7 +125,7 @@ class SchmierScreen(Screen):
         if view.centre is not None:
             self.centre.show(view.centre, self.catalogue, t("common.centre"))
         if view.points:
-            self.log.text = "\n".join(view.points) + (
+            self.log.text = "\n".join(map(self.catalogue.phrase, view.points)) + (
                 f"\n{t('sm.winner', team=view.winner)}" if view.winner is not None else ""
             )
         else:
