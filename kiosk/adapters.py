@@ -7,6 +7,7 @@ calls, and reports their health for the status bar.
 from __future__ import annotations
 
 import queue
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -154,6 +155,19 @@ class CameraState:
     """Clock seconds when the frame behind ``reads`` was asked of the camera."""
     frame: EvidenceFrame | None = None
     """The camera frame ``reads`` were read from (kept as evidence when a reading is journaled)."""
+    words: Msg | str | None = None
+    """The detail as a screen words it in its language (None: the detail as it is)."""
+
+
+def source_words(name: str) -> Msg | str:
+    """A camera source's name for a screen: the synthetic table and a numbered camera worded, a file's path as is."""
+    synthetic = re.fullmatch(r"synthetic table \((\S+)\)", name)
+    if synthetic:
+        return Msg("camera.source.synthetic", {"layout": synthetic.group(1)})
+    numbered = re.fullmatch(r"camera (\d+)", name)
+    if numbered:
+        return Msg("camera.source.device", {"number": int(numbered.group(1))})
+    return name
 
 
 class Camera:
@@ -227,6 +241,7 @@ class Camera:
     def state(self) -> CameraState:
         snapshot, seen = self.reader.published()
         status = self.source.status
+        words: Msg | str | None = None
         if not status.ok:
             health, detail = Health.DOWN, status.message
         elif self.read_error:
@@ -237,13 +252,16 @@ class Camera:
             health, detail = Health.WARN, snapshot.problem
         else:
             health, detail = Health.OK, f"{self.source.name if hasattr(self.source, 'name') else 'camera'}"
+            words = source_words(detail)
         reads = {
             name: tuple(CardRead(c.card, c.confidence, _flags(c.flags, zone.flags)) for c in zone.cards)
             for name, zone in snapshot.zones.items()
             if zone.cards
         }
         frame = EvidenceFrame(seen, self.encoding) if seen is not None else None
-        return CameraState(health, detail, snapshot.frame, reads, frame=frame, taken_at=snapshot.taken_at)
+        return CameraState(
+            health, detail, snapshot.frame, reads, frame=frame, taken_at=snapshot.taken_at, words=words
+        )
 
     def annotated(self) -> Any:
         if self.reader.last_frame is None:

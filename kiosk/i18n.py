@@ -250,6 +250,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "quá giờ {timeouts}, kết nối lại {reconnects}, lỗi xúc xắc {faults}, khung cũ bị từ chối {refused}",
     ),
     "device.up": ("firmware {firmware}", "phần mềm {firmware}"),
+    "camera.source.synthetic": ("synthetic table ({layout})", "bàn mô phỏng ({layout})"),
+    "camera.source.device": ("camera {number}", "camera {number}"),
     "device.down": ("link lost, reconnecting", "mất kết nối, đang kết nối lại"),
     "device.fault": ("fault {code}", "lỗi {code}"),
     "device.fault.wrong_device": ("another device answered on this port", "thiết bị khác trả lời trên cổng này"),

@@ -179,6 +179,8 @@ TEXTS_KM: dict[str, str] = {
     "sup.device_line": "{device}៖ {health} {detail} · ច្រក {port} · ផ្ញើម្ដងទៀត {retries} កំហុសផ្ទៀងផ្ទាត់ {crc} "
     "ស្ទួន {duplicates} អស់ពេល {timeouts} ភ្ជាប់ឡើងវិញ {reconnects} កំហុសឌីស {faults} ស៊ុមចាស់ដែលបានបដិសេធ {refused}",
     "device.up": "កម្មវិធីបង្កប់ {firmware}",
+    "camera.source.synthetic": "តុសិប្បនិម្មិត ({layout})",
+    "camera.source.device": "កាមេរ៉ា {number}",
     "device.down": "ដាច់ការតភ្ជាប់ កំពុងភ្ជាប់ឡើងវិញ",
     "device.fault": "កំហុស {code}",
     "device.fault.wrong_device": "ឧបករណ៍ផ្សេងឆ្លើយលើច្រកនេះ",

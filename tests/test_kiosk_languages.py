@@ -248,3 +248,13 @@ def test_schmiers_six_points_are_worded_in_the_screens_language_with_seats_and_t
     high = points[0]
     assert high.seat is not None and f"{high.seat + 1} (" in catalogue.phrase(high.reason)
     assert "(team 0 " in points[-1].reason or "team 0 " in points[-1].reason  # the engine's English counts from 0
+
+
+def test_the_camera_source_is_named_in_the_screens_language() -> None:
+    from kiosk.adapters import source_words
+
+    synthetic = source_words("synthetic table (baibuu_7)")
+    assert Catalogue("vi").text(synthetic) == "bàn mô phỏng (baibuu_7)"
+    assert Catalogue("km").text(source_words("camera 0")) == "កាមេរ៉ា 0"
+    assert Catalogue("en").text(synthetic) == "synthetic table (baibuu_7)"
+    assert source_words("/srv/videos/table.mp4") == "/srv/videos/table.mp4"

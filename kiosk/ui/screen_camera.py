@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
-from kiosk.i18n import Catalogue
+from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
 from kiosk.ui.widgets import TextLabel, paint_background
 
@@ -39,7 +39,7 @@ class CameraScreen(Screen):
         t = self.runtime.catalogue.text
         self.title.text = t("camera.title")
         camera = self.runtime.camera.state()
-        self.detail.text = camera.detail
+        self.detail.text = camera_detail(camera, self.runtime.catalogue)
         now = self.runtime.clock.monotonic()
         if not force and now - self._shown_at < REFRESH_S:
             return
@@ -81,3 +81,9 @@ def zone_label(zone: str, catalogue: Catalogue) -> str:
     if zone == "centre":
         return catalogue.text("common.centre")
     return zone
+
+
+def camera_detail(camera: Any, catalogue: Catalogue) -> str:
+    """The camera's state for a screen: its source worded in the screen's language when it is working."""
+    words = camera.words if camera.words is not None else camera.detail
+    return catalogue.text(words) if isinstance(words, Msg) else str(words)

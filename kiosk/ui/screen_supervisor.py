@@ -12,6 +12,7 @@ from kivy.uix.scrollview import ScrollView
 from kiosk.supervisors import SignInAnswer
 from kiosk.ui import theme
 from kiosk.ui.dialogs import FirstSupervisorPad, PinPad, void_dialog
+from kiosk.ui.screen_camera import camera_detail
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
 RECALL_COUNT = 10
@@ -254,7 +255,7 @@ class SupervisorScreen(Screen):
                 [
                     t("sup.devices") + ":",
                     *map(t, self.runtime.devices.diagnostics()),
-                    t("status.camera") + ": " + self.runtime.camera.state().detail,
+                    t("status.camera") + ": " + camera_detail(self.runtime.camera.state(), self.runtime.catalogue),
                     *([f"{t('sup.evidence')}: {self.runtime.evidence_note}"] if self.runtime.evidence_note else []),
                 ]
             )
