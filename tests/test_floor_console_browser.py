@@ -153,7 +153,7 @@ def test_a_call_pressed_at_a_table_shows_on_the_open_pit_view_within_2_s(site: d
     sign_in(browser, site["url"], "pit", PASSWORD)
     WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
         lambda d: "on" in by_id(d, "live").get_attribute("class"))
-    table = by_id(browser, "table-K-1").text
+    table = WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(lambda d: by_id(d, "table-K-1").text)
     assert "SUPERVISOR CALLED" not in table and "Shaker: OK" in table and "Camera: OFFLINE" in table
     browser.execute_script("window.stillThisPage = true;")
     pressed = time.monotonic()
@@ -162,7 +162,8 @@ def test_a_call_pressed_at_a_table_shows_on_the_open_pit_view_within_2_s(site: d
         lambda d: "SUPERVISOR CALLED" in by_id(d, "table-K-1").text)
     print(f"CALL on the pit view {time.monotonic() - pressed:.2f} s after the kiosk journaled it")
     assert browser.execute_script("return window.stillThisPage === true;"), "the page was reloaded, not updated"
-    assert "alerting" in by_id(browser, "table-K-1").get_attribute("class")
+    assert "alerting" in WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
+        lambda d: by_id(d, "table-K-1").get_attribute("class"))
     screenshot(browser, tmp_path, "pit-view")
 
 
