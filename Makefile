@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 export YOLO_OFFLINE := 1
 export YOLO_AUTOINSTALL := False
 
-.PHONY: run test lint types pytest bench clean system-packages
+.PHONY: run test lint types pytest bench clean system-packages run-packages
 
 # Debian packages the tests need: a virtual screen for the Kivy window tests, and the SVG card decks (with their
 # renderer) that the synthetic scenes draw faces from, and the fonts the procedural decks draw their ranks in (a seed
@@ -15,6 +15,10 @@ export YOLO_AUTOINSTALL := False
 SYSTEM_PACKAGES := xvfb xauth librsvg2-bin kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
 	fonts-urw-base35 fonts-linuxlibertine fonts-cantarell fonts-roboto-unhinted fonts-ebgaramond fonts-oldstandard \
 	fonts-khmeros postgresql chromium chromium-driver
+
+# Debian packages the kiosk itself uses: the Khmer font its screens draw Khmer in. Installed when missing and run as
+# root; otherwise named, and the kiosk runs on (Khmer words then show as boxes until the font is installed).
+RUN_PACKAGES := fonts-khmeros
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +32,17 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.run-installed
 
-run: $(VENV)/.run-installed
+run: run-packages $(VENV)/.run-installed
 	$(BIN)/dealer-assist kiosk
+
+run-packages:
+	@command -v dpkg-query >/dev/null || exit 0; \
+	missing=$$(for p in $(RUN_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done | tr '\n' ' '); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then echo "the kiosk's Khmer screens need: sudo apt-get install $$missing"; exit 0; fi; \
+	echo "installing the Debian packages the kiosk uses: $$missing"; \
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
+	echo "could not install $$missing: the kiosk runs on, Khmer words show as boxes"
 
 test: system-packages $(VENV)/.test-installed lint types pytest
 
