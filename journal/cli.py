@@ -144,9 +144,8 @@ def _rounds(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from journal.review import round_detail
-
     from journal.evidence_export import export, round_frames
+    from journal.review import round_detail
 
     with _open(args) as reader:
         detail = round_detail(reader, args.round)
