@@ -1,4 +1,4 @@
-"""The console's catalogue: the kiosk's words where both screens say the same thing, every key in both languages,
+"""The console's catalogue: the kiosk's words where both screens say the same thing, every key in all three languages,
 every key the pages ask for present."""
 
 from __future__ import annotations
@@ -24,10 +24,20 @@ def test_words_shared_with_the_kiosk_are_the_kiosks_words_in_every_language() ->
         assert i18n.text(language, "alert.called") == i18n.text(language, "status.called")
 
 
-def test_every_text_is_in_english_and_vietnamese_with_the_same_placeholders() -> None:
+def placeholders(template: str) -> set[str]:
+    return set(re.findall(r"{(\w+)}", template))
+
+
+def test_every_text_is_in_all_three_languages_with_the_same_placeholders() -> None:
+    assert set(i18n.TEXTS_KM) - set(i18n.TEXTS) == set(), "Khmer texts for keys the console no longer has"
+    missing_khmer = sorted(key for key in i18n.TEXTS if not i18n.TEXTS_KM.get(key, "").strip())
+    assert missing_khmer == [], f"no Khmer for {missing_khmer}"
     for key, (english, vietnamese) in i18n.TEXTS.items():
+        khmer = i18n.TEXTS_KM[key]
         assert english.strip() and vietnamese.strip(), key
-        assert set(re.findall(r"{(\w+)}", english)) == set(re.findall(r"{(\w+)}", vietnamese)), key
+        assert placeholders(english) == placeholders(vietnamese) == placeholders(khmer), key
+        if key not in ("game.baibuu", "game.schmier"):  # names the kiosk's Khmer keeps in Latin letters
+            assert khmer != english, f"{key}: the Khmer text is the English one"
 
 
 def test_every_key_a_page_asks_for_is_in_the_catalogue() -> None:
@@ -39,6 +49,7 @@ def test_every_key_a_page_asks_for_is_in_the_catalogue() -> None:
     for prefix in ("alert.", "step.", "outcome.", "game."):
         assert any(key.startswith(prefix) for key in i18n.TEXTS)
     assert i18n.text("vi", "pit.title") == "Toàn cảnh khu bàn"
-    assert i18n.text("km", "pit.title") == "Pit view"  # no Khmer for the console's own words yet: English
+    assert i18n.text("km", "pit.title") == "ទិដ្ឋភាពតំបន់តុ"
+    assert i18n.text("km", "login.locked", minutes=15) == "ខុសច្រើនដងពេក៖ គណនីនេះចាក់សោ 15 នាទី។"
     assert i18n.text("km", "status.table", table="T3") == "តុ T3"
     assert i18n.text("xx", "pit.title") == "Pit view"

@@ -1,11 +1,11 @@
 """The console's words, English and Vietnamese, in the kiosk catalogue's shape (key → (English, Vietnamese)), and
-Khmer where the kiosk has the word.
+Khmer for every key beside them (``TEXTS_KM``).
 
 The floor may not import the kiosk, so the console keeps its own catalogue beside the kiosk's rather than moving
 it; the words both screens show (the alerts, game names, devices' health) are the kiosk's words, and
-``tests/test_floor_console_i18n.py`` holds the two catalogues to the same text for those keys. In Khmer only those
-shared words are translated (the console's own words have no Khmer yet); a key missing from a language falls back
-to English, never to the key.
+``tests/test_floor_console_i18n.py`` holds the two catalogues to the same text for those keys. The console's own Khmer
+uses the glossary's (../shared/spec/glossary.md) and the kiosk's Khmer terms; the test requires every key in all
+three languages, and a key missing from a language at run time would fall back to English, never to the key.
 """
 
 from __future__ import annotations
@@ -144,7 +144,8 @@ TEXTS: dict[str, tuple[str, str]] = {
 }
 
 
-# Khmer: the kiosk's words (kiosk/i18n_km.py) for the keys both screens share.
+# Khmer for every key: the kiosk's words (kiosk/i18n_km.py) for the keys both screens share, and the console's own
+# in the glossary's and the kiosk's Khmer terms.
 TEXTS_KM: dict[str, str] = {
     "status.called": "បានហៅអ្នកត្រួតពិនិត្យ",
     "status.table": "តុ {table}",
@@ -160,6 +161,101 @@ TEXTS_KM: dict[str, str] = {
     "game.schmier": "Schmier",
     "bb.outcome.mis-set": "រៀបខុស",
     "alert.called": "បានហៅអ្នកត្រួតពិនិត្យ",
+    # the console's own, in the kiosk's Khmer words (តុ, ជុំ, កំណត់ហេតុ, ផ្ទះ, ភ្នាល់, លុបចោល, បានទូទាត់ …)
+    "app.title": "ផ្ទាំងគ្រប់គ្រងជាន់ល្បែង",
+    "nav.pit": "តំបន់តុ",
+    "nav.rounds": "ជុំ",
+    "nav.reports": "របាយការណ៍",
+    "nav.actions": "កំណត់ហេតុផ្ទាំងគ្រប់គ្រង",
+    "nav.logout": "ចាកចេញ",
+    "login.title": "ចូល",
+    "login.name": "ឈ្មោះអ្នកប្រើ",
+    "login.password": "ពាក្យសម្ងាត់",
+    "login.submit": "ចូល",
+    "login.wrong": "ឈ្មោះអ្នកប្រើ ឬពាក្យសម្ងាត់ខុស។",
+    "login.locked": "ខុសច្រើនដងពេក៖ គណនីនេះចាក់សោ {minutes} នាទី។",
+    "csrf.refused": "ទម្រង់ត្រូវបានបដិសេធ៖ វាមិនមកពីផ្ទាំងគ្រប់គ្រងនេះទេ (ការពិនិត្យ CSRF)។ ផ្ទុកទំព័រឡើងវិញ "
+    "រួចសាកម្ដងទៀត។",
+    "role.refused": "តួនាទីរបស់អ្នក ({role}) មិនអាចធ្វើការនេះបានទេ។",
+    "pit.title": "ទិដ្ឋភាពតំបន់តុ",
+    "pit.live": "ផ្ទាល់",
+    "pit.offline": "កំពុងភ្ជាប់ឡើងវិញ…",
+    "pit.no_tables": "មិនទាន់មានតុណាផ្ញើកំណត់ហេតុរបស់វានៅឡើយទេ។",
+    "pit.game": "ល្បែង",
+    "pit.step": "ជំហាន",
+    "pit.devices": "ឧបករណ៍",
+    "pit.alerts": "ការព្រមាន",
+    "pit.last_event": "ទាក់ទងចុងក្រោយ {ago} មុន",
+    "pit.ack": "បានឃើញ",
+    "pit.review": "ជុំ",
+    "step.idle": "រង់ចាំជុំថ្មី",
+    "step.dealt": "បានចែក",
+    "step.playing": "កំពុងលេង ({actions} ជំហាន)",
+    "step.results_shown": "បានបង្ហាញលទ្ធផល",
+    "step.settled": "បានទូទាត់",
+    "step.voided": "បានលុបចោល",
+    "alert.journal": "កំណត់ហេតុមិនឆ្លងការពិនិត្យ",
+    "alert.void": "ជុំ {round} បានលុបចោល",
+    "alert.silent": "kiosk ស្ងាត់ {minutes} នាទី",
+    "alert.fork": "កំណត់ហេតុត្រូវបានកែ ឬស្ដារឡើងវិញ៖ បានបដិសេធ",
+    "alert.gap": "បាត់ព្រឹត្តិការណ៍៖ បានបដិសេធ",
+    "alert.anchor": "កំណត់ហេតុត្រូវបានសរសេរឡើងវិញ ក្រោយពេលផ្ញើ",
+    "rounds.title": "មើលជុំឡើងវិញ",
+    "rounds.table": "តុ",
+    "rounds.all": "ទាំងអស់",
+    "rounds.outcome": "លទ្ធផល",
+    "rounds.since": "ពី",
+    "rounds.until": "ដល់",
+    "rounds.search": "ស្វែងរក",
+    "rounds.csv": "នាំចេញ CSV",
+    "rounds.none": "គ្មានជុំណាត្រូវនឹងការស្វែងរកទេ។",
+    "rounds.round": "ជុំ",
+    "rounds.begun": "ចាប់ផ្ដើម",
+    "rounds.paid": "បានសង",
+    "rounds.house_net": "ផ្ទះ ចំណេញ/ខាត",
+    "rounds.replay": "ការលេងឡើងវិញ",
+    "rounds.flags": "ប្រយ័ត្ន",
+    "rounds.more": "ជុំ {count} ទៀត៖ បង្រួមការស្វែងរក។",
+    "outcome.settled": "បានទូទាត់",
+    "outcome.voided": "បានលុបចោល",
+    "outcome.open": "កំពុងបើក",
+    "review.title": "តុ {table} · ជុំ {round}",
+    "review.replayed": "លេងឡើងវិញតាមច្បាប់",
+    "review.shown": "បានបង្ហាញដល់អ្នកចែកកាត",
+    "review.paid": "បានសង",
+    "review.agrees": "ការលេងឡើងវិញត្រូវគ្នានឹងអ្វីដែលបានបង្ហាញ និងបានសង។",
+    "review.disagrees": "ការលេងឡើងវិញមិនត្រូវគ្នា នឹងអ្វីដែលបានកត់ត្រា។",
+    "review.not_over": "ជុំមិនទាន់ចប់ទេ។",
+    "review.events": "ព្រឹត្តិការណ៍",
+    "review.corrections": "ការកែ",
+    "review.frames": "រូបភស្តុតាង",
+    "review.no_frames": "គ្មានការអានណាមួយនៃជុំនេះ យោងរូបកាមេរ៉ាទេ។",
+    "review.frame": "រូបកាមេរ៉ា ដែលការអាននៅក្បែរវាបានអានចេញពី",
+    "review.frame_pruned": "បានលុបនៅលើ kiosk តាមការកំណត់រក្សាទុករបស់វា មុនពេលមកដល់ទីនេះ (កំណត់ហេតុកត់ត្រាវា)។",
+    "review.frame_pending": "មិនទាន់មកដល់ទីនេះទេ៖ kiosk នឹងផ្ញើវា ពេលអាចធ្វើបាន។",
+    "review.nets": "ឈ្នៈ / ចាញ់",
+    "review.none": "គ្មាន",
+    "reports.title": "របាយការណ៍",
+    "reports.by_table": "តាមតុ",
+    "reports.by_shift": "តាមវេនការងារ",
+    "reports.rounds": "ចំនួនជុំ",
+    "reports.hold": "អត្រាផ្ទះរក្សា",
+    "reports.house_win": "ផ្ទះឈ្នៈ",
+    "reports.total_bet": "ភ្នាល់សរុប",
+    "reports.voids": "ជុំលុបចោល",
+    "reports.corrections": "ការកែ",
+    "reports.flagged": "កាតប្រយ័ត្ន",
+    "reports.mis_sets": "រៀបខុស",
+    "reports.per_hour": "ជុំ/ម៉ោង",
+    "reports.shift": "វេនការងារ",
+    "reports.chart_rounds": "ចំនួនជុំតាមតុ",
+    "reports.chart_hold": "អត្រាផ្ទះរក្សាតាមតុ",
+    "reports.chart_shift": "ចំនួនជុំតាមវេនការងារ",
+    "actions.title": "កំណត់ហេតុផ្ទាំងគ្រប់គ្រង៖ គ្រប់សកម្មភាពដែលបានធ្វើនៅទីនេះ",
+    "actions.when": "ពេល",
+    "actions.who": "អ្នកណា",
+    "actions.what": "អ្វី",
+    "actions.detail": "ព័ត៌មានលម្អិត",
 }
 
 
