@@ -27,6 +27,7 @@ def rounds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("old-journal")
     for suffix in (".sqlite3", ".key"):
         shutil.copy(DATA / f"{NAME}{suffix}", folder / f"{NAME}{suffix}")
+    (folder / f"{NAME}.key").chmod(0o600)  # a key must be the kiosk user's alone; git keeps no such mode
     found: dict[str, Any] = {}
     with JournalReader.open(folder / f"{NAME}.sqlite3", folder / f"{NAME}.key") as reader:
         for summary in summarize(reader):

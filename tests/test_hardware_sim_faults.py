@@ -83,7 +83,7 @@ def test_a_fault_plan_gives_its_fault_and_the_baibuu_dealer_is_told(
         controller.on_dice_fault(fault.shake_id, fault.reason.value, fault.message)
         alert = controller.view().alert
         assert alert is not None and alert.key == "alert.dice_fault"
-        assert told in Catalogue().text(alert)
+        assert Catalogue().text(f"dice_fault.{reason.value.lower()}") in Catalogue().text(alert)  # named for the dealer
         assert shaker.client.counters.dice_faults == 1
         if reason is DiceFaultReason.INVALID_VALUE:
             assert "7" in fault.message and any(7 in roll for roll in shaker.sim.shaker.engine.rolls)
