@@ -3,13 +3,13 @@ words a dealer sees, measured on the widgets themselves. No English in Khmer or 
 fonts cannot draw (an empty box), no touch target under the kiosk's 72 px. One fresh kiosk process per size draws
 all screens in all languages; screenshots go to artifacts/screenshots/languages/.
 """
+# ruff: noqa: F811 - the Xvfb `display` fixture is imported from test_kiosk_ui
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,29 +24,8 @@ THIS = Path(__file__).resolve()
 
 pytestmark = [pytest.mark.ui, pytest.mark.slow]
 
-
-@pytest.fixture(scope="module")
-def xvfb() -> Iterator[str]:
-    if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb is not installed (apt-get install xvfb); .ci/run installs it")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read_fd, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(read_fd)
-    yield ":" + number.decode().strip()
-    server.terminate()
-    server.wait(10)
+sys.path.insert(0, str(THIS.parent))
+from test_kiosk_ui import display  # noqa: E402,F401 - display: the Xvfb fixture
 
 
 def draw_every_screen(display: str, tmp_path: Path, size: str, driver: str) -> dict[str, Any]:
@@ -281,9 +260,9 @@ def _check(result: dict[str, Any]) -> None:
     assert not report, "\n".join(report)
 
 
-def test_every_screen_in_three_languages_at_1280x800(xvfb: str, tmp_path: Path) -> None:
-    _check(draw_every_screen(xvfb, tmp_path, "1280x800", "drive_every_screen"))
+def test_every_screen_in_three_languages_at_1280x800(display: str, tmp_path: Path) -> None:
+    _check(draw_every_screen(display, tmp_path, "1280x800", "drive_every_screen"))
 
 
-def test_the_screens_around_the_table_in_three_languages_at_1920x1080(xvfb: str, tmp_path: Path) -> None:
-    _check(draw_every_screen(xvfb, tmp_path, "1920x1080", "drive_bai_buu_screens"))
+def test_the_screens_around_the_table_in_three_languages_at_1920x1080(display: str, tmp_path: Path) -> None:
+    _check(draw_every_screen(display, tmp_path, "1920x1080", "drive_bai_buu_screens"))
