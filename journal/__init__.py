@@ -49,8 +49,9 @@ was recorded and the result must not be shown. Tests pass a ``ManualClock``. Sup
 ``dealer-assist logs …`` (``journal/cli.py``), or ``JournalReader.open(db, key)`` and ``journal.review``.
 """
 
+from engine.clock import Clock
 from journal.anchors import Anchor, AnchorCheck, AnchorError, AnchorFile, AnchorSink
-from journal.clock import Clock, ManualClock, SystemClock
+from journal.clock import ManualClock, SystemClock
 from journal.errors import JournalCorrupted, JournalError, JournalKeyError, JournalVersionError
 from journal.store import (
     SCHEMA_VERSION,

@@ -1,18 +1,11 @@
-"""The one clock the journal reads; tests replace it with a ``ManualClock``."""
+"""The clocks the journal reads (of the one shape ``engine.clock.Clock``); tests replace it with a ``ManualClock``.
+
+The kiosk runs on this ``SystemClock`` too, so the journal and the screen read one clock."""
 
 from __future__ import annotations
 
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
-
-
-class Clock(Protocol):
-    """Wall-clock time (timezone-aware) and a monotonic counter that never jumps."""
-
-    def now(self) -> datetime: ...
-
-    def monotonic_ns(self) -> int: ...
 
 
 class SystemClock:
@@ -20,6 +13,9 @@ class SystemClock:
 
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        return time.monotonic()
 
     def monotonic_ns(self) -> int:
         return time.monotonic_ns()
@@ -36,6 +32,9 @@ class ManualClock:
 
     def now(self) -> datetime:
         return self._wall
+
+    def monotonic(self) -> float:
+        return self._mono / 1e9
 
     def monotonic_ns(self) -> int:
         return self._mono

@@ -16,9 +16,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
+from engine.clock import Clock
 from journal import chain
 from journal.anchors import Anchor, AnchorCheck, AnchorError, AnchorSink, check_anchors, gather
-from journal.clock import Clock, SystemClock
+from journal.clock import SystemClock
 from journal.errors import JournalCorrupted, JournalError, JournalKeyError, JournalVersionError
 from journal.events import (
     ActionRecorded,

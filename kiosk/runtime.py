@@ -14,12 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from engine.clock import Clock
 from journal import Journal, JournalError
+from journal.clock import SystemClock
 from journal.errors import JournalCorrupted, JournalKeyError, JournalVersionError
 from journal.events import Event, JournalChecked, Note, SettingsChanged, SupervisorAdded
 from journal.store import Recovery
 from kiosk.adapters import Camera, Devices
-from kiosk.clock import Clock, SystemClock
 from kiosk.config import KioskConfig, write_config
 from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.table import DiceTable, GatedTable, TableController

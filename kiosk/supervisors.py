@@ -16,6 +16,7 @@ from typing import Any
 from argon2 import PasswordHasher, extract_parameters
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from engine.clock import Clock
 from journal.events import (
     Event,
     SupervisorLocked,
@@ -23,7 +24,6 @@ from journal.events import (
     SupervisorSignedOut,
     SupervisorSignInFailed,
 )
-from kiosk.clock import Clock
 
 FREE_TRIES = 5
 """Wrong PINs in a row before the kiosk refuses every sign-in for a while."""

@@ -57,3 +57,64 @@ def test_no_import_circle_inside_the_kiosk() -> None:
                 elif following not in trail and following > start:  # each circle once, from its least module
                     stack.append((following, [*trail, following]))
     assert circles == []
+
+
+CLOCK_USERS = ("journal", "vision", "kiosk")
+
+
+def _names_bound_to_the_clock_protocol(tree: ast.AST) -> set[str]:
+    return {alias.asname or alias.name for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "engine.clock"
+            for alias in node.names if alias.name == "Clock"}
+
+
+def _is_a_clock(name: str) -> bool:  # clock, self._clock, wall_clock; not clockwise
+    return name.rsplit(".", 1)[-1].lower().endswith("clock")
+
+
+def test_there_is_one_clock_protocol_and_it_is_the_engines() -> None:
+    definitions = []
+    for package in PACKAGES:
+        for name, path in _modules(package).items():
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef) and "clock" in node.name.lower() and any(
+                        getattr(base, "id", getattr(base, "attr", "")) == "Protocol" for base in node.bases):
+                    definitions.append(f"{name}.{node.name}")
+    assert definitions == ["engine.clock.Clock"]
+
+
+def test_every_clock_the_packages_take_is_typed_with_the_engines_protocol() -> None:
+    wrong = []
+    for package in CLOCK_USERS:
+        for name, path in _modules(package).items():
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            protocol = _names_bound_to_the_clock_protocol(tree)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.arg) and _is_a_clock(node.arg):
+                    label, annotation = node.arg, node.annotation
+                elif isinstance(node, ast.AnnAssign) and _is_a_clock(ast.unparse(node.target)):
+                    label, annotation = ast.unparse(node.target), node.annotation
+                else:
+                    continue
+                named = {n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)} if annotation else set()
+                if not named & protocol:
+                    wrong.append(f"{name}:{node.lineno} {label}: {ast.unparse(annotation) if annotation else '-'}")
+    assert wrong == []
+
+
+def test_the_clocks_all_fit_the_one_protocol_and_the_entry_points_name_it() -> None:
+    import typing
+
+    import journal
+    import kiosk.clock
+    import kiosk.runtime
+    import vision.clock
+    import vision.enroll.profile
+    import vision.sources
+    from engine.clock import Clock
+
+    for clock in (journal.SystemClock(), journal.ManualClock(), kiosk.clock.ManualClock(), vision.clock.SystemClock()):
+        assert isinstance(clock, Clock), type(clock)
+    for takes_a_clock in (journal.Journal.open, kiosk.runtime.KioskRuntime.__init__,
+                          vision.sources.CaptureSource.__init__, vision.enroll.profile.save_profile):
+        assert typing.get_type_hints(takes_a_clock)["clock"] == Clock | None

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import random
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card, parse_card
+from engine.clock import Clock
 from engine.errors import InputError
+from vision.clock import SystemClock
 from vision.layout import Layout, load_layout
 
 if TYPE_CHECKING:
@@ -34,17 +35,6 @@ if TYPE_CHECKING:
 
 Frame = npt.NDArray[np.uint8]
 SourceState = Literal["starting", "live", "lost", "finished", "closed"]
-
-
-class Clock(Protocol):
-    """A monotonic clock; the journal's ``SystemClock`` and ``ManualClock`` fit, so the kiosk passes one clock."""
-
-    def monotonic_ns(self) -> int: ...
-
-
-class SystemClock:
-    def monotonic_ns(self) -> int:
-        return time.monotonic_ns()
 
 
 def seconds(clock: Clock) -> float:

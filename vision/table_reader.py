@@ -21,11 +21,13 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from engine.clock import Clock
 from engine.errors import InputError
 from vision.calibration import Calibration, CalibrationError, calibrate, find_markers
+from vision.clock import SystemClock
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.layout import Layout, TextDrawer, draw_layout, load_layout
-from vision.sources import Clock, FrameSource, SourceStatus, SystemClock, seconds
+from vision.sources import FrameSource, SourceStatus, seconds
 from vision.stability import StabilitySettings, Stabilizer, TableEvent, TableSnapshot
 from vision.still_tiles import StillSettings, StillTiles
 from vision.zones import TableDetection, locate

@@ -15,11 +15,11 @@ from typing import Any
 from engine.baibuu import HandClass, Settings, State, TwoCardHand, house_way, replay
 from engine.baibuu.actions import upgrade
 from engine.cards import Card
+from engine.clock import Clock
 from engine.common import IllegalAction
 from engine.errors import InputError
 from journal import Entry, Journal, OpenRound
 from journal.events import CardsCorrected, CardsRead, DiceReshaken, DiceRolled, HouseSplitShown, Note
-from kiosk.clock import Clock
 from kiosk.controller.baibuu_view import BaiBuuView, DiceView, HouseWayView, Phase, SeatView
 from kiosk.controller.places import PlaceReads, cards_seen_twice, place_problem
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused

@@ -17,12 +17,12 @@ from enum import StrEnum
 from typing import Any
 
 from engine.cards import Card
+from engine.clock import Clock
 from engine.errors import InputError
 from engine.phrases import Phrase
 from engine.samloc import State, leader_of_next_hand, random_deal, settings_from_json
 from journal import Journal
 from journal.store import OpenRound
-from kiosk.clock import Clock
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused, ScreenView
 from kiosk.i18n import Msg
 

@@ -11,12 +11,12 @@ from enum import StrEnum
 from typing import Any
 
 from engine.cards import Card, Suit
+from engine.clock import Clock
 from engine.errors import InputError
 from engine.schmier import GAME_TARGET, Match, Phase, settings_from_json, team_of
 from engine.schmier.settings import MAX_BID, MIN_BID
 from journal import Journal
 from journal.store import OpenRound
-from kiosk.clock import Clock
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused, ScreenView
 from kiosk.i18n import Msg
 

@@ -120,7 +120,7 @@ class EnrollDialog(Dialog):
 
     def save(self) -> None:
         try:
-            self.profile = self._draft().save(self.runtime.clock if hasattr(self.runtime.clock, "now") else None)
+            self.profile = self._draft().save(self.runtime.clock)
         except InputError as error:
             self.message = str(error)
         else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.cards import Card
-from vision.enroll.clock import Clock
+from engine.clock import Clock
 from vision.enroll.profile import Completeness, DeckProfile, Draft, ProfileError, save_profile
 
 OK = "ok"

@@ -30,7 +30,8 @@ import cv2
 import numpy as np
 
 from engine.cards import JOKER
-from vision.enroll.clock import Clock, SystemClock
+from engine.clock import Clock
+from vision.clock import SystemClock
 from vision.enroll.profile import DeckProfile, ProfileError, _read_json, _write_json, data_folder, load_profile
 from vision.enroll.registry import active_model, describe, new_model_folder, write_model_info
 from vision.reader_classes import CLASS_NAMES

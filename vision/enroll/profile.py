@@ -30,8 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import JOKER, Card, CardError, parse_card, standard_deck
+from engine.clock import Clock
 from engine.errors import InputError
-from vision.enroll.clock import Clock, SystemClock
+from vision.clock import SystemClock
 
 Image = npt.NDArray[np.uint8]
 DATA_ENV = "DEALER_ASSIST_DATA"

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vision.enroll.clock import Clock, SystemClock
+from engine.clock import Clock
+from vision.clock import SystemClock
 from vision.enroll.profile import ProfileError, _read_json, _write_json, data_folder
 from vision.reader_models import CLASSIFIER, DEFAULT_MODEL_DIR, DETECTOR, MANIFEST
 

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
+from engine.clock import Clock
 from vision.detection import Detection
-from vision.enroll.clock import Clock
 from vision.enroll.extract import ExtractSettings, find_cards
 from vision.enroll.matching import FaceMatcher
 from vision.enroll.profile import DeckProfile, ProfileError
