@@ -81,22 +81,42 @@ def _up(server: LocalServer) -> bool:
 
 def test_a_shipper_killed_mid_batch_loses_and_doubles_nothing(floor_server: LocalServer, floor_dsn: str,
                                                               tmp_path: Path) -> None:
+    """Each kill lands while a batch is in flight: the floor's events table is held locked, so the shipper's
+    insert waits inside ingest_events; the lock is let go a random number of times (a batch or two passes each
+    time) before the SIGKILL. No timer decides where the kill falls."""
     kiosk = enroll(floor_server, floor_dsn, tmp_path / "k1", "K-1", "T1")
     command = [sys.executable, "-m", "floor.cli", "ship", "--once", "--batch", "2", "--db", str(kiosk.journal_path),
                "--dsn", kiosk.dsn]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     rng = random.Random(5)
+    total = len(local_events(kiosk.journal_path))
     shipped_before_kill = []
-    for _ in range(5):
-        before = central(floor_dsn, "SELECT count(*) FROM events")[0][0]
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wait_for(lambda before=before, process=process: central(floor_dsn, "SELECT count(*) FROM events")[0][0] > before
-                 or process.poll() is not None, "the shipper shipping")
-        time.sleep(rng.uniform(0, 0.1))  # a random point among its batches
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        shipped_before_kill.append(central(floor_dsn, "SELECT count(*) FROM events")[0][0])
-    assert 0 < shipped_before_kill[0] < len(local_events(kiosk.journal_path)), "no kill came mid-shipping"
+    with psycopg.connect(floor_dsn, autocommit=True) as blocker:
+        def hold() -> None:
+            blocker.execute("BEGIN")
+            blocker.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+
+        def waiting_on_the_lock(process: subprocess.Popen[bytes]) -> bool:
+            blocker.execute("SELECT pg_stat_clear_snapshot()")  # else the activity seen stays the transaction's first
+            row = blocker.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                  "AND pid <> pg_backend_pid()").fetchone()
+            assert process.poll() is None, "the shipper stopped although the floor was locked"
+            return row is not None and row[0] > 0
+
+        for _ in range(5):
+            hold()
+            process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            wait_for(lambda process=process: waiting_on_the_lock(process), "the shipper's batch waiting")
+            for _ in range(rng.randint(0, 6)):  # let a batch or a few through, then hold the next one
+                blocker.execute("COMMIT")
+                hold()
+                wait_for(lambda process=process: waiting_on_the_lock(process), "the shipper's next batch waiting")
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            blocker.execute("COMMIT")
+            shipped_before_kill.append(central(floor_dsn, "SELECT count(*) FROM events")[0][0])
+    assert 0 < shipped_before_kill[-1] < total, shipped_before_kill
+    assert shipped_before_kill == sorted(shipped_before_kill)
     finished = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     assert central_copy(floor_dsn, "K-1") == local_copy(kiosk.journal_path)
