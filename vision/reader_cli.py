@@ -45,6 +45,9 @@ def register(vision_subparsers: Any) -> None:
                     help="scenes of the photographed deck cut for the index reader (default 600)")
     tr.add_argument("--transfer-decks", type=int, default=300,
                     help="procedural training decks for --stage index-transfer, two scenes each (default 300)")
+    tr.add_argument("--transfer-cuts", type=int, default=2, choices=(1, 2),
+                    help="cuts of each procedural scene for --stage index-transfer (default 2, as step 41; step 42 "
+                         "cut once and drew more decks instead)")
     tr.add_argument("--outline-epochs", type=int, default=30)
     tr.add_argument("--outline-scenes", type=int, default=1600,
                     help="training scenes cut into tiles for the outline model (default 1600)")
@@ -187,7 +190,8 @@ def _train(args: argparse.Namespace) -> int:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
     if args.stage == "index-transfer":  # needs none of the other sets
-        patches = train.build_transfer_index_patches(decks=args.transfer_decks, real_dir=args.real)
+        patches = train.build_transfer_index_patches(decks=args.transfer_decks, real_dir=args.real,
+                                                     procedural_cuts=args.transfer_cuts)
         train.train_index_reader(patches, train.RUNS / "index-transfer", epochs=args.index_epochs, hours=args.hours,
                                  threads=args.threads, start_from=args.index_from, **rate)
         return 0

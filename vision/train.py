@@ -227,13 +227,14 @@ TRANSFER_VAL_DECKS = 800_000  # procedural decks of the transfer set's validatio
 
 
 def build_transfer_index_patches(work: Path = WORK_DIR, decks: int = 300, scenes_per_deck: int = 2,
-                                 val_decks: int = 30, real_dir: Path | None = None) -> Path:
+                                 val_decks: int = 30, real_dir: Path | None = None, procedural_cuts: int = 2) -> Path:
     """The index reader's patch set for reading decks it never saw (``work/index-transfer``): ``decks`` procedural
     training decks (seeds 0…, ``scenes_per_deck`` scenes each), two-thirds as many scenes of the built-in decks
-    (seeds 0…) and a third as many of the photographed deck (seeds 4 000 000…), cut twice each without running any
-    model (``vision.synth.procedural_patches``); validated on ``val_decks`` other procedural decks (seeds 800 000…) and
-    as many built-in deck scenes (the validation seeds). Test decks (``TEST_DECK_SEEDS``) and the Debian decks left
-    out of the built-in ones never take part. Resumable, deck by deck and scene by scene."""
+    (seeds 0…) and a third as many of the photographed deck (seeds 4 000 000…), cut without running any model
+    (``vision.synth.procedural_patches``; built-in and photographed scenes twice, procedural ones
+    ``procedural_cuts`` times); validated on ``val_decks`` other procedural decks (seeds 800 000…) and as many
+    built-in deck scenes (the validation seeds). Test decks (``TEST_DECK_SEEDS``) and the Debian decks left out of
+    the built-in ones never take part. Resumable, deck by deck and scene by scene."""
     from vision.synth.procedural_patches import deck_index_patches, procedural_index_patches
 
     out, logs = work / "index-transfer", work / "index-transfer-logs"
@@ -242,7 +243,7 @@ def build_transfer_index_patches(work: Path = WORK_DIR, decks: int = 300, scenes
                              logs / "val-decks.txt", scenes_per_deck=1, keep_card=1.0)
     deck_index_patches(out / "val", range(1_000_000, 1_000_000 + val_decks), logs / "val-scenes.txt", keep_card=1.0)
     procedural_index_patches(out / "train", range(0, decks), logs / "decks.txt", scenes_per_deck=scenes_per_deck,
-                             keep_none=3, keep_card=1.0, cuts=2)
+                             keep_none=3, keep_card=1.0, cuts=procedural_cuts)
     deck_index_patches(out / "train", range(0, builtin_scenes), logs / "builtin.txt", keep_none=3, keep_card=1.0,
                        cuts=2)
     if photo_scenes:

@@ -4,9 +4,10 @@ reader on designs it never saw.
 A design (``deck_style``) picks a font for the rank glyphs, suit pips (drawn shapes of varied proportions, or a
 font's suit glyphs), ink colours (reds and blacks of many hues, sometimes four colours), the index's size (standard,
 large, jumbo) and place (two or four corners), the pip layout's spread, the card stock's tint, a border, and how the
-courts look (the court art of a built-in deck recoloured or simplified, or a big letter in a frame). ``procedural_deck``
-draws its 52 faces at ``FACE_SIZE``, white-backed BGR like every other deck. Same seed, same deck (on a machine
-with the Makefile's font packages: only their folders, ``FONT_DIRS``, are listed).
+courts look (the court art of a built-in deck recoloured or simplified, or a big letter in a frame). Training decks
+also print the courts' letters of other languages (B D K, V D R) and may ink each suit freely (red spades, green
+hearts; step 42). ``procedural_deck`` draws its 52 faces at ``FACE_SIZE``, white-backed BGR like every other deck.
+Same seed, same deck (on a machine with the Makefile's font packages: only their folders, ``FONT_DIRS``, are listed).
 
 Training decks and test decks never share a seed or a font: seeds from ``TEST_DECK_SEEDS`` on draw only from every
 fourth font (``test_fonts``), the others never do. This is training-side code: the reading path does not import it.
@@ -14,6 +15,7 @@ fourth font (``test_fonts``), the others never do. This is training-side code: t
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +51,9 @@ _SCALE = 2  # faces are drawn at twice FACE_SIZE and shrunk, for smooth edges
 _REDS: tuple[Colour, ...] = ((30, 30, 200), (40, 20, 170), (60, 40, 225), (20, 70, 230), (90, 30, 190), (30, 25, 140),
                              (50, 50, 210))
 _BLACKS: tuple[Colour, ...] = ((20, 20, 20), (55, 55, 55), (70, 35, 20), (35, 45, 25), (10, 10, 40), (0, 0, 0))
+# Inks of the training decks that colour each suit freely (four-colour decks print any suit in any of these).
+_ANY_INKS: tuple[Colour, ...] = ((20, 20, 20), (30, 30, 200), (40, 140, 30), (170, 80, 20), (150, 140, 20),
+                                 (140, 40, 120), (20, 120, 230), (30, 70, 120), (110, 110, 110))
 _STOCKS: tuple[Colour, ...] = ((252, 252, 252), (236, 246, 252), (228, 240, 248), (244, 244, 240), (250, 244, 238),
                                (235, 235, 235), (222, 236, 244))
 
@@ -110,6 +115,7 @@ class DeckStyle:
     courts: str  # art (a built-in deck's court art, recoloured), simple (flattened to few colours), letter
     court_hue: int  # hue turn of the court art (0..179, OpenCV's hue)
     rank_squeeze: float  # "10" drawn this much narrower
+    court_letters: str = "JQK"  # the index letters of jack, queen, king: JQK, BDK (German), VDR (French)
 
     @property
     def index_box(self) -> tuple[float, float, float, float]:
@@ -143,7 +149,7 @@ def deck_style(seed: int, index_size: str | None = None) -> DeckStyle:
     glyph_fonts = _suit_glyph_fonts()
     pip_font = glyph_fonts[int(rng.integers(len(glyph_fonts)))] if glyph_fonts and rng.random() < 0.35 else None
     border = str(rng.choice(["none", "none", "line", "double", "frame"]))
-    return DeckStyle(
+    style = DeckStyle(
         seed=seed, font=fonts[int(rng.integers(len(fonts)))], index_size=size, rank_height=rank_height,
         suit_height=suit_height,
         index_margin=(float(rng.uniform(0.03, 0.075)), float(rng.uniform(0.022, 0.05))),
@@ -156,6 +162,21 @@ def deck_style(seed: int, index_size: str | None = None) -> DeckStyle:
         courts=str(rng.choice(["art", "art", "simple", "letter"])), court_hue=int(rng.integers(0, 180)),
         rank_squeeze=float(rng.uniform(0.7, 1.0)),
     )
+    if seed >= TEST_DECK_SEEDS:
+        return style  # the test decks stay the designs measured since step 41
+    # Drawn after the rest, so that every other part of a training deck is what it was before these existed.
+    letters = rng.random()
+    court_letters = "BDK" if letters < 0.2 else "VDR" if letters < 0.3 else "JQK"
+    if rng.random() < 0.25:  # any ink for any suit: red spades, green hearts, blue clubs...
+        inks = rng.permutation(len(_ANY_INKS))[:4]
+        colours = {suit: _jitter(rng, _ANY_INKS[int(i)], 14) for suit, i in zip(Suit, inks, strict=True)}
+    return dataclasses.replace(style, court_letters=court_letters, colours=colours)
+
+
+def rank_text(style: DeckStyle, rank: Rank) -> str:
+    """The rank as the deck prints it in its index."""
+    courts = (Rank.JACK, Rank.QUEEN, Rank.KING)
+    return style.court_letters[courts.index(rank)] if rank in courts else _RANK_TEXT[rank]
 
 
 def _jitter(rng: np.random.Generator, colour: Colour, amount: int) -> Colour:
@@ -207,7 +228,7 @@ def index_ink(style: DeckStyle, card: Card) -> Image:
     """The index (rank, with its suit under or beside it) as an ink mask (0..255), upright, at drawing scale."""
     assert card.suit is not None
     h = FACE_SIZE[1] * _SCALE
-    rank = _text_mask(style.font, _RANK_TEXT[card.rank], int(style.rank_height * h))
+    rank = _text_mask(style.font, rank_text(style, card.rank), int(style.rank_height * h))
     if card.rank is Rank.TEN:
         rank = cv2.resize(rank, (max(2, int(rank.shape[1] * style.rank_squeeze)), rank.shape[0]),
                           interpolation=cv2.INTER_AREA)
@@ -369,7 +390,7 @@ def _draw_court(face: Image, style: DeckStyle, card: Card, inner: tuple[float, f
     colour = style.colours[card.suit]
     cv2.rectangle(face, (x1, y1), (x2, y2), colour, max(2, w // 150), cv2.LINE_AA)
     if style.courts == "letter":
-        letter = _text_mask(style.font, _RANK_TEXT[card.rank], int((y2 - y1) * 0.3))
+        letter = _text_mask(style.font, rank_text(style, card.rank), int((y2 - y1) * 0.3))
         _blend(face, letter, colour, (x1 + x2) // 2 - letter.shape[1] // 2, int(y1 + (y2 - y1) * 0.18))
         pip = suit_mask(style, card.suit, int((y2 - y1) * 0.18))
         _blend(face, pip, colour, (x1 + x2) // 2 - pip.shape[1] // 2, int(y1 + (y2 - y1) * 0.6))
