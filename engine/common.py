@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from engine.errors import InputError
+from engine.phrases import Phrase, PhraseTemplate
 
 JSON = Any
 """A value made of dicts, lists, str, int, bool and None only (what ``json.dumps`` writes)."""
@@ -172,6 +173,7 @@ def check_keys(data: Mapping[str, JSON], required: Sequence[str], optional: Sequ
 
 
 S = TypeVar("S", bound=GameState[Any, Any])
+REFUSED_ACTION = PhraseTemplate("replay.refused_action", "action {index}: {error}")
 
 
 def replay_actions(state: S, actions: Sequence[Mapping[str, JSON]], read: Callable[[Mapping[str, JSON]], Any]) -> S:
@@ -181,5 +183,6 @@ def replay_actions(state: S, actions: Sequence[Mapping[str, JSON]], read: Callab
         try:
             state.apply(read(data))
         except InputError as error:
-            raise IllegalAction(f"action {index}: {error}") from None
+            reason = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Phrase) else str(error)
+            raise IllegalAction(REFUSED_ACTION(index=index, error=reason)) from None
     return state

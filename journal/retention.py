@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from journal import words
 from journal.events import EvidenceHeld, EvidencePruned
 from journal.store import Entry, Journal, JournalReader
 
@@ -80,9 +81,10 @@ def frame_status(reader: JournalReader, index: EvidenceIndex, digest: str, seq: 
     if reader.evidence.path(digest) is None:
         pruning = index.pruned_after(digest, seq)
         if pruning is not None:
-            return f"pruned {pruning.time[:10]} ({pruning.payload['reason']}; event {pruning.seq})"
-        return "MISSING (no evidence_pruned event explains it)"
-    return "ALTERED" if reader.evidence.check(digest) else "kept"
+            return words.FRAME_PRUNED(day=pruning.time[:10], reason=words.prune_reason(pruning.payload["reason"]),
+                                      seq=pruning.seq)
+        return words.FRAME_MISSING()
+    return words.FRAME_ALTERED() if reader.evidence.check(digest) else words.FRAME_KEPT()
 
 
 @dataclass(frozen=True, slots=True)

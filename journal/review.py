@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any, TextIO
 
 from engine.errors import InputError
+from journal import words
 from journal.events import PaymentLine, ResultsShown, RoundBegun, RoundSettled, RoundVoided
 from journal.store import Entry, JournalReader, settlement_json
 
@@ -155,6 +156,17 @@ class Replayed:
         """No disagreement with anything recorded (a round never shown or settled agrees vacuously)."""
         return self.error is None and self.agrees_with_shown is not False and self.agrees_with_settled is not False
 
+    @property
+    def disagreement(self) -> str | None:
+        """Why the replay does not agree, in words (a phrase); None when it agrees."""
+        if self.error is not None:
+            return self.error
+        if self.agrees_with_shown is False or self.agrees_with_settled is False:
+            if not self.finished:
+                return words.REPLAY_UNFINISHED()
+            return words.REPLAY_DIFFERS_SHOWN() if self.agrees_with_shown is False else words.REPLAY_DIFFERS_PAID()
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class RoundDetail:
@@ -207,17 +219,23 @@ def round_flags(reader: JournalReader, summary: RoundSummary, rounds: list[Round
         last = {cards: name for name, cards in baibuu_hands(earlier).items()}
         for name, cards in baibuu_hands(actions).items():
             if cards in last:
-                flags.append(f"the {name} hand {' '.join(sorted(cards))} is the {last[cards]} hand of round "
-                             f"{previous.round_id}: cards left on the felt from it?")
+                flags.append(words.FLAG_SAME_HAND(hand=_hand_name(name), cards=" ".join(sorted(cards)),
+                                                  earlier=_hand_name(last[cards]), round=previous.round_id))
     own = [entry for entry in entries if entry.round_id == summary.round_id]
     dice = [" ".join(map(str, entry.payload["dice"])) for entry in own if entry.kind == "dice_rolled"]
     if len(dice) > 1:
-        flags.append(f"the shaker's dice were journaled {len(dice)} times in this round ({', '.join(dice)}): "
-                     "it was shaken again after its dice were recorded")
+        flags.append(words.FLAG_DICE_TWICE(count=len(dice), dice=", ".join(dice)))
     kinds = [entry.kind for entry in own]
     if RoundSettled.KIND in kinds and ResultsShown.KIND not in kinds:
-        flags.append("paid with no record of the results shown to the dealer")
+        flags.append(words.FLAG_PAID_UNSHOWN())
     return tuple(flags)
+
+
+def _hand_name(name: str) -> str:
+    """``house`` or ``seat N`` (a hand's name in ``baibuu_hands``) as a phrase."""
+    if name == "house":
+        return words.HAND_HOUSE()
+    return words.HAND_SEAT(seat=int(name.split()[1]))
 
 
 def baibuu_hands(actions: Iterable[dict[str, JSON]]) -> dict[str, frozenset[str]]:
@@ -243,11 +261,11 @@ def replay(begun: RoundBegun, actions: list[dict[str, JSON]], shown: ResultsShow
         settings = game.settings_from_json(begun.settings)
         state = game.replay(settings, begun.deal, actions)
     except ModuleNotFoundError as error:
-        return Replayed(f"the {begun.game} engine is not installed ({error.name})")
+        return Replayed(words.REPLAY_NOT_INSTALLED(game=begun.game, module=error.name))
     except InputError as error:
-        return Replayed(f"the engine refuses this round: {error}")
+        return Replayed(words.REPLAY_REFUSED(error=words.phrase_of(error)))
     except Exception as error:  # an engine bug must not hide the rest of the review
-        return Replayed(f"the engine failed on this round: {type(error).__name__}: {error}")
+        return Replayed(words.REPLAY_FAILED(error=f"{type(error).__name__}: {error}"))
     descriptions = tuple(record.describe() for record in getattr(state, "history", ()))
     if not state.is_over:
         return Replayed(None, False, descriptions=descriptions,
@@ -256,7 +274,7 @@ def replay(begun: RoundBegun, actions: list[dict[str, JSON]], shown: ResultsShow
     try:
         payments, nets = settlement_json(state.settle())
     except Exception as error:
-        return Replayed(f"the engine could not settle this round: {type(error).__name__}: {error}",
+        return Replayed(words.REPLAY_UNSETTLED(error=f"{type(error).__name__}: {error}"),
                         descriptions=descriptions)
     return Replayed(
         None, True, payments, nets, descriptions,

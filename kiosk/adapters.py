@@ -170,6 +170,25 @@ def source_words(name: str) -> Msg | str:
     return name
 
 
+def source_status_words(name: str, state: str, reason: str = "") -> Msg:
+    """A camera source that gives no frames, for a screen: which source and why (the English detail, with its
+    retry timing, stays in the camera's ``detail``)."""
+    key = f"camera.source_{state}" if f"camera.source_{state}" in TEXTS else "camera.source_lost"
+    why = f"camera.why.{reason.replace(' ', '_')}"
+    return Msg(key, {"source": source_words(name), "why": Msg(why) if why in TEXTS else reason})
+
+
+def problem_words(problem: str) -> Msg:
+    """Why the camera's view of the table cannot be read (``TableReader``'s problem), for a screen."""
+    if problem.startswith("no frame"):
+        return Msg("camera.no_frame")
+    if problem.startswith("not calibrated"):
+        return Msg("camera.not_calibrated")
+    if problem.startswith("the calibration was made on"):
+        return Msg("camera.calibration_size")
+    return Msg("camera.problem")
+
+
 class Camera:
     """The overhead camera read in a background thread: zones' stable cards, and the annotated live view."""
 
@@ -244,12 +263,16 @@ class Camera:
         words: Msg | str | None = None
         if not status.ok:
             health, detail = Health.DOWN, status.message
+            words = source_status_words(getattr(self.source, "name", "camera"), status.state, status.reason)
         elif self.read_error:
             health, detail = Health.DOWN, self.read_error
+            words = Msg("camera.read_error")
         elif self.fallback:
             health, detail = Health.WARN, self.fallback
+            words = Msg("camera.fallback")
         elif snapshot.problem:
             health, detail = Health.WARN, snapshot.problem
+            words = problem_words(snapshot.problem)
         else:
             health, detail = Health.OK, f"{self.source.name if hasattr(self.source, 'name') else 'camera'}"
             words = source_words(detail)

@@ -11,6 +11,7 @@ import pytest
 import engine.baibuu
 import engine.samloc
 import engine.schmier  # noqa: F401
+import journal.words  # noqa: F401 - the journal's review and logs phrases, worded by the same catalogue
 from engine.phrases import TEMPLATES, placeholders
 from kiosk.i18n import LANGUAGES, PHRASES, TEXTS, Catalogue, language_button_text
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
@@ -18,7 +19,7 @@ from kiosk.ui.shaped_text import khmer_font, missing_glyphs
 
 # Words that stay as they are in every language: game names and table words players use as is.
 KEPT = {"bài", "bửu", "sâm", "lốc", "schmier", "kong", "trump", "bauer", "pin", "sha", "recall", "báo", "copy",
-        "camera"}
+        "camera", "utc"}
 # The English the kiosk could leak: every word of its English texts and of the engines' English phrases.
 ENGLISH = {
     word.lower()
@@ -28,8 +29,9 @@ ENGLISH = {
 
 
 def english_words(text: str) -> list[str]:
-    """Words of the kiosk's English left in a Khmer or Vietnamese text."""
-    words = re.findall(r"[A-Za-zÀ-ỹĐđ]+", re.sub(r"\{[a-z_]+\}", "", text))
+    """Words of the kiosk's English left in a Khmer or Vietnamese text (a command's option, typed as it is, is
+    not a word)."""
+    words = re.findall(r"[A-Za-zÀ-ỹĐđ]+", re.sub(r"\{[a-z_]+\}|--[a-z][a-z-]*", "", text))
     return [word for word in words if word.lower() in ENGLISH]
 
 
@@ -258,3 +260,130 @@ def test_the_camera_source_is_named_in_the_screens_language() -> None:
     assert Catalogue("km").text(source_words("camera 0")) == "កាមេរ៉ា 0"
     assert Catalogue("en").text(synthetic) == "synthetic table (baibuu_7)"
     assert source_words("/srv/videos/table.mp4") == "/srv/videos/table.mp4"
+
+
+def _journal_of_rare_states(folder: Path) -> Path:
+    """A journal whose recall has every review flag, a refused and a differing replay, and evidence frames kept,
+    pruned, missing and altered."""
+    from engine.baibuu import Settings, State
+    from engine.cards import parse_cards
+    from journal import Journal
+    from journal.events import CardsRead, DiceRolled, EvidencePruned
+    from kiosk.clock import ManualClock
+
+    clock = ManualClock()
+    journal = Journal.open(folder / "j.sqlite3", folder / "k.key", kiosk_id="K1", table_id="T1", clock=clock)
+    journal.recover().raise_if_unsound()
+    settings = Settings(seats=(2,), min_bet=10)
+    frames = [journal.store_frame(bytes([number]) * 64) for number in range(4)]
+    for number in (1, 2):
+        state = State(settings)
+        round_id = journal.begin_round("baibuu", settings, state.deal_to_json())
+        journal.append(DiceRolled(dice=(3, 5, 6), shake=1))
+        if number == 2:  # shaken again after its dice were recorded
+            journal.append(DiceRolled(dice=(3, 5, 6), shake=2))
+        journal.record_action(round_id, state.roll([3, 5, 6]))
+        for frame, zone in zip(frames[2 * number - 2 : 2 * number], ("house.high", "seat2.low"), strict=True):
+            journal.append(CardsRead(zone, ("AD",), (0.99,), frame=frame))
+        journal.record_action(round_id, state.reveal_house(parse_cards("AD 8S QH 4C")))  # round 2: the same hand
+        journal.record_action(round_id, state.set_house(parse_cards("AD 8S"), parse_cards("QH 4C")))
+        journal.record_action(round_id, state.set_seat(2, 100, parse_cards("KH KS"), parse_cards("5D 4H")))
+        settlement = state.settle()
+        if number == 1:
+            journal.show_results(round_id, settlement)
+            journal.close_round(round_id, settlement)
+        else:  # paid, with no record of the results shown, and not what the rules give
+            journal.close_round(round_id, {"payments": [], "nets": {"house": 0}})
+    state = State(settings)
+    round_id = journal.begin_round("baibuu", settings, state.deal_to_json())
+    journal.record_action(round_id, state.roll([3, 5, 6]))
+    journal.record_action(round_id, {"kind": "reveal_house", "cards": ["AD", "8S", "QH"]})  # the engine refuses it
+    journal.void_round(round_id, "dealer", "misdeal")
+    journal.append(EvidencePruned((frames[0],), (1,), "older than 30 days"))
+    journal.close()
+    evidence = folder / "evidence"
+    for frame in frames[:2]:
+        next(evidence.rglob(f"{frame}*")).unlink()  # the first pruned (journaled), the second missing
+    next(evidence.rglob(f"{frames[2]}*")).write_bytes(b"altered")
+    return folder
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_the_recalls_rare_states_are_worded_in_the_screens_language(tmp_path: Path, language: str) -> None:
+    """What the supervisor's recall shows of a round gone wrong: each flag, why the replay disagrees, and each
+    evidence frame's status, with no English and in glyphs the fonts have."""
+    from journal.evidence_export import round_frames
+    from journal.review import recall
+    from journal.store import JournalReader
+
+    folder = _journal_of_rare_states(tmp_path)
+    catalogue = Catalogue(language)
+    with JournalReader.open(folder / "j.sqlite3", folder / "k.key") as reader:
+        details = recall(reader, 3)
+        statuses = [frame.status for detail in details for frame in round_frames(reader, detail.entries)]
+    flags = [flag for detail in details for flag in detail.flags]
+    assert [flag.key for flag in flags] == ["review.flag.same_hand", "review.flag.same_hand",
+                                            "review.flag.dice_twice", "review.flag.paid_unshown"]
+    verdicts = [detail.replayed.disagreement for detail in details]
+    assert [getattr(v, "key", v) for v in verdicts] == ["review.replay.refused", "review.replay.differs_paid", None]
+    assert sorted(status.split()[0] for status in statuses) == ["ALTERED", "MISSING", "kept", "pruned"]
+    shown = [catalogue.phrase(flag) for flag in flags]
+    shown += [catalogue.text("sup.replay_bad", error=verdict) for verdict in verdicts if verdict is not None]
+    shown += [catalogue.phrase(status) for status in statuses]
+    for text in shown:
+        assert english_words(text) == [] and missing_glyphs(text) == set(), text
+    assert shown[0] == {
+        "vi": "bài nhà cái 4C 8S AD QH giống bài nhà cái của ván 1: lá bài của ván đó còn trên bàn?",
+        "km": "កាតផ្ទះ 4C 8S AD QH ដូចកាតផ្ទះ នៃជុំ 1៖ កាតពីជុំនោះនៅសល់លើតុឬ?",
+    }[language]
+    assert PHRASES[language]["baibuu.illegal.house_four"].split()[0] in shown[4]  # the engine's refusal, worded
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_the_cameras_troubles_are_worded_in_the_screens_language(tmp_path: Path, language: str) -> None:
+    """The camera screen's and the supervisor's line for a camera that cannot be opened, a card reader that fails, the
+    demo's placement fallback, and a table view that cannot be read."""
+    from dataclasses import replace
+
+    from kiosk.adapters import Camera, problem_words
+    from kiosk.clock import ManualClock
+    from kiosk.config import load_config
+    from kiosk.ui.screen_camera import camera_detail
+
+    config = load_config(None)
+    camera = Camera(replace(config, camera=replace(config.camera, source=str(tmp_path / "gone.mp4"))), ManualClock())
+    try:
+        camera.source.read()
+        states = [camera.state()]
+        camera.source = camera.reader.source = _LiveSource(camera.source.name)
+        camera.read_error = "card reader unavailable: no model file"
+        states.append(camera.state())
+        camera.read_error = None
+        camera.fallback = "demo: the felt is read by where the cards were placed (camera.reader: placement)"
+        states.append(camera.state())
+    finally:
+        camera.close()
+    catalogue = Catalogue(language)
+    shown = [camera_detail(state, catalogue) for state in states]
+    for problem in ("no frame read yet", "not calibrated: 2 of 4 markers found",
+                    "the calibration was made on 1280×720 frames but the camera gives 640×480: …", "anything else"):
+        shown.append(catalogue.text(problem_words(problem)))
+    assert states[0].health.value == "down" and states[0].detail.endswith("retrying now")  # the English log line
+    for text in shown:
+        assert english_words(text.replace(str(tmp_path), "")) == [] and missing_glyphs(text) == set(), text
+    assert len(set(shown)) == len(shown)
+    assert shown[0] == str(tmp_path / "gone.mp4") + {"vi": ": không mở được; kiểm tra dây cáp hoặc đường truyền hình",
+                                                     "km": "៖ បើកមិនបាន។ ពិនិត្យខ្សែកាមេរ៉ា ឬខ្សែបញ្ជូនរូបភាព"}[language]
+
+
+class _LiveSource:
+    """A source whose frames are coming (its status is all the camera's state reads of it)."""
+
+    def __init__(self, name: str) -> None:
+        from vision.sources import SourceStatus
+
+        self.name = name
+        self.status = SourceStatus("live", f"{name}: live", 0.0)
+
+    def close(self) -> None:
+        pass

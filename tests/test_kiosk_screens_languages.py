@@ -150,6 +150,7 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
         app.runtime.devices.press("SHAKE")
         yield from p.until("the dice", lambda: p.controller.phase.value == "house")
         yield from play_house_and_seats(p)
+        _rare_recall_states(app)
     for language in ("en", "vi", "km"):
         _set_language(app, language)
         if games:
@@ -205,6 +206,19 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
     p.finish()
 
 
+def _rare_recall_states(app: Any) -> None:
+    """What the supervisor's recall then shows besides the usual: a flag (the dice journaled twice in the round) and a
+    frame thumbnail with no picture (pruned by the retention settings, as journaled)."""
+    from journal.events import DiceRolled, EvidencePruned
+
+    journal = app.runtime.journal
+    round_id = journal.open_round_id
+    journal.append(DiceRolled(dice=(1, 2, 3), shake=99))
+    cited = [e.payload["frame"] for e in journal.entries(round_id=round_id, kinds=["cards_read"]) if e.payload["frame"]]
+    journal.append(EvidencePruned((cited[0],), (round_id,), "older than 30 days"))
+    journal.evidence.path(cited[0]).unlink()
+
+
 def drive_bai_buu_screens(app: Any) -> Iterator[float]:
     yield from drive_every_screen(app, games=False)
 
@@ -239,6 +253,10 @@ def _check(result: dict[str, Any]) -> None:
         assert "This round: bets 60, paid " in table_lines[("table-results", "en")]
         assert re.search(r"House, last rounds: #1 [+-]\d+", table_lines[("table-closed", "en")])
         assert "កម្រិតភ្នាល់ 10–1000" in table_lines[("table-closed", "km")]
+    if ("table-closed", "en") in table_lines:  # the recall's flag and its pruned frame, in each language
+        for language, flag, pruned in (("en", "FLAG: the shaker's dice", "pruned 20"),
+                                       ("vi", "CHÚ Ý: xúc xắc", "đã xoá 20"), ("km", "ប្រយ័ត្ន: ឌីស", "បានលុប 20")):
+            assert flag in table_lines[("supervisor", language)] and pruned in table_lines[("supervisor", language)]
     if "card_taps" in result:  # a seat's 50 px cards take taps over 72 px, a shared strip going to the nearer card
         assert all(result["card_taps"].values()), result["card_taps"]
     for screen in result["screens"]:

@@ -68,7 +68,8 @@ def texture_of(image: Any, width: float | None = None) -> Texture:
 class FrameThumb(ButtonBehavior, BoxLayout):
     """One frame: its picture small (or why there is none) over a caption such as ``#12 house``."""
 
-    def __init__(self, recalled: RecalledFrame, caption: str, scale: theme.Scale, **kwargs: Any) -> None:
+    def __init__(self, recalled: RecalledFrame, caption: str, scale: theme.Scale, catalogue: Catalogue,
+                 **kwargs: Any) -> None:
         super().__init__(orientation="vertical", size_hint=(None, 1), width=scale.px(THUMB_WIDTH), **kwargs)
         self.recalled = recalled
         self.picture: Image | None = None
@@ -80,8 +81,8 @@ class FrameThumb(ButtonBehavior, BoxLayout):
             self.picture = Image(texture=texture_of(self.image, scale.px(THUMB_WIDTH)), fit_mode="contain")
             self.add_widget(self.picture)
         else:
-            self.add_widget(TextLabel(text=recalled.frame.status, color=theme.WARN, halign="center",
-                                      font_size=scale.font(16)))
+            self.add_widget(TextLabel(text=catalogue.phrase(recalled.frame.status), color=theme.WARN,
+                                      halign="center", font_size=scale.font(16)))
         self.caption = TextLabel(text=caption, font_size=scale.font(18), bold=True, halign="center",
                                  size_hint_y=None, height=scale.px(26))
         self.add_widget(self.caption)
@@ -105,13 +106,20 @@ class RecallFrames(ScrollView):
         self.clear()
         t = self.catalogue.text
         for recalled in recalled_frames(reader, round_ids):
-            caption = t("sup.frame", round=recalled.round_id, what=t("sup.frame_" + recalled.what)
-                        if recalled.what in ("house", "seats") else recalled.what)
-            thumb = FrameThumb(recalled, caption, self.scale)
+            caption = t("sup.frame", round=recalled.round_id, what=self.what_words(recalled.what))
+            thumb = FrameThumb(recalled, caption, self.scale, self.catalogue)
             thumb.bind(on_release=lambda widget: self.enlarge(widget))
             self.strip.add_widget(thumb)
             self.thumbs.append(thumb)
         self.height = self.scale.px(170) if self.thumbs else 0
+
+    def what_words(self, what: str) -> str:
+        """``house``, ``seats`` or the zones a frame was read for, in the screen's language."""
+        if what in ("house", "seats"):
+            return self.catalogue.text("sup.frame_" + what)
+        from kiosk.ui.screen_camera import zone_label
+
+        return ", ".join(zone_label(zone, self.catalogue) for zone in what.split(", "))
 
     def clear(self) -> None:
         self.strip.clear_widgets()

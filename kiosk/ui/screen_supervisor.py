@@ -163,7 +163,7 @@ class SupervisorScreen(Screen):
             money = t("sup.house_net", net=f"{summary.house_net:+d}") if summary.house_net is not None else ""
             status = t(f"sup.status.{summary.outcome}") if _known(f"sup.status.{summary.outcome}") else summary.outcome
             replayed = detail.replayed
-            check = t("sup.replay_ok") if replayed.agrees else t("sup.replay_bad", error=replayed.error or "")
+            check = t("sup.replay_ok") if replayed.agrees else t("sup.replay_bad", error=replayed.disagreement or "")
             reason = summary.void_reason
             why = f" ({t('void.' + reason) if reason and _known('void.' + reason) else reason})" if reason else ""
             lines.append(
@@ -178,7 +178,7 @@ class SupervisorScreen(Screen):
                     summary=f"{money} · {check}",
                 )
             )
-            lines.extend(f"        {t('sup.flag')}: {flag}" for flag in detail.flags)
+            lines.extend(f"        {t('sup.flag')}: {self.runtime.catalogue.phrase(flag)}" for flag in detail.flags)
             lines.extend(f"        {self.runtime.catalogue.phrase(text)}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
         self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
