@@ -9,7 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
+from engine.phrases import Phrase
 from journal.paths import DATA_ENV, default_journal_path, default_key_path
+from journal.words import LOGS, Words, english, void_words, who_words, zone_words
+
+LANGUAGES = ("en", "vi", "km")  # the kiosk's (kiosk.i18n), which the journal may not import
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,6 +34,12 @@ def register(subparsers: Any) -> None:
     common.add_argument("--db", type=Path, default=None, help="the journal file (default: DATA/journal.sqlite3)")
     common.add_argument("--key", type=Path, default=None,
                         help="the kiosk's key file (default: $DEALER_ASSIST_KEY, else DATA/kiosk.key)")
+    worded = argparse.ArgumentParser(add_help=False)
+    worded.add_argument("--language", choices=LANGUAGES, default=None,
+                        help="the words' language: en, vi (Tiếng Việt) or km (Khmer); default: the kiosk config's "
+                        "(--config), else en. Events stay as recorded")
+    worded.add_argument("--config", type=Path, default=None, help="the kiosk's config file, for its language")
+    worded.set_defaults(words=None)  # set by ``dealer-assist`` from the kiosk's catalogue (the journal imports none)
     sub = logs.add_subparsers(dest="logs_command", metavar="SUBCOMMAND")
 
     rounds = sub.add_parser("rounds", parents=[common], help="list rounds with their outcome, and totals")
@@ -40,18 +50,18 @@ def register(subparsers: Any) -> None:
     rounds.add_argument("--outcome", choices=("settled", "voided", "open"))
     rounds.set_defaults(func=_rounds)
 
-    show = sub.add_parser("show", parents=[common], help="every event of a round and its replayed result")
+    show = sub.add_parser("show", parents=[common, worded], help="every event of a round and its replayed result")
     show.add_argument("round", type=_round_number, metavar="ROUND")
     show.add_argument("--frames", type=Path, metavar="DIR",
                       help="copy the round's evidence frames into DIR, as kept and with the read boxes drawn")
     show.set_defaults(func=_show)
 
-    recall = sub.add_parser("recall", parents=[common], help="the last 10 rounds, marked as recall")
+    recall = sub.add_parser("recall", parents=[common, worded], help="the last 10 rounds, marked as recall")
     recall.add_argument("--count", type=_round_number, default=10, help="how many rounds (default 10)")
     recall.set_defaults(func=_recall)
 
     verify = sub.add_parser(
-        "verify", parents=[common], help="walk the hash chain; exit 1 at the first bad event",
+        "verify", parents=[common, worded], help="walk the hash chain; exit 1 at the first bad event",
         description="Walk the hash chain. The chain alone cannot show a journal swapped for an older copy, cut "
         "short with its seal, or rewritten by someone holding the key: give the anchors kept outside it "
         "(--anchors, --checkpoint) to prove the journal continues each of them.",
@@ -151,13 +161,14 @@ def _show(args: argparse.Namespace) -> int:
         detail = round_detail(reader, args.round)
         frames = round_frames(reader, detail.entries)
         console = _console()
-        _print_round(console, detail, recall_mark=None)
-        _print_frames(console, frames)
+        say = _sayer(args)
+        _print_round(console, detail, recall_mark=None, say=say)
+        _print_frames(console, frames, say)
         if args.frames is not None:
             written = export(frames, args.frames, args.round)
             kept = sum(1 for f in frames if f.status == "kept")
-            console.print(f"{len(written)} files written to {args.frames} ({kept} of {len(frames)} frames kept, "
-                          "each as stored and with the read boxes drawn)")
+            console.print(say("frames_written", count=len(written), folder=args.frames, kept=kept,
+                              frames=len(frames)))
     return 0 if detail.replayed.agrees else 1
 
 
@@ -169,13 +180,14 @@ def _recall(args: argparse.Namespace) -> int:
     with _open(args) as reader:
         details = recall(reader, args.count)
     console = _console()
+    say = _sayer(args)
     if not details:
-        console.print("[yellow]RECALL: the journal has no rounds yet[/]")
+        console.print(f"[yellow]{say('recall_none')}[/]")
         return 0
     for number, detail in enumerate(details, 1):
-        mark = f"RECALL {number}/{len(details)}: round {detail.summary.round_id}, not live play"
+        mark = say("recall_mark", number=number, count=len(details), round=detail.summary.round_id)
         console.print(Rule(f"[bold black on yellow] {mark} [/]", style="yellow"))
-        _print_round(console, detail, recall_mark=mark)
+        _print_round(console, detail, recall_mark=mark, say=say)
     return 0
 
 
@@ -183,11 +195,12 @@ def _verify(args: argparse.Namespace) -> int:
     from journal.errors import JournalCorrupted
 
     console = _console()
+    say = _sayer(args)
     db = args.db or default_journal_path()
     try:
         reader = _open(args)
     except JournalCorrupted as error:
-        console.print(f"[bold red]NOT SOUND[/] {db}: {error}")
+        console.print(f"[bold red]{say('not_sound')}[/] {db}: {error}")
         return 1
     with reader:
         report = reader.verify()
@@ -195,26 +208,26 @@ def _verify(args: argparse.Namespace) -> int:
         if report.ok and (args.anchors or args.checkpoint):
             anchored = reader.check_anchors(args.anchors, args.checkpoint)
     if report.ok:
-        console.print(f"[bold green]SOUND[/] {db}: {report.events} events, every link of the chain and the seal "
-                      f"check out; triggers in place; {_evidence_words(report)}")
+        console.print(f"[bold green]{say('sound')}[/] {db}: "
+                      + say("sound_detail", events=report.events, evidence=_evidence_words(report)))
         if anchored is None:
-            console.print("[yellow]Not anchored:[/] the chain alone cannot show a journal swapped for an older copy "
-                          "or cut short, nor one rewritten with the key; give --anchors FILE or --checkpoint TEXT")
+            console.print(f"[yellow]{say('not_anchored')}[/] {say('not_anchored_why')}")
             return 0
         for note in anchored.notes:
-            console.print(f"[yellow]Note:[/] {note}")
+            console.print(f"[yellow]{say('note')}[/] {note}")
         if anchored.ok:
             last = anchored.last_good
-            tail = f"; the last: event {last.seq}{f' ({last.why})' if last.why else ''}" if last else ""
-            console.print(f"[bold green]ANCHORED[/] the journal continues all {anchored.checked} anchors it was "
-                          f"given{tail}. Events after the last anchor are proven only by the next one")
+            tail = "" if last is None else say("anchored_last_why" if last.why else "anchored_last", seq=last.seq,
+                                               why=last.why)
+            console.print(f"[bold green]{say('anchored')}[/] " + say("anchored_detail", count=anchored.checked,
+                                                                      last=tail))
             return 0
-        console.print(f"[bold red]NOT ANCHORED[/] {db}: {anchored.problem}")
-        console.print("Keep this file and the anchors as evidence; the kiosk refuses to play on it.")
+        console.print(f"[bold red]{say('not_anchored_bad')}[/] {db}: {anchored.problem}")
+        console.print(say("keep_evidence_anchors"))
         return 1
-    where = f" (first bad event: {report.first_bad_seq})" if report.first_bad_seq is not None else ""
-    console.print(f"[bold red]NOT SOUND[/] {db}{where}: {report.problem}")
-    console.print("Keep this file as evidence; the kiosk refuses to play on it.")
+    where = f" {say('first_bad', seq=report.first_bad_seq)}" if report.first_bad_seq is not None else ""
+    console.print(f"[bold red]{say('not_sound')}[/] {db}{where}: {report.problem}")
+    console.print(say("keep_evidence"))
     return 1
 
 
@@ -298,40 +311,68 @@ def _demo(args: argparse.Namespace) -> int:
 # ---- rendering -------------------------------------------------------------------------------------------------
 
 
-def _evidence_words(report: Any) -> str:
+class Say:
+    """The CLI's words (``journal.words.LOGS``) in the language asked for: ``say(key, **values)``; and
+    ``say.phrase(text)`` for a phrase of the journal's or an engine's."""
+
+    def __init__(self, words: Words | None) -> None:
+        self.phrase = words or english
+        self.worded = words is not None
+        """Worded by the kiosk's catalogue, which numbers Sâm Lốc and Schmier seats from 1 as the table does."""
+
+    def __call__(self, key: str, **values: Any) -> str:
+        return self.phrase(LOGS[key](**values))
+
+
+def _sayer(args: argparse.Namespace) -> Say:
+    return Say(getattr(args, "words", None))
+
+
+def _evidence_words(report: Any) -> Phrase:
     kept = report.frames - report.frames_pruned
-    pruned = f", {report.frames_pruned} pruned by the retention settings (journaled)" if report.frames_pruned else ""
-    return f"{kept} evidence frames unaltered{pruned}"
+    if report.frames_pruned:
+        return LOGS["evidence_pruned"](kept=kept, pruned=report.frames_pruned)
+    return LOGS["evidence"](kept=kept)
 
 
-def _print_frames(console: Console, frames: Any) -> None:
+def _print_frames(console: Console, frames: Any, say: Say) -> None:
     """Each evidence frame the round's readings cite: its hash, whether it is still as kept, which readings, where."""
     if not frames:
-        console.print("[yellow]Evidence frames: none (these readings were journaled without their frame)[/]")
+        console.print(f"[yellow]{say('frames_none')}[/]")
         return
-    console.print("[bold]Evidence frames[/] (the camera frame each reading was made from; SHA-256, status, readings):")
+    console.print(f"[bold]{say('frames')}[/]")
     for frame in frames:
         style = "green" if frame.status == "kept" else "yellow" if frame.status.startswith("pruned") else "bold red"
-        console.print(f"  {frame.digest}  [{style}]{frame.status}[/]  {frame.zones}", soft_wrap=True)
+        zones = frame.zones if not say.worded else ", ".join(
+            say.phrase(zone_words(str(entry.payload["zone"]))) for entry in frame.readings)
+        console.print(f"  {frame.digest}  [{style}]{say.phrase(frame.status)}[/]  {zones}", soft_wrap=True)
         if frame.path is not None:
             console.print(f"      {frame.path}", soft_wrap=True, highlight=False)
 
 
-def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None) -> None:
+def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None, say: Say) -> None:
     from rich.table import Table
 
     s = detail.summary
-    title = f"Round {s.round_id} · {s.game} · table {s.table_id} · kiosk {s.kiosk_id}"
+    title = say("round_title", round=s.round_id, game=s.game, table=s.table_id, kiosk=s.kiosk_id)
     if recall_mark:
-        title = f"[black on yellow] RECALL [/] {title}"
+        title = f"[black on yellow] {say('recall')} [/] {title}"
     console.print(f"[bold]{title}[/]")
-    outcome = _outcome(s.outcome) + (f" by {s.voided_by}: {s.void_reason}" if s.outcome == "voided" else "")
-    console.print(f"begun {s.begun_at} · {outcome}" + (f" at {s.ended_at}" if s.ended_at else ""))
+    outcome = _outcome(s.outcome, say)
+    if s.outcome == "voided":
+        by, reason = s.voided_by, s.void_reason
+        if say.worded:  # English: as journaled
+            by, reason = who_words(by), void_words(reason)
+        outcome = say("voided_by", outcome=outcome, by=by, reason=reason)
+    if s.ended_at:
+        console.print(say("begun_ended", at=s.begun_at, outcome=outcome, ended=s.ended_at))
+    else:
+        console.print(say("begun", at=s.begun_at, outcome=outcome))
     for flag in detail.flags:
-        console.print(f"[bold black on yellow] FLAG [/] {flag}")
-    events = Table(show_lines=False, title="Events")
-    for name in ("Seq", "Time (UTC)", "Event", "What"):
-        events.add_column(name, justify="right" if name == "Seq" else "left")
+        console.print(f"[bold black on yellow] {say('flag')} [/] {say.phrase(flag)}")
+    events = Table(show_lines=False, title=say("events"))
+    for key in ("seq", "time", "event", "what"):
+        events.add_column(say("col." + key), justify="right" if key == "seq" else "left")
     for entry in detail.entries:
         style = "dim" if entry.round_id is None else ""
         events.add_row(str(entry.seq), entry.time[11:23], entry.kind, describe(entry), style=style)
@@ -342,31 +383,31 @@ def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None)
     settled = detail.settled
     parties = sorted({*replayed.nets, *(shown.nets if shown else {}), *(settled.nets if settled else {})},
                      key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p))
-    side = Table(title="Result: shown to the dealer · paid · replayed from the events")
-    for name in ("Party", "Shown", "Paid", "Replayed"):
-        side.add_column(name, justify="left" if name == "Party" else "right")
+    side = Table(title=say("result_title"))
+    for key in ("party", "shown", "paid", "replayed"):
+        side.add_column(say("col." + key), justify="left" if key == "party" else "right")
     for party in parties:
         cells = [_net(shown.nets if shown else None, party), _net(settled.nets if settled else None, party),
                  _net(replayed.nets if replayed.finished else None, party)]
         differs = len({c for c in cells if c != "·"}) > 1
-        side.add_row(_party(party), *cells, style="bold red" if differs else "")
+        side.add_row(_party(party, say, s.game), *cells, style="bold red" if differs else "")
     console.print(side)
     if replayed.finished:
         for payment in replayed.payments:
-            console.print(f"  {_party(str(payment.payer))} pays {_party(str(payment.payee))} {payment.amount}: "
-                          f"{payment.reason}")
+            console.print("  " + say("pays", payer=_party(str(payment.payer), say, s.game),
+                                     payee=_party(str(payment.payee), say, s.game), amount=payment.amount,
+                                     reason=say.phrase(payment.reason)))
     if replayed.error:
-        console.print(f"[bold red]Replay failed:[/] {replayed.error}")
+        console.print(f"[bold red]{say('replay_failed')}[/] {say.phrase(replayed.error)}")
     elif not replayed.finished:
-        console.print("[yellow]Replayed: the round's actions do not finish it[/]"
-                      + ("" if s.outcome != "settled" else " [bold red](yet it was settled)[/]"))
+        console.print(f"[yellow]{say('unfinished')}[/]"
+                      + ("" if s.outcome != "settled" else f" [bold red]{say('unfinished_settled')}[/]"))
     elif replayed.agrees:
-        checked = [w for w, v in (("shown", replayed.agrees_with_shown), ("paid", replayed.agrees_with_settled))
-                   if v]
-        console.print("[bold green]The replayed result agrees with what was "
-                      + (" and ".join(checked) if checked else "recorded") + "[/]")
+        checked = {w for w, v in (("shown", replayed.agrees_with_shown), ("paid", replayed.agrees_with_settled)) if v}
+        what = "both" if len(checked) == 2 else checked.pop() if checked else "recorded"
+        console.print(f"[bold green]{say('agrees', what=LOGS['agrees.' + what]())}[/]")
     else:
-        console.print("[bold red]The replayed result DIFFERS from what was recorded (rows in red)[/]")
+        console.print(f"[bold red]{say('differs')}[/]")
 
 
 def describe(entry: Entry) -> str:
@@ -422,8 +463,9 @@ def _within(time: str, since: date | None, until: date | None) -> bool:
     return (since is None or day >= since) and (until is None or day <= until)
 
 
-def _outcome(outcome: str) -> str:
-    return {"settled": "[green]settled[/]", "voided": "[bold red]voided[/]", "open": "[yellow]open[/]"}[outcome]
+def _outcome(outcome: str, say: Say | None = None) -> str:
+    words = say("outcome." + outcome) if say is not None else outcome
+    return {"settled": f"[green]{words}[/]", "voided": f"[bold red]{words}[/]", "open": f"[yellow]{words}[/]"}[outcome]
 
 
 def _warn(count: int) -> str:
@@ -434,8 +476,13 @@ def _signed(amount: int) -> str:
     return f"{amount:+d}" if amount else "0"
 
 
-def _party(party: str) -> str:
-    return f"seat {party}" if party.isdigit() else party
+def _party(party: str, say: Say | None = None, game: str = "") -> str:
+    if say is None:
+        return f"seat {party}" if party.isdigit() else party
+    if party.isdigit():
+        from_one = say.worded and game in ("samloc", "schmier")  # as the table numbers them, like the phrases
+        return say("party.seat", seat=int(party) + 1 if from_one else party)
+    return say("party.house") if party == "house" else party
 
 
 def _net(nets: dict[str, int] | None, party: str) -> str:

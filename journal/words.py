@@ -106,8 +106,44 @@ LOGS = {
         ("first_bad", "(first bad event: {seq})"),
         ("keep_evidence", "Keep this file as evidence; the kiosk refuses to play on it."),
         ("keep_evidence_anchors", "Keep this file and the anchors as evidence; the kiosk refuses to play on it."),
+        ("zone.house_high", "house high"),
+        ("zone.house_low", "house low"),
+        ("zone.seat_high", "seat {seat} high"),
+        ("zone.seat_low", "seat {seat} low"),
+        ("zone.centre", "centre"),
+        ("zone.pile", "pile"),
+        ("who.dealer", "dealer"),
+        ("void.misdeal", "Misdeal"),
+        ("void.dice", "Dice off the table"),
+        ("void.exposed", "Card exposed"),
+        ("void.dispute", "Player dispute"),
+        ("void.device", "Device fault"),
+        ("void.crash", "Kiosk restarted"),
+        ("void.panel", "dealer pressed VOID on the panel"),
     )
 }
+_PANEL_VOID = "dealer pressed VOID on the panel"  # the reason the controllers journal for the panel's VOID
+
+
+def zone_words(zone: str) -> str:
+    """A camera zone's name (``seat3.high``, ``house.low``, ``centre``, ``pile``) as a phrase; another as is."""
+    place = re.fullmatch(r"(house|seat(\d+))\.(high|low)", zone)
+    if place is not None:
+        if place.group(1) == "house":
+            return LOGS[f"zone.house_{place.group(3)}"]()
+        return LOGS[f"zone.seat_{place.group(3)}"](seat=int(place.group(2)))
+    return LOGS[f"zone.{zone}"]() if f"zone.{zone}" in LOGS else zone
+
+
+def void_words(reason: str) -> str:
+    """A void's journaled reason (a code such as ``misdeal``, or the panel's words) as a phrase; free text as is."""
+    key = "void.panel" if reason == _PANEL_VOID else f"void.{reason}"
+    return LOGS[key]() if key in LOGS else reason
+
+
+def who_words(who: str) -> str:
+    """Who did it: ``dealer`` as a phrase; a supervisor's ID as it is."""
+    return LOGS["who.dealer"]() if who == "dealer" else who
 
 
 def english(text: str) -> str:

@@ -56,6 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        if "words" in vars(args):  # a command of a part that may not import the kiosk words its text by our catalogue
+            from kiosk.commands.language import catalogue_of
+
+            catalogue = catalogue_of(args)
+            args.words = catalogue.phrase if catalogue.language != "en" else None  # English: as the part wrote it
         return int(args.func(args) or 0)
     except InputError as error:
         print(f"dealer-assist: {error}", file=sys.stderr)

@@ -387,3 +387,58 @@ class _LiveSource:
 
     def close(self) -> None:
         pass
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_the_supervisors_commands_speak_the_asked_language(tmp_path: Path, language: str) -> None:
+    """``samloc replay``, ``schmier replay`` and ``logs show / recall / verify`` run as a supervisor runs them: their
+    words in Vietnamese or Khmer, from the catalogue; only what the journal recorded (the events table's rows) and
+    a verify's detail of what is broken stay as written."""
+    import os
+    import subprocess
+    import sys
+
+    from journal import Journal
+    from journal.events import Note
+    from kiosk.clock import ManualClock
+
+    data = Path(__file__).parent / "data"
+    rare = _journal_of_rare_states(tmp_path / "rare")
+    sound = Journal.open(tmp_path / "sound.sqlite3", tmp_path / "sound.key", kiosk_id="K1", table_id="T1",
+                         clock=ManualClock())
+    sound.recover().raise_if_unsound()
+    sound.append(Note(text="shift begins", by="supervisor"))
+    sound.close()
+    config = tmp_path / "kiosk.yaml"
+    config.write_text(f"language: {language}\n", encoding="utf-8")
+    rare_db = ["--db", str(rare / "j.sqlite3"), "--key", str(rare / "k.key")]
+    commands = {
+        "samloc": ["samloc", "replay", str(data / "samloc" / "bao1_pays_for_everyone.json"), "--language", language],
+        "schmier": ["schmier", "replay", str(data / "schmier" / "tie_plays_on.json"), "--config", str(config)],
+        "show": ["logs", "show", "2", *rare_db, "--language", language],
+        "recall": ["logs", "recall", "--count", "3", *rare_db, "--language", language],
+        "verify": ["logs", "verify", "--db", str(tmp_path / "sound.sqlite3"), "--key", str(tmp_path / "sound.key"),
+                   "--language", language],
+        "broken": ["logs", "verify", *rare_db, "--language", language],
+    }
+    env = dict(os.environ, COLUMNS="200")
+    running = {name: subprocess.Popen([sys.executable, "-m", "kiosk.cli", *args], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, env=env) for name, args in commands.items()}
+    outputs = {name: process.communicate(timeout=60) for name, process in running.items()}
+    codes = {name: process.returncode for name, process in running.items()}
+    assert codes == {"samloc": 0, "schmier": 0, "show": 1, "recall": 0, "verify": 0, "broken": 1}, outputs
+    leftovers = {}
+    broken = outputs["broken"][0].splitlines()  # the verdict and what to do; the journal's detail stays as written
+    outputs["broken"] = ("\n".join([broken[0].split("): ")[0], broken[-1]]), "")
+    for name, (out, _) in outputs.items():
+        for line in out.splitlines():
+            if "│" in line:  # a row of a table of what was recorded, as recorded
+                continue
+            words = english_words(re.sub(r"\S*/\S*", "", line))  # paths are data
+            if words:
+                leftovers[f"{name}: {line}"] = words
+    assert leftovers == {}, "\n".join(f"{line} {words}" for line, words in leftovers.items())
+    said = " ".join(out for out, _ in outputs.values())
+    expected = {"vi": ("ghế 1 trả ghế 2", "CHÚ Ý", "XEM LẠI 1/3", "NGUYÊN VẸN", "KHÔNG NGUYÊN VẸN", "hòa 23"),
+                "km": ("កៅអី 1 សងកៅអី 2", "ប្រយ័ត្ន", "មើលឡើងវិញ 1/3", "ល្អ", "មិនល្អ", "ស្មើ 23")}[language]
+    assert all(words in said for words in expected), [words for words in expected if words not in said]

@@ -29,15 +29,29 @@ from typing import Any
 from engine.cards import Card, Suit
 from engine.common import JSON, IllegalAction, answers_yes, replay_actions
 from engine.errors import InputError
+from engine.phrases import PhraseTemplate, join
 from engine.schmier import bidding, discards, tricks
 from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
 from engine.schmier.deal import Deal, deal_from_json
 from engine.schmier.ranks import SEATS, is_trump, next_seat, team_of
-from engine.schmier.scoring import Settlement, score_hand, thrown_in
+from engine.schmier.scoring import LISTING, Settlement, score_hand, thrown_in
 from engine.schmier.settings import MAX_BID, TRICKS, Settings, settings_from_json
 from engine.schmier.tricks import Trick
 
 GAME = "schmier"
+
+
+# What an action caused, in words a screen can translate (the seats and teams counted from 0, as in the journal).
+THROWN_IN = PhraseTemplate("schmier.effect.thrown_in", "all passed: cards thrown in, seat {seat} deals again")
+WINS_BIDDING = PhraseTemplate("schmier.effect.wins_bidding", "seat {seat} (team {team}) wins the bidding at {amount}")
+TO_DISCARD = PhraseTemplate("schmier.effect.to_discard", "seat {seat} to discard")
+GETS = PhraseTemplate("schmier.effect.gets", "gets {cards}")
+TOOK_UP = PhraseTemplate("schmier.effect.took_up", "the dealer took up {count} kept cards")
+FACE_UP = PhraseTemplate("schmier.effect.face_up", "trumps discarded face up: {cards}")
+LEADS = PhraseTemplate("schmier.effect.leads", "seat {seat} leads")
+LEADS_TRICK = PhraseTemplate("schmier.effect.leads_trick", "leads trick {trick}")
+WINS_TRICK = PhraseTemplate("schmier.effect.wins_trick", "seat {seat} (team {team}) wins trick {trick}")
+HAND_SCORED = PhraseTemplate("schmier.effect.hand_scored", "hand scored: {listing}")
 
 
 class Phase(Enum):
@@ -245,17 +259,17 @@ class State:
         elif self.bidder is None:
             self.phase, self.turn = Phase.THROWN_IN, None
             self.result = thrown_in(self.deal.scores)
-            effect = f"all passed: cards thrown in, seat {self.dealer} deals again"
+            effect = THROWN_IN(seat=self.dealer)
         else:
             self.phase, self.turn = Phase.TRUMP, self.bidder
-            effect = f"seat {self.bidder} (team {team_of(self.bidder)}) wins the bidding at {self.high_bid}"
+            effect = WINS_BIDDING(seat=self.bidder, team=team_of(self.bidder), amount=self.high_bid)
         return self._record(action, effect)
 
     def name_trump(self, seat: int, suit: Suit) -> Record:
         self.verify_name_trump(seat, suit)
         self.trump = suit
         self.phase, self.turn = Phase.DISCARD, next_seat(self.dealer)
-        return self._record(NameTrump(seat, suit), f"seat {self.turn} to discard")
+        return self._record(NameTrump(seat, suit), TO_DISCARD(seat=self.turn))
 
     def discard(self, seat: int, cards: Sequence[Card]) -> Record:
         self.verify_discard(seat, cards)
@@ -273,7 +287,7 @@ class State:
         if following == self.dealer:
             self.phase = Phase.DEALER_DISCARD
         self.turn = following
-        effect = f"gets {' '.join(card.pretty for card in replacements)}" if replacements else ""
+        effect = GETS(cards=" ".join(card.pretty for card in replacements)) if replacements else ""
         return self._record(Discard(seat, cards), effect)
 
     def _dealer_holding(self) -> list[Card]:
@@ -286,11 +300,12 @@ class State:
         self.kept = []
         self.discarded[seat], self.received[seat] = cards, ()
         self.phase, self.turn = Phase.PLAY, self.bidder
-        effect = f"the dealer took up {taken_up} kept cards"
+        effects = [TOOK_UP(count=taken_up)]
         face_up = self.face_up_discards()
         if face_up:
-            effect += f"; trumps discarded face up: {' '.join(card.pretty for card in face_up)}"
-        return self._record(Discard(seat, cards), effect + f"; seat {self.bidder} leads")
+            effects.append(FACE_UP(cards=" ".join(card.pretty for card in face_up)))
+        effects.append(LEADS(seat=self.bidder))
+        return self._record(Discard(seat, cards), join("; ", effects))
 
     def play(self, seat: int, card: Card) -> Record:
         self.verify_play(seat, card)
@@ -299,13 +314,13 @@ class State:
         self.current.append((seat, card))
         if len(self.current) < SEATS:
             self.turn = next_seat(seat)
-            leads = f"leads trick {len(self.tricks) + 1}" if len(self.current) == 1 else ""
+            leads = LEADS_TRICK(trick=len(self.tricks) + 1) if len(self.current) == 1 else ""
             return self._record(Play(seat, card), leads)
         winner = tricks.trick_winner(self.current, self.trump)
         trick = Trick(len(self.tricks) + 1, self.current[0][0], tuple(self.current), winner)
         self.tricks.append(trick)
         self.current = []
-        effect = f"seat {winner} (team {team_of(winner)}) wins trick {trick.number}"
+        effect = WINS_TRICK(seat=winner, team=team_of(winner), trick=trick.number)
         if len(self.tricks) < TRICKS:
             self.turn = winner
             return self._record(Play(seat, card), effect)
@@ -313,8 +328,9 @@ class State:
         self.result = score_hand(self.tricks, self.trump, self.bidder, self.high_bid, self.deal.scores)
         self.phase = Phase.GAME_OVER if self.result.game_over else Phase.HAND_OVER
         taken = self.result.hand_points
-        effect += "; hand scored: " + ", ".join(f"team {team} {taken[team]:+d}" for team in range(3))
-        return self._record(Play(seat, card), effect)
+        scored = HAND_SCORED(listing=LISTING(team_a=0, a=f"{taken[0]:+d}", team_b=1, b=f"{taken[1]:+d}", team_c=2,
+                                             c=f"{taken[2]:+d}"))
+        return self._record(Play(seat, card), join("; ", [effect, scored]))
 
     def apply(self, action: Action) -> Record:
         if isinstance(action, Bid):

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.common import IllegalAction
 from engine.errors import InputError
+from kiosk.commands.language import add_language_options, catalogue_of
 
 HAND_KEYS = {"game", "table", "hands", "leader", "actions", "now"}
 
@@ -24,6 +25,7 @@ def register(subparsers: Any) -> None:
     )
     replay.add_argument("hand_file", metavar="HAND.json", type=Path)
     replay.add_argument("--json", action="store_true", help="print only the settlement as JSON")
+    add_language_options(replay)
     replay.set_defaults(func=run_replay)
 
 
@@ -44,21 +46,29 @@ def run_replay(args: argparse.Namespace) -> int:
         raise InputError(f'{args.hand_file}: "actions" must be a list')
     settings = settings_from_json(data.get("table", {}))
     hand = State.start(settings, deal_from_json({"hands": data.get("hands"), "leader": data.get("leader")}))
+    catalogue = catalogue_of(args)
+    worded = catalogue.language != "en"  # English: the engine's own words, seats counted from 0 as journaled
+    t, phrase = catalogue.text, catalogue.phrase if worded else str
     say = (lambda _text: None) if args.json else print
-    say(
-        f"Sâm Lốc, {hand.players} players, bet {settings.bet}, turn timer {settings.turn_timer_s} s, "
-        f"mode {settings.mode}; seat {hand.deal.leader} would lead"
-    )
+    if worded:
+        say(t("sl.cli.header", players=hand.players, bet=settings.bet, timer=settings.turn_timer_s,
+              mode=t(f"sl.mode.{settings.mode}"), player=hand.deal.leader))
+    else:
+        say(
+            f"Sâm Lốc, {hand.players} players, bet {settings.bet}, turn timer {settings.turn_timer_s} s, "
+            f"mode {settings.mode}; seat {hand.deal.leader} would lead"
+        )
     for seat, cards in enumerate(hand.hands):
-        say(f"  seat {seat}: {' '.join(map(str, cards))}")
+        say("  " + (t("sl.cli.seat_cards", player=seat, cards=" ".join(map(str, cards))) if worded
+                    else f"seat {seat}: {' '.join(map(str, cards))}"))
     for win in hand.instant:
-        say(win.describe())
+        say(phrase(win.describe()))
     for index, action in enumerate(actions):
         try:
             record = hand.apply(action_from_json(action))
         except IllegalAction as error:
             raise IllegalAction(f"action {index}: {error}") from None
-        say(f"{index:3}. {record.describe()}")
+        say(f"{index:3}. {phrase(record.describe())}")
     if not hand.is_over:
         raise InputError(
             f"the hand is not over after {len(actions)} actions: seat {hand.turn} is to play; the file is incomplete"
@@ -69,6 +79,9 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(settlement.to_json(), ensure_ascii=False))
         return 0
+    if worded:
+        _print_settlement(settlement, hand.next_leader(), catalogue)
+        return 0
     winners = ", ".join(f"seat {seat}" for seat in settlement.winners) or "nobody"
     print(f"result: {settlement.result} (collecting: {winners})")
     for payment in settlement.payments:
@@ -76,3 +89,16 @@ def run_replay(args: argparse.Namespace) -> int:
     print("nets: " + ", ".join(f"seat {seat} {net:+d}" for seat, net in settlement.nets.items()))
     print(f"next hand: seat {hand.next_leader()} leads")
     return 0
+
+
+def _print_settlement(settlement: Any, next_leader: int, catalogue: Any) -> None:
+    """The settlement in the catalogue's language, seats numbered as the table numbers them."""
+    t = catalogue.text
+    winners = ", ".join(t("sl.cli.seat", player=seat) for seat in settlement.winners) or t("sl.cli.nobody")
+    print(t("sl.cli.result", result=t(f"sl.cli.result.{settlement.result}"), winners=winners))
+    for payment in settlement.payments:
+        print("  " + t("sl.cli.pays", payer=payment.payer, payee=payment.payee, amount=payment.amount,
+                       reason=payment.reason))
+    nets = ", ".join(t("sl.cli.net", player=seat, net=f"{net:+d}") for seat, net in settlement.nets.items())
+    print(t("sl.cli.nets", nets=nets))
+    print(t("sl.cli.next", player=next_leader))

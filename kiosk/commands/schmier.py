@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
+from kiosk.commands.language import add_language_options, catalogue_of
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +27,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="table option: a player who can follow suit may still play a trump",
     )
+    add_language_options(replay)
     replay.set_defaults(func=_replay)
     parser.set_defaults(func=lambda args: _usage(parser))
 
@@ -51,7 +53,13 @@ def _replay(args: argparse.Namespace) -> int:
 
     hand = State(settings, deal)
     narrate = not args.json
-    if narrate:
+    catalogue = catalogue_of(args)
+    worded = catalogue.language != "en"  # English: the engine's own words, seats and teams counted from 0
+    t = catalogue.text
+    if narrate and worded:
+        scores = ", ".join(t("sm.cli.team_score", team=team, score=score) for team, score in enumerate(deal.scores))
+        print(t("sm.cli.header", seat=deal.dealer, scores=scores))
+    elif narrate:
         scores = ", ".join(f"team {team} {score}" for team, score in enumerate(deal.scores))
         print(f"Schmier hand: seat {deal.dealer} deals; scores going in: {scores}")
     for index, action in enumerate(actions):
@@ -60,7 +68,7 @@ def _replay(args: argparse.Namespace) -> int:
         except IllegalAction as error:
             raise InputError(f"action {index}: {error}") from None
         if narrate:
-            print(f"  [{index}] {record.describe()}")
+            print(f"  [{index}] {catalogue.phrase(record.describe()) if worded else record.describe()}")
     if not hand.is_over:
         raise InputError(
             f"the hand is not finished after {len(actions)} actions: waiting for {hand.waiting_for()}; "
@@ -73,7 +81,35 @@ def _replay(args: argparse.Namespace) -> int:
     result = hand.settle()
     if args.json:
         print(json.dumps(result.summary_json()))
+    elif worded:
+        for line in result_lines(result, catalogue):
+            print(line)
     else:
         for line in result.lines():
             print(line)
     return 0
+
+
+def result_lines(result: Any, catalogue: Any) -> list[str]:
+    """``Settlement.lines()`` in the catalogue's language, seats and teams numbered from 1 as at the table."""
+    from engine.schmier.ranks import TEAMS, team_of
+    from engine.schmier.settings import GAME_TARGET
+
+    t = catalogue.text
+    out = [t("sm.cli.thrown_in")] if result.thrown_in else []
+    for award in result.points:
+        who = t("sm.cli.nobody") if award.team is None else t("sm.cli.team", team=award.team)
+        out.append(t("sm.cli.point", title=t(f"sm.cli.point.{award.point}"), who=who, reason=award.reason))
+    if result.bidder is not None:
+        team = team_of(result.bidder)
+        out.append(t("sm.cli.made" if result.made else "sm.cli.set", seat=result.bidder, team=team, bid=result.bid,
+                     taken=result.taken[team]))
+    hand = [t("sm.cli.team_score", team=team, score=f"{result.hand_points[team]:+d}") for team in range(TEAMS)]
+    scores = [t("sm.cli.team_score", team=team, score=result.scores_after[team]) for team in range(TEAMS)]
+    out.append(t("sm.cli.hand", points=", ".join(hand)))
+    out.append(t("sm.cli.scores", scores=", ".join(scores)))
+    if result.winner is not None:
+        out.append(t("sm.cli.winner", team=result.winner, score=result.scores_after[result.winner]))
+    elif max(result.scores_after) >= GAME_TARGET:
+        out.append(t("sm.cli.tied", score=max(result.scores_after)))
+    return out
