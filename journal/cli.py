@@ -226,7 +226,7 @@ def _verify(args: argparse.Namespace) -> int:
         console.print(say("keep_evidence_anchors"))
         return 1
     where = f" {say('first_bad', seq=report.first_bad_seq)}" if report.first_bad_seq is not None else ""
-    console.print(f"[bold red]{say('not_sound')}[/] {db}{where}: {report.problem}")
+    console.print(f"[bold red]{say('not_sound')}[/] {db}{where}: {say.phrase(report.problem or '')}")
     console.print(say("keep_evidence"))
     return 1
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from journal.errors import JournalError
+from journal.words import VERIFY
 
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 _SUFFIX = re.compile(r"^\.[a-z0-9]{1,5}$")
@@ -75,10 +76,9 @@ class EvidenceStore:
         """None when the frame is on disk and unaltered, else what is wrong."""
         found = self.path(digest)
         if found is None:
-            return (f"evidence frame {digest[:12]}… is missing from {self.folder} and no evidence_pruned event "
-                    "explains it (the retention settings journal every frame they delete)")
+            return VERIFY["frame_missing"](frame=digest[:12], folder=self.folder)
         if hashlib.sha256(found.read_bytes()).hexdigest() != digest:
-            return f"evidence frame {found} was altered (its content no longer matches its hash)"
+            return VERIFY["frame_altered"](path=found)
         return None
 
 

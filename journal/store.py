@@ -38,6 +38,7 @@ from journal.events import (
     decode,
 )
 from journal.evidence import EvidenceStore
+from journal.words import VERIFY
 
 JSON = Any
 SCHEMA_VERSION = 1
@@ -331,21 +332,20 @@ class JournalReader:
                 if conn.in_transaction:
                     conn.execute("COMMIT")
         except sqlite3.DatabaseError as error:
-            return VerifyReport(False, 0, f"the database file is damaged ({error})")
+            return VerifyReport(False, 0, VERIFY["damaged"](error=error))
 
     def _verify(self) -> VerifyReport:
         conn = self._conn
         rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
         if rows != ["ok"]:
-            return VerifyReport(False, 0, f"the database file is damaged (SQLite integrity check: {rows[0]})")
+            return VerifyReport(False, 0, VERIFY["damaged_integrity"](detail=rows[0]))
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version != SCHEMA_VERSION:
-            return VerifyReport(False, 0, f"the journal format is {version}, expected {SCHEMA_VERSION}")
+            return VerifyReport(False, 0, VERIFY["format"](version=version, expected=SCHEMA_VERSION))
         triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
         for name, sql in _TRIGGERS.items():
             if _squash(triggers.get(name)) != _squash(sql):
-                problem = f"the trigger {name} that refuses changes to events was dropped or altered"
-                return VerifyReport(False, 0, problem)
+                return VerifyReport(False, 0, VERIFY["trigger"](name=name))
         key = self._key
         expected_prev = chain.GENESIS
         expected_seq = 1
@@ -360,21 +360,18 @@ class JournalReader:
         for seq, time, mono, boot, kiosk, table, round_id, kind, payload, prev_hash, digest in cursor:
             count += 1
             if seq != expected_seq:
-                what = "missing" if seq > expected_seq else "duplicated"
-                return VerifyReport(False, count, f"event {expected_seq} is {what} (the chain goes on at event "
-                                    f"{seq}): rows were deleted or inserted", expected_seq)
+                what = VERIFY["missing" if seq > expected_seq else "duplicated"]()
+                return VerifyReport(False, count, VERIFY["gap"](seq=expected_seq, what=what, next=seq), expected_seq)
             try:
                 header = chain.header_json(seq, time.decode(), mono, boot.decode(), kiosk.decode(),
                                            table.decode(), round_id, kind.decode())
                 prev_text, digest_text = prev_hash.decode("ascii"), digest.decode("ascii")
             except (UnicodeDecodeError, AttributeError):
-                return VerifyReport(False, count, f"event {seq} was altered (unreadable bytes in it)", seq)
+                return VerifyReport(False, count, VERIFY["unreadable"](seq=seq), seq)
             if prev_text != expected_prev:
-                return VerifyReport(False, count, f"event {seq} does not follow event {seq - 1} "
-                                    "(rows were reordered, replaced or deleted)", seq)
+                return VerifyReport(False, count, VERIFY["out_of_order"](seq=seq, previous=seq - 1), seq)
             if chain.event_hash(key, prev_text, header, payload) != digest_text:
-                return VerifyReport(False, count, f"event {seq} was altered (its content no longer matches "
-                                    "its hash)", seq)
+                return VerifyReport(False, count, VERIFY["altered"](seq=seq), seq)
             try:
                 content = json.loads(payload)
                 if kind in (b"cards_read", b"cards_misread") and b'"frame":"' in payload:
@@ -382,17 +379,15 @@ class JournalReader:
                 elif kind == b"evidence_pruned":
                     pruned.update(dict.fromkeys(content["frames"], seq))
             except (ValueError, RecursionError, KeyError, TypeError):
-                return VerifyReport(False, count, f"event {seq} holds content the kiosk never writes, under a "
-                                    "hash made with its key: the journal was rewritten by someone with the key", seq)
+                return VerifyReport(False, count, VERIFY["rewritten"](seq=seq), seq)
             expected_prev = digest_text
             expected_seq += 1
         head = conn.execute("SELECT seq, hash, mac FROM head WHERE id = 1").fetchone()
         last_seq = expected_seq - 1
         if head is None or head[2] != chain.head_mac(key, head[0], head[1]):
-            return VerifyReport(False, count, "the seal on the journal's last event is missing or forged", None)
+            return VerifyReport(False, count, VERIFY["seal"](), None)
         if head[0] != last_seq or head[1] != expected_prev:
-            return VerifyReport(False, count, f"the journal was sealed at event {head[0]} but ends at event "
-                                f"{last_seq}: events were cut off the end or added without the key", last_seq + 1)
+            return VerifyReport(False, count, VERIFY["cut"](sealed=head[0], last=last_seq), last_seq + 1)
         gone: set[str] = set()
         for seq, frame in frames:
             if pruned.get(frame, 0) > seq and self.evidence.path(frame) is None:
@@ -400,7 +395,7 @@ class JournalReader:
                 continue
             trouble = self.evidence.check(frame)
             if trouble:
-                return VerifyReport(False, count, f"event {seq}: {trouble}", seq)
+                return VerifyReport(False, count, VERIFY["event_trouble"](seq=seq, trouble=trouble), seq)
         return VerifyReport(True, count, frames=len({frame for _, frame in frames}), frames_pruned=len(gone))
 
 

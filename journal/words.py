@@ -45,6 +45,32 @@ FRAME_ALTERED = PhraseTemplate("evidence.status.altered", "ALTERED")
 PRUNE_OLDER = PhraseTemplate("evidence.prune.older", "older than {days} days")
 PRUNE_CAP = PhraseTemplate("evidence.prune.cap", "over the {mb} MB cap")
 
+# ---- what the journal's check found wrong (the kiosk's stop screen, the supervisor's VERIFY, ``logs verify``) ----
+VERIFY = {
+    key: PhraseTemplate(f"verify.{key}", text)
+    for key, text in (
+        ("damaged", "the database file is damaged ({error})"),
+        ("damaged_integrity", "the database file is damaged (SQLite integrity check: {detail})"),
+        ("format", "the journal format is {version}, expected {expected}"),
+        ("trigger", "the trigger {name} that refuses changes to events was dropped or altered"),
+        ("missing", "missing"),
+        ("duplicated", "duplicated"),
+        ("gap", "event {seq} is {what} (the chain goes on at event {next}): rows were deleted or inserted"),
+        ("unreadable", "event {seq} was altered (unreadable bytes in it)"),
+        ("out_of_order", "event {seq} does not follow event {previous} (rows were reordered, replaced or deleted)"),
+        ("altered", "event {seq} was altered (its content no longer matches its hash)"),
+        ("rewritten", "event {seq} holds content the kiosk never writes, under a hash made with its key: the journal "
+                      "was rewritten by someone with the key"),
+        ("seal", "the seal on the journal's last event is missing or forged"),
+        ("cut", "the journal was sealed at event {sealed} but ends at event {last}: events were cut off the end or "
+                "added without the key"),
+        ("event_trouble", "event {seq}: {trouble}"),
+        ("frame_missing", "evidence frame {frame}… is missing from {folder} and no evidence_pruned event explains it "
+                          "(the retention settings journal every frame they delete)"),
+        ("frame_altered", "evidence frame {path} was altered (its content no longer matches its hash)"),
+    )
+}
+
 # ---- the ``logs`` CLI's verdict lines ---------------------------------------------------------------------------
 LOGS = {
     key: PhraseTemplate(f"logs.{key}", text)

@@ -733,6 +733,26 @@ PHRASES_VI: dict[str, str] = {
     "logs.void.device": "Lỗi thiết bị",
     "logs.void.crash": "Máy khởi động lại",
     "logs.void.panel": "người chia bài nhấn HỦY VÁN trên bảng nút",
+    "verify.damaged": "tệp cơ sở dữ liệu bị hỏng ({error})",
+    "verify.damaged_integrity": "tệp cơ sở dữ liệu bị hỏng (kiểm tra toàn vẹn SQLite: {detail})",
+    "verify.format": "định dạng nhật ký là {version}, cần {expected}",
+    "verify.trigger": "khóa ghi {name} chặn sửa sự kiện đã bị xoá hoặc bị sửa",
+    "verify.missing": "bị mất",
+    "verify.duplicated": "bị lặp",
+    "verify.gap": "sự kiện {seq} {what} (chuỗi tiếp tục ở sự kiện {next}): có dòng bị xoá hoặc chèn thêm",
+    "verify.unreadable": "sự kiện {seq} bị sửa (có byte không đọc được)",
+    "verify.out_of_order": "sự kiện {seq} không nối tiếp sự kiện {previous} "
+                           "(các dòng bị đổi thứ tự, thay thế hoặc xoá)",
+    "verify.altered": "sự kiện {seq} bị sửa (nội dung không còn khớp mã băm)",
+    "verify.rewritten": "sự kiện {seq} có nội dung máy không bao giờ ghi, với mã băm "
+                        "làm bằng khóa của máy: nhật ký đã bị người có khóa viết lại",
+    "verify.seal": "dấu niêm phong ở sự kiện cuối của nhật ký bị mất hoặc bị giả",
+    "verify.cut": "nhật ký được niêm phong ở sự kiện {sealed} nhưng kết thúc ở sự "
+                  "kiện {last}: các sự kiện cuối bị cắt hoặc được thêm không có khóa",
+    "verify.event_trouble": "sự kiện {seq}: {trouble}",
+    "verify.frame_missing": "ảnh bằng chứng {frame}… không còn trong {folder} và không có sự kiện xoá "
+                            "nào giải thích (cài đặt lưu giữ ghi nhật ký mọi ảnh nó xoá)",
+    "verify.frame_altered": "ảnh bằng chứng {path} bị sửa (nội dung không còn khớp mã băm)",
     "replay.refused_action": "nước {index}: {error}",
     # the journal's review and the logs CLI (journal/words.py): flags, replay verdicts, evidence frames
     "review.hand.house": "nhà cái",

@@ -581,6 +581,25 @@ PHRASES_KM: dict[str, str] = {
     "logs.void.device": "ឧបករណ៍ខូច",
     "logs.void.crash": "ម៉ាស៊ីនចាប់ផ្ដើមឡើងវិញ",
     "logs.void.panel": "អ្នកចែកកាតចុច លុបចោល នៅលើបន្ទះប៊ូតុង",
+    "verify.damaged": "ឯកសារមូលដ្ឋានទិន្នន័យខូច ({error})",
+    "verify.damaged_integrity": "ឯកសារមូលដ្ឋានទិន្នន័យខូច (ការពិនិត្យ SQLite៖ {detail})",
+    "verify.format": "ទម្រង់កំណត់ហេតុគឺ {version} ត្រូវការ {expected}",
+    "verify.trigger": "ការការពារ {name} ដែលហាមកែព្រឹត្តិការណ៍ ត្រូវបានលុប ឬកែ",
+    "verify.missing": "បាត់",
+    "verify.duplicated": "ស្ទួន",
+    "verify.gap": "ព្រឹត្តិការណ៍ {seq} {what} (ខ្សែសង្វាក់បន្តនៅព្រឹត្តិការណ៍ {next})៖ មានជួរត្រូវបានលុប ឬបញ្ចូលបន្ថែម",
+    "verify.unreadable": "ព្រឹត្តិការណ៍ {seq} ត្រូវបានកែ (មានបៃអានមិនបាន)",
+    "verify.out_of_order": "ព្រឹត្តិការណ៍ {seq} មិនបន្តពីព្រឹត្តិការណ៍ {previous} (ជួរត្រូវបានប្ដូរលំដាប់ ជំនួស ឬលុប)",
+    "verify.altered": "ព្រឹត្តិការណ៍ {seq} ត្រូវបានកែ (ខ្លឹមសារលែងត្រូវនឹងហាស)",
+    "verify.rewritten": "ព្រឹត្តិការណ៍ {seq} "
+                        "មានខ្លឹមសារដែលម៉ាស៊ីនមិនដែលសរសេរ ជាមួយហាសដែលធ្វើដោយកូនសោរបស់វា៖ កំណត់ហេតុត្រូវបានសរសេរឡើងវិញដោយអ្នកមានកូនសោ",
+    "verify.seal": "ត្រានៅព្រឹត្តិការណ៍ចុងក្រោយនៃកំណត់ហេតុ បាត់ ឬក្លែងបន្លំ",
+    "verify.cut": "កំណត់ហេតុត្រូវបានបិទត្រានៅព្រឹត្តិការណ៍ {sealed} ប៉ុន្តែចប់នៅព្រឹត្តិការណ៍ "
+                  "{last}៖ ព្រឹត្តិការណ៍ចុងក្រោយត្រូវបានកាត់ចេញ ឬបន្ថែមដោយគ្មានកូនសោ",
+    "verify.event_trouble": "ព្រឹត្តិការណ៍ {seq}៖ {trouble}",
+    "verify.frame_missing": "រូបភាពភស្តុតាង {frame}… បាត់ពី "
+                            "{folder} ហើយគ្មានព្រឹត្តិការណ៍លុបណាពន្យល់ (ការកំណត់រក្សាទុក កត់ត្រារាល់រូបភាពដែលវាលុប)",
+    "verify.frame_altered": "រូបភាពភស្តុតាង {path} ត្រូវបានកែ (ខ្លឹមសារលែងត្រូវនឹងហាស)",
     "replay.refused_action": "សកម្មភាព {index}៖ {error}",
     # the journal's review and the logs CLI (journal/words.py): flags, replay verdicts, evidence frames
     "review.hand.house": "ផ្ទះ",
