@@ -107,6 +107,11 @@ def drive_stopped(app: Any) -> Iterator[float]:
     result["screens"] = sorted(app.screens)
     result["stop"] = [stop.title.text, stop.problem.text, stop.what.text]
     yield from p.shot("32-journal-stopped")
+    for language in ("km", "en"):  # the reason in the screen's language too
+        while app.catalogue.language != language:
+            app.language_button.trigger_action(0)
+        yield 0.2
+        result.setdefault("stop_km", [stop.title.text, stop.problem.text])
     p.tap(app.nav_buttons["table"])
     yield 0.2
     result["table_goes_to"] = app.manager.current
@@ -207,6 +212,7 @@ def test_the_first_supervisor_signs_in_as_themself_and_the_screen_locks(display:
 def test_a_kiosk_whose_journal_failed_opens_on_a_stop_screen_and_a_supervisor_reaches_the_recall(
     display: str, tmp_path: Path
 ) -> None:
+    from test_kiosk_languages import english_words
     from test_kiosk_supervisors import tamper
 
     from kiosk.clock import ManualClock
@@ -227,6 +233,9 @@ def test_a_kiosk_whose_journal_failed_opens_on_a_stop_screen_and_a_supervisor_re
     assert not any(name.startswith("table-") for name in result["screens"]) and "setup" not in result["screens"]
     title, problem, what = result["stop"]
     assert title == "PLAY STOPPED: THE JOURNAL FAILED ITS CHECK" and "event" in problem and "supervisor" in what
+    title_km, problem_km = result["stop_km"]
+    names = re.sub(r"\w+_\w+", "", problem_km)  # a trigger's name (events_no_update) is a name
+    assert title_km.startswith("ឈប់លេង") and "ព្រឹត្តិការណ៍" in problem_km and english_words(names) == []
     assert result["ids"] == ["S1", "S2"] and result["no_id"] == "Touch your supervisor ID"
     assert "RECALL #1" in result["recall"] and "Devices:" in result["devices"]
     assert result["verify"].startswith("JOURNAL ALTERED OR DAMAGED") and result["void_disabled"]

@@ -292,7 +292,7 @@ class StoppedScreen(Screen):
     def refresh(self, force: bool = False) -> None:
         t = self.runtime.catalogue.text
         self.title.text = t("stop.title")
-        self.problem.text = self.runtime.recovery.problem or ""
+        self.problem.text = self.runtime.catalogue.phrase(self.runtime.recovery.problem or "")
         self.what.text = t("stop.what")
         self.sign_in_button.text = t("stop.sign_in")
 
