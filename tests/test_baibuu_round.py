@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine.baibuu as baibuu
 from engine.baibuu import (
@@ -13,12 +16,14 @@ from engine.baibuu import (
     Deal,
     Direction,
     Outcome,
+    SetSeat,
     Settings,
     State,
     house_way,
     replay,
     settings_from_json,
 )
+from engine.baibuu.settings import MOST_CHIPS
 from engine.cards import parse_cards, shuffled, standard_deck
 from engine.common import HOUSE, IllegalAction, SettingsError
 from engine.games import load
@@ -223,6 +228,54 @@ def test_replay_names_the_index_of_an_illegal_action() -> None:
         replay(Settings(), None, [actions[0], {"action": "reveal_house", "cards": ["XX", "8S", "AD", "3C"]}])
     with pytest.raises(IllegalAction, match=r"^action 0: roll: missing dice"):
         replay(Settings(), None, [{"action": "roll"}])
+
+
+def _at_the_seats(settings: Settings) -> State:
+    deal = Deal.from_deck(shuffled(standard_deck(), 11))
+    state = State(settings, deal)
+    state.roll([1, 1, 1])
+    house = state.stack_of(1)
+    assert house is not None
+    state.reveal_house(house)
+    split = house_way(house)
+    state.set_house(split.high.cards, split.low.cards)
+    return state
+
+
+def test_the_seats_on_offer_take_every_bet_the_table_takes_and_no_other() -> None:
+    state = _at_the_seats(Settings(seats=(2,), smallest_chip=5, min_bet=10, max_bet=100))
+    offer = state.legal_actions()
+    seat_actions = [action for action in offer if isinstance(action, SetSeat)]
+    assert sorted({action.bet for action in seat_actions}) == list(range(10, 101, 5))
+    for action in seat_actions:  # every listed action applies
+        assert state.copy().apply(action).bet == action.bet
+    listed = seat_actions[0]
+    for amount in range(-5, 111):
+        action = replace(listed, bet=amount)
+        assert (action in offer) == state.can(action) == (amount in range(10, 101, 5)), amount
+        if action not in offer:
+            with pytest.raises(IllegalAction, match=f"seat 2: bet {amount} is (under|over|not a whole)"):
+                state.verify(action)
+
+
+def test_with_no_table_maximum_every_bet_up_to_the_most_chips_is_on_offer() -> None:
+    state = _at_the_seats(Settings(seats=(2,), min_bet=10))
+    offer = state.legal_actions()
+    assert offer.bets == range(10, MOST_CHIPS + 1)  # asked, not walked: a trillion bets for each set
+    assert len(offer) == len(offer.listed) + len(offer.seat_sets) * (MOST_CHIPS - 10 + 1)  # the house may re-set
+    biggest = offer[-1]
+    assert isinstance(biggest, SetSeat) and biggest.bet == MOST_CHIPS and state.copy().apply(biggest)
+    assert replace(biggest, bet=MOST_CHIPS + 1) not in offer and not state.can(replace(biggest, bet=MOST_CHIPS + 1))
+
+
+@given(chip=st.sampled_from([1, 5, 25]), least=st.integers(1, 8), span=st.none() | st.integers(0, 50),
+       amount=st.integers(-100, 2000) | st.sampled_from([MOST_CHIPS, MOST_CHIPS + 1]))
+def test_the_table_takes_a_bet_exactly_when_it_is_among_its_bets(
+    chip: int, least: int, span: int | None, amount: int
+) -> None:
+    most = None if span is None else (least + span) * chip
+    settings = Settings(smallest_chip=chip, min_bet=least * chip, max_bet=most)
+    assert (amount in settings.bets) == (settings.check_bet(amount) is None)
 
 
 def test_a_known_deal_checks_every_hand_against_its_stack() -> None:

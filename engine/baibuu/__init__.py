@@ -2,7 +2,8 @@
 
 The package has the shape every game engine shares (see ``engine/common.py``):
 ``GAME``, ``Settings`` / ``settings_from_json``, ``State`` (one round), the actions ``Roll``, ``RevealHouse``,
-``SetHouse``, ``SetSeat`` / ``action_from_json``, ``deal_from_json`` and ``replay``. ``TwoCardHand`` is one two-card
+``SetHouse``, ``SetSeat`` / ``action_from_json``, ``deal_from_json`` and ``replay``; ``legal_actions()`` gives a
+``LegalActions`` (every seat's sets at every bet of ``Settings.bets``). ``TwoCardHand`` is one two-card
 hand (high or low), ``SetHand`` the four cards as set.
 """
 
@@ -10,6 +11,7 @@ from engine.baibuu.actions import Action, RevealHouse, Roll, SetHouse, SetSeat, 
 from engine.baibuu.dice import Dice, DiceError, Direction, StackAssignment, assign_stacks, read_dice
 from engine.baibuu.hands import HandClass, TwoCardHand, card_points, compare, is_mis_set
 from engine.baibuu.house_way import STANDARD_HOUSE_WAY, HouseWay, HouseWayRule, Split, house_way
+from engine.baibuu.legal import LegalActions
 from engine.baibuu.naturals import Natural, NaturalKind, natural_of
 from engine.baibuu.round import (
     GAME,
@@ -40,6 +42,7 @@ __all__ = [
     "HouseSet",
     "HouseWay",
     "HouseWayRule",
+    "LegalActions",
     "Natural",
     "NaturalKind",
     "Outcome",

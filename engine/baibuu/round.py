@@ -42,6 +42,7 @@ from engine.baibuu.actions import (
 from engine.baibuu.dice import HOUSE_POSITION, POSITIONS, Dice, DiceError, StackAssignment, check_dice
 from engine.baibuu.hands import TwoCardHand
 from engine.baibuu.house_way import Split, house_way
+from engine.baibuu.legal import LegalActions, SeatChoice
 from engine.baibuu.settings import Settings, settings_from_json
 from engine.baibuu.settlement import SeatResult, SetHand, Settlement, settle_seat
 from engine.cards import Card, CardError
@@ -308,29 +309,35 @@ class State:
             return ("set_house",)
         return (*(["set_house"] if not self.seats else []), *("set_seat" for _ in self.waiting_seats))
 
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Exactly the actions ``apply`` takes now, when the deal is known: every throw of the dice (in rising
-        order: the order of the dice changes nothing), the house stack's cards, every way to set them that is not
-        mis-set, and every seat's possible sets at the table minimum bet. With the stacks unknown (a live table)
-        the cards come from the reader, so only the roll is listed; ``waiting_for()`` says what comes next."""
+    def legal_actions(self) -> LegalActions:
+        """Exactly the actions ``apply`` takes now (up to the order of the cards inside a hand), when the deal is
+        known: every throw of the dice (in rising order: the order of the dice changes nothing), the house stack's
+        cards, every way to set them that is not mis-set, and every seat's possible sets at every bet the table
+        takes (``Settings.bets``: too many to write out, so the sequence works each one out when asked). With the
+        stacks unknown (a live table) the cards come from the reader, so only the roll is listed; ``waiting_for()``
+        says what comes next."""
+        bets = self.settings.bets
         if self.is_over:
-            return ()
+            return LegalActions((), (), bets)
         if self.assignment is None:
-            return tuple(Roll(dice) for dice in combinations_with_replacement(range(1, 7), 3))
+            return LegalActions([Roll(dice) for dice in combinations_with_replacement(range(1, 7), 3)], (), bets)
         house = self.stack_of(HOUSE_POSITION)
         if house is None:
-            return ()
+            return LegalActions((), (), bets)
         if self.house_cards is None:
-            return (RevealHouse(house),)
-        actions: list[Action] = []
+            return LegalActions((RevealHouse(house),), (), bets)
+        listed: list[Action] = []
         if not self.seats:
-            actions.extend(SetHouse(high, low) for high, low in _sets(self.house_cards))
+            listed.extend(SetHouse(high, low) for high, low in _sets(self.house_cards))
+        seat_sets: list[SeatChoice] = []
         if self.house is not None:
             for seat in self.waiting_seats:
                 stack = self.stack_of(seat)
                 assert stack is not None
-                actions.extend(SetSeat(seat, self.settings.min_bet, high, low) for high, low in _sets(stack))
-        return tuple(action for action in actions if self.can(action))
+                # the cards and the bet are checked apart, so a set that takes the minimum takes every bet
+                seat_sets.extend((seat, high, low) for high, low in _sets(stack)
+                                 if self.can(SetSeat(seat, self.settings.min_bet, high, low)))
+        return LegalActions([action for action in listed if self.can(action)], seat_sets, bets)
 
     def cards_seen(self) -> set[Card]:
         seen: set[Card] = set(self.house_cards or ())

@@ -85,6 +85,17 @@ class Settings:
         if self.max_bet is not None:
             _whole("max_bet", self.max_bet, minimum=self.min_bet)
 
+    @property
+    def bets(self) -> range:
+        """Every bet the table takes: whole numbers of the smallest chip from the minimum to the maximum (to the
+        most chips any table takes when there is no maximum); ``check_bet`` says why any other amount is not.
+
+        >>> Settings(smallest_chip=5, min_bet=10, max_bet=100).bets
+        range(10, 101, 5)
+        """
+        most = self.max_bet if self.max_bet is not None else MOST_CHIPS
+        return range(self.min_bet, most + 1, self.smallest_chip)
+
     def check_bet(self, bet: object) -> str | None:
         """Why ``bet`` is not allowed at this table, or None when it is."""
         if isinstance(bet, bool) or not isinstance(bet, int):
