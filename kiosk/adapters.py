@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.clock import Clock
 from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
 from kiosk.controller.view import CardRead, Health
 from kiosk.evidence import EvidenceFrame, FrameEncoding
@@ -192,7 +193,7 @@ def problem_words(problem: str) -> Msg:
 class Camera:
     """The overhead camera read in a background thread: zones' stable cards, and the annotated live view."""
 
-    def __init__(self, config: KioskConfig, clock: Any, read: Any = None) -> None:
+    def __init__(self, config: KioskConfig, clock: Clock, read: Any = None) -> None:
         from vision.layout import load_layout
         from vision.sources import SyntheticTableSource, open_source
         from vision.still_tiles import StillSettings
