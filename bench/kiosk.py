@@ -99,7 +99,7 @@ def run_rounds(rounds, runtime, wait, to_view, to_results, reading):  # type: ig
     from engine.baibuu import house_way
     from engine.cards import shuffled, standard_deck
 
-    controller, source = runtime.baibuu, runtime.camera.source
+    controller, source = runtime.controllers["baibuu"], runtime.camera.source
     for round_number in range(rounds):
         source.clear_all()
         controller.command("manual_dice", dice=(1, 2, round_number % 6 + 1))
@@ -142,7 +142,7 @@ def run_rounds(rounds, runtime, wait, to_view, to_results, reading):  # type: ig
 
 def settle_reads(runtime, wait, zones, truth, reading) -> None:  # type: ignore[no-untyped-def]
     """Wait until every place shows its cards; count what the reader got right; correct the rest by touch."""
-    controller = runtime.baibuu
+    controller = runtime.controllers["baibuu"]
 
     def cards_in(zone: str):  # type: ignore[no-untyped-def]
         return controller.places.cards(zone)
@@ -205,7 +205,7 @@ def drive(app):  # type: ignore[no-untyped-def]
     yield 2.0
     for number in range(rounds):
         runtime.camera.source.clear_all()
-        runtime.baibuu.command("manual_dice", dice=(1, 2, number % 6 + 1))
+        runtime.controllers["baibuu"].command("manual_dice", dice=(1, 2, number % 6 + 1))
         yield 0.5
         split = house_way(shuffled(standard_deck(), number)[:4])
         wanted = {card.pretty for card in split.cards}
@@ -223,8 +223,8 @@ def drive(app):  # type: ignore[no-untyped-def]
                 timings.append(time.perf_counter() - started)
                 break
             yield 0.005
-        runtime.baibuu.command("void", reason="benchmark")
-        runtime.baibuu.command("next")
+        runtime.controllers["baibuu"].command("void", reason="benchmark")
+        runtime.controllers["baibuu"].command("next")
         yield 0.3
     if timings:
         print(

@@ -96,7 +96,7 @@ class KioskRuntime:
             self._record_model_in_use()
         self.devices = Devices(config)
         self.camera = Camera(config, self.clock, read)
-        self.baibuu = BaiBuuController(
+        baibuu = BaiBuuController(
             config.game_settings("baibuu"),
             self.journal,
             self.clock,
@@ -108,8 +108,10 @@ class KioskRuntime:
         from kiosk.controller.samloc import SamLocController
         from kiosk.controller.schmier import SchmierController
 
+        self.dice_table: DiceTable = baibuu
+        """The Bài Bửu table, played now or not: the shaker's results and the set-up screen's changes go to it."""
         self.controllers: dict[str, TableController] = {
-            "baibuu": self.baibuu,
+            "baibuu": baibuu,
             "samloc": SamLocController(
                 config.games.get("samloc", {"bet": 10}), self.journal, self.clock, seed=config.devices.seed
             ),
@@ -129,7 +131,7 @@ class KioskRuntime:
             from kiosk.demo import DemoCroupier
 
             press = self.devices.press if autoplay and self.devices.sim is not None else None
-            self.demo = DemoCroupier(self.baibuu, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
+            self.demo = DemoCroupier(baibuu, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
         self._camera_frame = -1
         self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
         self.evidence_note: str | None = None
@@ -154,11 +156,10 @@ class KioskRuntime:
         for event in self.devices.drain():
             if self.blocked is not None:
                 continue
-            shaker = self.controllers.get("baibuu")  # the shaker belongs to the Bài Bửu table, played or not
-            if isinstance(event, DiceRolled) and event.source == "shaker" and isinstance(shaker, DiceTable):
-                shaker.on_dice(event.shake_id, event.values)
-            elif isinstance(event, DiceFault) and event.source == "shaker" and isinstance(shaker, DiceTable):
-                shaker.on_dice_fault(event.shake_id, event.reason.value, event.message)
+            if isinstance(event, DiceRolled) and event.source == "shaker":
+                self.dice_table.on_dice(event.shake_id, event.values)
+            elif isinstance(event, DiceFault) and event.source == "shaker":
+                self.dice_table.on_dice_fault(event.shake_id, event.reason.value, event.message)
             elif isinstance(event, ButtonPressed) and event.source == "panel":
                 if event.button.value == "CALL":
                     self.call_supervisor()
@@ -202,11 +203,6 @@ class KioskRuntime:
             from kiosk.enroll_journal import record_model_in_use
 
             record_model_in_use(self.journal)
-
-    @property
-    def active(self) -> TableController:
-        """The controller of the game the table plays now (the same as ``controller``)."""
-        return self.controllers[self.game]
 
     def table_screen(self) -> str:
         """The screen the kiosk opens on: the table, or the stop screen while the journal is refused."""
@@ -348,12 +344,16 @@ class KioskRuntime:
         parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
         if self.supervisor_called:
             parts.insert(0, t("status.called"))
-        if self.active.round_id is not None:
-            parts.append(t("status.round", round=self.active.round_id))
+        if self.controller.round_id is not None:
+            parts.append(t("status.round", round=self.controller.round_id))
         parts.append(self.clock.now().astimezone().strftime("%H:%M"))
         return " · ".join(parts)
 
     # ---- set-up and supervisor -----------------------------------------------------------------------------
+    def set_up_values(self) -> dict[str, Any]:
+        """What the set-up screen starts from: the Bài Bửu table's settings (as JSON) and its default bet."""
+        return {**self.dice_table.table_settings.to_json(), "default_bet": self.dice_table.default_bet}
+
     def apply_settings(self, settings_json: dict[str, Any], default_bet: int, by: str) -> None:
         """Table set-up: validate, apply from the next round, journal every change, save the config file."""
         from engine.baibuu import settings_from_json
@@ -364,8 +364,8 @@ class KioskRuntime:
             from engine.errors import InputError
 
             raise InputError(f"default bet: {problem}")
-        before = self.baibuu.table_settings.to_json()
-        self.baibuu.apply_settings(new_settings, default_bet)
+        before = self.dice_table.table_settings.to_json()
+        self.dice_table.apply_settings(new_settings, default_bet)
         after = new_settings.to_json()
         for key in sorted(set(before) | set(after)):
             if before.get(key) != after.get(key):

@@ -118,3 +118,15 @@ def test_the_clocks_all_fit_the_one_protocol_and_the_entry_points_name_it() -> N
     for takes_a_clock in (journal.Journal.open, kiosk.runtime.KioskRuntime.__init__,
                           vision.sources.CaptureSource.__init__, vision.enroll.profile.save_profile):
         assert typing.get_type_hints(takes_a_clock)["clock"] == Clock | None
+
+
+def test_no_kiosk_module_reaches_a_game_by_its_name() -> None:
+    """The screens and the runtime's loop reach the game played now through ``KioskRuntime.controller`` (the
+    ``TableController`` protocol) and the Bài Bửu table's shaker and set-up through ``KioskRuntime.dice_table`` (the
+    ``DiceTable`` protocol), never through an attribute named after a game."""
+    reached = []
+    for name, path in _modules("kiosk").items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("baibuu", "samloc", "schmier", "active"):
+                reached.append(f"{name}:{node.lineno} {ast.unparse(node)}")
+    assert reached == []

@@ -13,6 +13,7 @@ import pytest
 
 from journal import JournalReader
 from kiosk.config import load_config
+from kiosk.controller.table import DiceTable
 from kiosk.runtime import KioskRuntime
 from vision.placed_reader import PlacedReader
 
@@ -63,11 +64,13 @@ def test_set_up_changes_are_journaled_and_saved(tmp_path: Path) -> None:
     runtime = start(tmp_path / "data")
     runtime.config_path = tmp_path / "kiosk.yaml"
     try:
-        settings = runtime.baibuu.table_settings.to_json()
+        settings = runtime.dice_table.table_settings.to_json()
         runtime.apply_settings({**settings, "seats": [2, 5], "commission": 0.04}, 20, by="supervisor")
         runtime.switch_game("samloc", by="supervisor")
         runtime.set_table_id("T7", by="supervisor")
-        assert runtime.baibuu.table_settings.seats == (2, 5) and runtime.game == "samloc"
+        assert runtime.dice_table.table_settings.seats == (2, 5) and runtime.game == "samloc"
+        # the shaker and the set-up still reach the Bài Bửu table while another game is played, through its protocol
+        assert isinstance(runtime.dice_table, DiceTable) and runtime.dice_table is runtime.controllers["baibuu"]
         # the runtime's controller and table are the game played now
         assert runtime.controller is runtime.controllers["samloc"] and runtime.table.controller is runtime.controller
     finally:

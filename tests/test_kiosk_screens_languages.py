@@ -200,7 +200,7 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
             for language in ("en", "vi", "km"):
                 _set_language(app, language)
                 yield from _look(p, f"table-{game}-playing")
-            app.runtime.active.command("void", reason="misdeal")  # the set-up changes games between hands only
+            app.runtime.controller.command("void", reason="misdeal")  # the set-up changes games between hands only
             yield 0.3
             setup.lock()
     p.finish()

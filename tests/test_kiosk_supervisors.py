@@ -156,7 +156,7 @@ def test_the_journal_names_the_supervisor_of_every_action(tmp_path: Path, hashes
         assert not runtime.desk.sign_in("S1", "1358").ok
         assert runtime.desk.sign_in("S2", PINS["S2"]).ok
         runtime.verify_journal()
-        settings = runtime.baibuu.table_settings.to_json()
+        settings = runtime.dice_table.table_settings.to_json()
         runtime.apply_settings({**settings, "max_bet": 500}, 10, by=runtime.supervisor)
         clock.advance(120)
         runtime.tick()  # the kiosk's loop locks an idle session

@@ -365,8 +365,8 @@ def drive_samloc(app: Any) -> Iterator[float]:
     screen = app.screens["table-samloc"]
     p.result["screen"] = app.manager.current
     p.tap(screen.buttons["start"])
-    yield from p.until("the hand dealt", lambda: app.runtime.active.phase.value == "playing")
-    controller = app.runtime.active
+    yield from p.until("the hand dealt", lambda: app.runtime.controller.phase.value == "playing")
+    controller = app.runtime.controller
     p.result["start"] = {"prompt": screen.prompt.text, "players": [r.text for r in screen.player_rows]}
     yield from p.shot("15-samloc-start")
     # an illegal play: the leader's lowest and highest card are no combination
@@ -391,7 +391,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
     yield from p.until("the play on the table", lambda: controller.hand.top is not None)
     p.result["after_centre_play"] = {"top": screen.top_cards.text, "log": screen.log.text}
     played = 0
-    while app.runtime.active.phase.value == "playing" and played < 150:
+    while app.runtime.controller.phase.value == "playing" and played < 150:
         hand = controller.hand
         plays = hand.legal_plays(hand.turn)
         if plays and (hand.leading or played % 3):
@@ -405,7 +405,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
         if played == 4:
             yield from p.shot("17-samloc-playing")
         yield 0.05
-    yield from p.until("the settlement", lambda: app.runtime.active.phase.value == "results")
+    yield from p.until("the settlement", lambda: app.runtime.controller.phase.value == "results")
     p.result["results"] = {
         "prompt": screen.prompt.text,
         "log": screen.log.text,
@@ -413,7 +413,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
     }
     yield from p.shot("18-samloc-results")
     p.tap(screen.buttons["confirm"])
-    yield from p.until("closed", lambda: app.runtime.active.phase.value == "closed")
+    yield from p.until("closed", lambda: app.runtime.controller.phase.value == "closed")
     p.result["balances"] = list(controller.balances)
     p.finish()
 
@@ -440,7 +440,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
     p.tap(app.nav_buttons["table"])
     yield 0.3
     screen = app.screens["table-schmier"]
-    controller = app.runtime.active
+    controller = app.runtime.controller
     p.result["screen"] = app.manager.current
     p.tap(screen.buttons["deal"])
     yield from p.until("the hand dealt", lambda: controller.step.value == "playing")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
+from engine.baibuu import Settings
 from journal.store import OpenRound
 from kiosk.controller.view import CardRead, Command, ScreenView
 from kiosk.i18n import Msg
@@ -21,6 +22,9 @@ from kiosk.i18n import Msg
 class TableController(Protocol):
     round_id: int | None
     """The journal's id of the round in play, None between rounds."""
+
+    dealer: str
+    """Who the journal names for what the table does (a supervisor who voids a round sets it first)."""
 
     @property
     def round_open(self) -> bool: ...
@@ -42,11 +46,17 @@ class TableController(Protocol):
 
 @runtime_checkable
 class DiceTable(TableController, Protocol):
-    """A table with a dice shaker (Bài Bửu): it also hears the shaker's results and faults."""
+    """A table with a dice shaker (Bài Bửu): it also hears the shaker's results and faults, and it is the table the
+    set-up screen changes (its settings, and the bet each seat starts a round with, from the next round)."""
+
+    table_settings: Settings
+    default_bet: int
 
     def on_dice(self, shake_id: int, values: tuple[int, int, int]) -> None: ...
 
     def on_dice_fault(self, shake_id: int, reason: str, message: str) -> None: ...
+
+    def apply_settings(self, settings: Settings, default_bet: int | None = None) -> None: ...
 
 
 class GatedTable:

@@ -35,7 +35,7 @@ class TableLook:
 
 
 def look(runtime: Any) -> TableLook:
-    active = runtime.active
+    active = runtime.controller
     alert = active.alert.key if getattr(active, "alert", None) is not None else None
     phase = getattr(getattr(active, "phase", None), "value", None)
     return TableLook(alert, phase == "closed", bool(getattr(runtime, "supervisor_called", False)))

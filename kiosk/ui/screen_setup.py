@@ -89,10 +89,8 @@ class SetupScreen(Screen):
         return row
 
     def reset_draft(self) -> None:
-        settings = self.runtime.baibuu.table_settings.to_json()
         self.draft = {
-            **settings,
-            "default_bet": self.runtime.baibuu.default_bet,
+            **self.runtime.set_up_values(),
             "game": self.runtime.game,
             "table_id": self.runtime.config.table_id,
         }

@@ -198,8 +198,8 @@ class SupervisorScreen(Screen):
 
     def ask_void(self) -> None:
         catalogue = self.runtime.catalogue
-        controller = self.runtime.active
-        if controller.round_id is None or controller.phase.value in ("closed", "voided", "ready"):
+        controller = self.runtime.controller
+        if not controller.round_open:
             self.message = catalogue.text("sup.no_open")
             self.refresh(force=True)
             return
@@ -207,7 +207,7 @@ class SupervisorScreen(Screen):
         self.dialog.open()
 
     def void(self, reason: str) -> None:
-        controller = self.runtime.active
+        controller = self.runtime.controller
         text = self.runtime.catalogue.text("void." + reason)
         controller.dealer = self.runtime.supervisor
         try:
