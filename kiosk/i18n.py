@@ -325,6 +325,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                               "Chưa hiệu chỉnh: bốn dấu mốc của bàn phải nằm trong khung hình"),
     "camera.calibration_size": ("The camera's picture size differs from its calibration: set it back or calibrate "
                                 "again", "Cỡ hình của camera khác lúc hiệu chỉnh: đặt lại hoặc hiệu chỉnh lại"),
+    "camera.flag.unsure": ("unsure", "chưa chắc"),
+    "camera.flag.covered": ("covered", "bị che"),
+    "camera.flag.twice": ("twice", "trùng"),
     "camera.problem": ("The camera's view of the table cannot be read: check the camera",
                        "Không đọc được hình bàn từ camera: kiểm tra camera"),
     # Sâm Lốc / Schmier

@@ -241,6 +241,9 @@ TEXTS_KM: dict[str, str] = {
     "camera.no_frame": "មិនទាន់មានរូបភាពពីកាមេរ៉ា",
     "camera.not_calibrated": "មិនទាន់តម្រឹម៖ សញ្ញាសម្គាល់ទាំងបួនរបស់តុ ត្រូវនៅក្នុងរូបភាព",
     "camera.calibration_size": "ទំហំរូបភាពកាមេរ៉ាខុសពីពេលតម្រឹម៖ ដាក់ទំហំដដែលវិញ ឬតម្រឹមម្ដងទៀត",
+    "camera.flag.unsure": "មិនច្បាស់",
+    "camera.flag.covered": "បាំង",
+    "camera.flag.twice": "ពីរដង",
     "camera.problem": "មិនអាចអានតុពីកាមេរ៉ាបាន៖ ពិនិត្យកាមេរ៉ា",
     # Sâm Lốc / Schmier
     "sl.title": "សឹមឡុក",

@@ -478,3 +478,46 @@ def test_what_the_journals_check_finds_wrong_is_worded_in_the_screens_language(t
     for problem in problems:
         shown = catalogue.text(Msg("sup.verify_bad", {"error": problem}))
         assert english_words(re.sub(r"\S*/\S*", "", shown)) == [] and missing_glyphs(shown) == set(), shown
+
+
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_the_words_drawn_on_the_camera_picture_are_in_the_screens_language(language: str) -> None:
+    """On the live camera picture: a reading's doubt (unsure) and the banner of a table that cannot be read (here a
+    calibration made on frames of another size), drawn shaped in the screen's language, no English."""
+    from dataclasses import replace
+
+    from engine.cards import parse_card
+    from kiosk.adapters import Camera
+    from kiosk.clock import ManualClock
+    from kiosk.config import load_config
+    from kiosk.ui.screen_camera import annotated_for_screen
+    from kiosk.ui.shaped_text import draw_on_frame
+    from vision.detection import LOW_CONFIDENCE, Detection
+
+    def read(frame: object) -> list[Detection]:
+        return [Detection(parse_card("AS"), 0.41, (100, 100, 160, 190), flags=frozenset({LOW_CONFIDENCE}))]
+
+    camera = Camera(load_config(None), ManualClock(), read=read)
+    drawn: list[str] = []
+
+    def draw(frame: object, text: str, *args: object) -> tuple[int, int, int, int]:
+        drawn.append(text)
+        return draw_on_frame(frame, text, *args)  # type: ignore[arg-type]
+
+    try:
+        camera.reader.step()
+        calibration = camera.reader.calibration
+        assert calibration is not None and camera.reader.snapshot.problem is None
+        camera.reader.calibration = replace(calibration, image_size=(320, 200))
+        camera.reader.step()
+        assert camera.reader.snapshot.problem is not None
+        image = annotated_for_screen(camera, Catalogue(language), draw)
+    finally:
+        camera.close()
+    catalogue = Catalogue(language)
+    banner = catalogue.text("camera.calibration_size")
+    assert image[:20].reshape(-1, 3).tolist().count([0, 0, 160]) > 100  # the banner's red ground
+    assert any(catalogue.text("camera.flag.unsure") in text for text in drawn)
+    assert " ".join(drawn).replace("  ", " ").count(banner.split()[0]) >= 1
+    for text in drawn:
+        assert english_words(text) == [] and missing_glyphs(text) == set(), text

@@ -451,10 +451,12 @@ class TableReader:
     # -- drawing ------------------------------------------------------------------------------------------------
 
     def annotate(
-        self, frame: Frame | None = None, names: Mapping[str, str] | None = None, draw_text: TextDrawer | None = None
+        self, frame: Frame | None = None, names: Mapping[str, str] | None = None, draw_text: TextDrawer | None = None,
+        problem: str | None = None, flag_words: Mapping[str, str] | None = None,
     ) -> Frame:
         """The last frame (or the one given) with the zones, each zone's stable cards and the detections drawn;
-        ``names`` and ``draw_text`` word the zones in a screen's language (see ``draw_layout``)."""
+        ``names`` and ``draw_text`` word the zones in a screen's language (see ``draw_layout``), ``problem`` the
+        banner of a table that cannot be read and ``flag_words`` the doubts on a reading (``unsure`` …)."""
         base = frame if frame is not None else self.last_frame
         if base is None:
             raise InputError("no frame to draw yet: the camera has not delivered one")
@@ -466,9 +468,9 @@ class TableReader:
             attention = [name for name, zone in snapshot.zones.items() if not zone.is_certain]
             draw_layout(image, self.layout, self.calibration, captions=captions, attention=attention,
                         label_rects=labels, names=names, draw_text=draw_text)
-        draw_detections(image, self.last_seen, avoid=labels)
+        draw_detections(image, self.last_seen, avoid=labels, flag_words=flag_words, draw_text=draw_text)
         if snapshot.problem:
-            _banner(image, snapshot.problem)
+            _banner(image, problem or snapshot.problem, draw_text if problem else None)
         return image
 
 
@@ -480,10 +482,11 @@ FLAG_WORDS = {LOW_CONFIDENCE: "unsure", PARTLY_COVERED: "covered", DUPLICATE: "t
 Rect = tuple[int, int, int, int]  # x1, y1, x2, y2
 
 
-def draw_detections(image: Frame, detections: Sequence[Detection], avoid: Sequence[Rect] = ()) -> Frame:
+def draw_detections(image: Frame, detections: Sequence[Detection], avoid: Sequence[Rect] = (),
+                    flag_words: Mapping[str, str] | None = None, draw_text: TextDrawer | None = None) -> Frame:
     """Each card's outline (or box) with its name and confidence; flagged readings in red with their flags. The
     captions sit on a dark ground and never over each other nor over ``avoid`` (the zones' names), so a fan of cards
-    stays legible."""
+    stays legible. ``flag_words`` and ``draw_text`` word the flags in a screen's language."""
     import cv2
 
     scale = max(image.shape[:2]) / 1280.0
@@ -499,16 +502,32 @@ def draw_detections(image: Frame, detections: Sequence[Detection], avoid: Sequen
             cv2.rectangle(image, (x1, y1), (x2, y2), colour, max(1, round(2 * scale)), cv2.LINE_AA)
         text = f"{detection.card} {detection.confidence:.2f}"
         if detection.flags:
-            text += " " + " ".join(sorted(FLAG_WORDS.get(flag, flag) for flag in detection.flags))
-        (width, height), baseline = cv2.getTextSize(text, font, font_scale, thickness)
+            words = flag_words if flag_words is not None and draw_text is not None else FLAG_WORDS
+            text += " " + " ".join(sorted(words.get(flag, flag) for flag in detection.flags))
+        if draw_text is not None and flag_words is not None:
+            width, height = _drawn_size(draw_text, text, font_scale)
+            baseline = 0
+        else:
+            (width, height), baseline = cv2.getTextSize(text, font, font_scale, thickness)
         texts.append(text)
         sizes.append((width + 6, height + baseline + 6))
     rects = caption_places([d.box for d in detections], sizes, image.shape[1], image.shape[0], avoid)
     for colour, text, (x1, y1, x2, y2) in zip(colours, texts, rects, strict=True):
         cv2.rectangle(image, (x1, y1), (x2, y2), (20, 20, 20), -1)
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, 1)
-        cv2.putText(image, text, (x1 + 3, y2 - 3 - round(4 * scale)), font, font_scale, colour, thickness, cv2.LINE_AA)
+        if draw_text is not None and flag_words is not None:
+            draw_text(image, text, (x1 + 3, y2 - 3 - round(4 * scale)), font_scale, colour)
+        else:
+            cv2.putText(image, text, (x1 + 3, y2 - 3 - round(4 * scale)), font, font_scale, colour, thickness,
+                        cv2.LINE_AA)
     return image
+
+
+def _drawn_size(draw_text: TextDrawer, text: str, size: float) -> tuple[int, int]:
+    """How wide and high ``draw_text`` writes ``text`` (drawn on a scratch image)."""
+    scratch = np.zeros((round(80 * size) + 40, 40 * max(1, len(text)) + 40, 3), dtype=np.uint8)
+    x1, y1, x2, y2 = draw_text(scratch, text, (2, scratch.shape[0] - round(20 * size) - 10), size, (255, 255, 255))
+    return x2 - x1, y2 - y1
 
 
 def caption_places(boxes: Sequence[tuple[float, float, float, float]], sizes: Sequence[tuple[int, int]],
@@ -539,19 +558,28 @@ def _rects_meet(a: Rect, b: Rect) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _banner(image: Frame, text: str) -> None:
-    """The problem across the top of the view, wrapped to the image's width so that its advice is read whole."""
+def _banner(image: Frame, text: str, draw_text: TextDrawer | None = None) -> None:
+    """The problem across the top of the view, wrapped to the image's width so that its advice is read whole;
+    written with ``draw_text`` when given (a screen's language: OpenCV's own font has only ASCII)."""
     import cv2
 
     scale = max(image.shape[:2]) / 1280.0
     font, font_scale = cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale
-    lines = banner_lines(text, image.shape[1] - round(16 * scale),
-                         lambda line: cv2.getTextSize(line, font, font_scale, 1)[0][0])
-    line_height = round(22 * scale)
+    if draw_text is not None:
+        lines = banner_lines(text, image.shape[1] - round(16 * scale),
+                             lambda line: _drawn_size(draw_text, line, font_scale)[0])
+        line_height = round(30 * scale)
+    else:
+        lines = banner_lines(text, image.shape[1] - round(16 * scale),
+                             lambda line: cv2.getTextSize(line, font, font_scale, 1)[0][0])
+        line_height = round(22 * scale)
     cv2.rectangle(image, (0, 0), (image.shape[1], line_height * len(lines) + round(8 * scale)), (0, 0, 160), -1)
     for row, line in enumerate(lines):
-        cv2.putText(image, line, (8, round(19 * scale) + row * line_height), font, font_scale, (255, 255, 255), 1,
-                    cv2.LINE_AA)
+        origin = (8, round(19 * scale) + row * line_height)
+        if draw_text is not None:
+            draw_text(image, line, (origin[0], origin[1] + round(4 * scale)), font_scale, (255, 255, 255))
+        else:
+            cv2.putText(image, line, origin, font, font_scale, (255, 255, 255), 1, cv2.LINE_AA)
 
 
 def banner_lines(text: str, width: int, measure: Callable[[str], int], most: int = 4) -> list[str]:

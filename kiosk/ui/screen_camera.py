@@ -65,10 +65,26 @@ class CameraScreen(Screen):
         reader = getattr(camera, "reader", None)
         if reader is None or getattr(reader, "last_frame", None) is None or not hasattr(reader, "layout"):
             return camera.annotated()
-        from kiosk.ui.shaped_text import draw_on_frame
+        return annotated_for_screen(camera, self.runtime.catalogue)
 
-        names = {name: zone_label(name, self.runtime.catalogue) for name in reader.layout.zone_names}
-        return reader.annotate(names=names, draw_text=draw_on_frame)
+
+def annotated_for_screen(camera: Any, catalogue: Catalogue, draw_text: Any = None) -> Any:
+    """The camera's frame with every word on it in the screen's language, shaped: the zones' names, the doubts on
+    a reading, and the banner of a table that cannot be read."""
+    from kiosk.adapters import problem_words, source_status_words
+    from kiosk.ui.shaped_text import draw_on_frame
+    from vision.table_reader import FLAG_WORDS
+
+    reader = camera.reader
+    names = {name: zone_label(name, catalogue) for name in reader.layout.zone_names}
+    flags = {flag: catalogue.text(f"camera.flag.{word}") for flag, word in FLAG_WORDS.items()}
+    problem = None
+    if reader.snapshot.problem:
+        status = camera.source.status
+        words = (problem_words(reader.snapshot.problem) if status.ok
+                 else source_status_words(getattr(camera.source, "name", "camera"), status.state, status.reason))
+        problem = catalogue.text(words)
+    return reader.annotate(names=names, draw_text=draw_text or draw_on_frame, problem=problem, flag_words=flags)
 
 
 def zone_label(zone: str, catalogue: Catalogue) -> str:
