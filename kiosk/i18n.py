@@ -277,6 +277,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.status.voided": ("VOIDED", "ĐÃ HỦY"),
     "sup.flag": ("FLAG", "CHÚ Ý"),
     "sup.evidence": ("evidence", "bằng chứng"),
+    "evidence.not_pruned": ("evidence frames could not be pruned: {error}", "không xoá được ảnh bằng chứng: {error}"),
+    "evidence.over_cap": ("evidence frames take {mb} MB, over the {cap} MB cap: the rest belong to open or disputed "
+                          "rounds", "ảnh bằng chứng chiếm {mb} MB, vượt giới hạn {cap} MB: phần còn lại thuộc các ván "
+                          "đang mở hoặc đang tranh chấp"),
     "sup.round_line": ("#{round} {time} {game} {status}: {summary}", "#{round} {time} {game} {status}: {summary}"),
     # signing in (each supervisor as themself)
     "signin.choose": ("Touch your supervisor ID", "Chạm mã giám sát của bạn"),

@@ -204,6 +204,9 @@ TEXTS_KM: dict[str, str] = {
     "sup.status.voided": "បានលុបចោល",
     "sup.flag": "ប្រយ័ត្ន",
     "sup.evidence": "ភស្តុតាង",
+    "evidence.not_pruned": "មិនអាចលុបរូបភាពភស្តុតាងបាន៖ {error}",
+    "evidence.over_cap": "រូបភាពភស្តុតាងប្រើ {mb} MB លើសកម្រិត {cap} MB៖ រូបភាពដែលនៅសល់ ជារបស់ជុំដែលកំពុងបើក "
+                         "ឬមានជម្លោះ",
     "sup.round_line": "#{round} {time} {game} {status}៖ {summary}",
     # signing in
     "signin.choose": "ប៉ះលេខសម្គាល់អ្នកត្រួតពិនិត្យរបស់អ្នក",

@@ -135,6 +135,8 @@ class KioskRuntime:
         self._camera_frame = -1
         self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
         self.evidence_note: str | None = None
+        self.evidence_words: Msg | None = None
+        """``evidence_note`` as the supervisor's screen words it, in its language."""
         self.supervisor_called = False
         self.camera.start()
 
@@ -189,11 +191,14 @@ class KioskRuntime:
             done = prune(self.journal, Retention(settings.retention_days, settings.max_mb))
         except (JournalError, OSError) as error:
             self.evidence_note = f"evidence frames could not be pruned: {error}"
+            self.evidence_words = Msg("evidence.not_pruned", {"error": str(error)})
             return
         self.evidence_note = (
             f"evidence frames take {done.total_bytes / 1e6:.0f} MB, over the {settings.max_mb:g} MB cap: "
             "the rest belong to open or disputed rounds" if done.over_cap else None
         )
+        self.evidence_words = Msg("evidence.over_cap", {"mb": f"{done.total_bytes / 1e6:.0f}",
+                                                        "cap": f"{settings.max_mb:g}"}) if done.over_cap else None
 
     def _record_model_in_use(self) -> None:
         """Which card-reader model reads this table, on record (when it changed since the journal last said)."""

@@ -192,6 +192,7 @@ def test_the_kiosk_keeps_its_evidence_under_the_cap_and_says_when_an_open_round_
     try:
         runtime.tick()  # the retention settings are applied at start
         note = runtime.evidence_note
+        words = runtime.evidence_words
     finally:
         runtime.close()
     with _reader(data) as reader:
@@ -202,6 +203,14 @@ def test_the_kiosk_keeps_its_evidence_under_the_cap_and_says_when_an_open_round_
         assert reader.verify().ok
     assert event.payload["rounds"] == [1] and event.payload["reason"] == "over the 0.1 MB cap"
     assert note is not None and "over the 0.1 MB cap" in note and "open or disputed rounds" in note
+    from test_kiosk_languages import english_words
+
+    from kiosk.i18n import Catalogue
+
+    assert words is not None and Catalogue("en").text(words) == note  # the supervisor's screen, in its language
+    for language in ("vi", "km"):
+        shown = Catalogue(language).text(words)
+        assert "0.1 MB" in shown and english_words(shown) == [], shown
 
 
 def test_verify_tells_a_missing_frame_and_an_altered_one_from_a_pruned_one(

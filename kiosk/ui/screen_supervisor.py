@@ -256,7 +256,7 @@ class SupervisorScreen(Screen):
                     t("sup.devices") + ":",
                     *map(t, self.runtime.devices.diagnostics()),
                     t("status.camera") + ": " + camera_detail(self.runtime.camera.state(), self.runtime.catalogue),
-                    *([f"{t('sup.evidence')}: {self.runtime.evidence_note}"] if self.runtime.evidence_note else []),
+                    *([f"{t('sup.evidence')}: {t(evidence)}"] if (evidence := self.runtime.evidence_words) else []),
                 ]
             )
             if unlocked
