@@ -760,6 +760,10 @@ PHRASES_VI: dict[str, str] = {
     "verify.frame_missing": "ảnh bằng chứng {frame}… không còn trong {folder} và không có sự kiện xoá "
                             "nào giải thích (cài đặt lưu giữ ghi nhật ký mọi ảnh nó xoá)",
     "verify.frame_altered": "ảnh bằng chứng {path} bị sửa (nội dung không còn khớp mã băm)",
+    "signin.problem.pin_format": "mã PIN gồm {low} đến {high} chữ số (màn hình có bàn phím số)",
+    "signin.problem.pin_guessable": "mã PIN một chữ số lặp lại hoặc các số liền nhau bị đoán đầu tiên: chọn mã khác",
+    "signin.problem.id_format": "mã giám sát gồm 1 đến 16 chữ cái, chữ số, - hoặc "
+                                "_ (ví dụ S1 hoặc 4711), không bắt đầu bằng - hoặc _",
     "replay.refused_action": "nước {index}: {error}",
     # the journal's review and the logs CLI (journal/words.py): flags, replay verdicts, evidence frames
     "review.hand.house": "nhà cái",

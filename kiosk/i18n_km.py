@@ -606,6 +606,10 @@ PHRASES_KM: dict[str, str] = {
     "verify.frame_missing": "រូបភាពភស្តុតាង {frame}… បាត់ពី "
                             "{folder} ហើយគ្មានព្រឹត្តិការណ៍លុបណាពន្យល់ (ការកំណត់រក្សាទុក កត់ត្រារាល់រូបភាពដែលវាលុប)",
     "verify.frame_altered": "រូបភាពភស្តុតាង {path} ត្រូវបានកែ (ខ្លឹមសារលែងត្រូវនឹងហាស)",
+    "signin.problem.pin_format": "PIN មាន {low} ដល់ {high} ខ្ទង់ (អេក្រង់មានក្ដារលេខ)",
+    "signin.problem.pin_guessable": "PIN ដែលមានលេខតែមួយដដែលៗ ឬលេខតៗគ្នា ងាយទាយត្រូវមុនគេ៖ ជ្រើសលេខផ្សេង",
+    "signin.problem.id_format": "លេខសម្គាល់អ្នកត្រួតពិនិត្យ មាន 1 ដល់ 16 តួអក្សរ លេខ - ឬ "
+                                "_ (ដូចជា S1 ឬ 4711) មិនចាប់ផ្ដើមដោយ - ឬ _",
     "replay.refused_action": "សកម្មភាព {index}៖ {error}",
     # the journal's review and the logs CLI (journal/words.py): flags, replay verdicts, evidence frames
     "review.hand.house": "ផ្ទះ",

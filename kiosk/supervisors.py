@@ -17,6 +17,7 @@ from argon2 import PasswordHasher, extract_parameters
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from engine.clock import Clock
+from engine.phrases import PhraseTemplate
 from journal.events import (
     Event,
     SupervisorLocked,
@@ -32,6 +33,15 @@ LONGEST_LOCK_S = 15 * 60
 IDLE_LOCK_S = 120.0
 """A signed-in supervisor's screen locks after this long without a touch."""
 PIN_DIGITS = (4, 12)
+# Why a new ID or PIN is refused: English for the command line and the config's errors, a phrase the first-supervisor
+# pad words in the screen's language (kiosk.i18n).
+PIN_FORMAT = PhraseTemplate("signin.problem.pin_format",
+                            "a PIN is {low} to {high} digits (the screen has a number pad)")
+PIN_GUESSABLE = PhraseTemplate("signin.problem.pin_guessable",
+                               "a PIN of one digit repeated or of digits in a row is guessed first: choose another")
+ID_FORMAT = PhraseTemplate("signin.problem.id_format",
+                           "a supervisor ID is 1 to 16 letters, digits, - or _ (such as S1 or 4711), not starting with "
+                           "- or _")
 SUPERVISOR_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
 _HASHER = PasswordHasher()  # argon2id, 64 MiB, 3 passes: about 0.1 s a try on a kiosk PC
 _PHC = re.compile(r"^\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$")
@@ -48,9 +58,9 @@ def hash_pin(pin: str) -> str:
 def pin_problem(pin: str) -> str | None:
     low, high = PIN_DIGITS
     if not pin.isdigit() or not pin.isascii() or not low <= len(pin) <= high:
-        return f"a PIN is {low} to {high} digits (the screen has a number pad)"
+        return PIN_FORMAT(low=low, high=high)
     if len(set(pin)) == 1 or pin in "0123456789012" or pin in "9876543210987":
-        return "a PIN of one digit repeated or of digits in a row is guessed first: choose another"
+        return PIN_GUESSABLE()
     return None
 
 
@@ -79,7 +89,7 @@ def pin_matches(stored: str, pin: str) -> bool:
 
 def supervisor_id_problem(value: Any) -> str | None:
     if not isinstance(value, str) or not SUPERVISOR_ID.match(value):
-        return "a supervisor ID is 1 to 16 letters, digits, - or _ (such as S1 or 4711), not starting with - or _"
+        return ID_FORMAT()
     return None
 
 

@@ -12,6 +12,7 @@ import engine.baibuu
 import engine.samloc
 import engine.schmier  # noqa: F401
 import journal.words  # noqa: F401 - the journal's review and logs phrases, worded by the same catalogue
+import kiosk.supervisors  # noqa: F401 - why a new supervisor's ID or PIN is refused
 from engine.phrases import TEMPLATES, placeholders
 from kiosk.i18n import LANGUAGES, PHRASES, TEXTS, Catalogue, language_button_text
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM

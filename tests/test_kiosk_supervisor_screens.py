@@ -59,6 +59,13 @@ def drive_first_supervisor(app: Any) -> Iterator[float]:
     type_pin(p, pad, "1234")
     type_pin(p, pad, "1234")
     result["easy_pin"] = pad.problem.text
+    for language in ("km", "en"):  # the same refusal in Khmer, then on in English
+        while app.catalogue.language != language:
+            app.language_button.trigger_action(0)
+        if language == "km":
+            type_pin(p, pad, "1234")
+            type_pin(p, pad, "1234")
+            result["easy_pin_km"] = pad.problem.text
     type_pin(p, pad, "9753")
     type_pin(p, pad, "9753")
     yield 0.3
@@ -177,6 +184,7 @@ def journal_of(folder: Path) -> list[tuple[str, dict[str, Any]]]:
 
 def test_the_first_supervisor_signs_in_as_themself_and_the_screen_locks(display: str, tmp_path: Path) -> None:
     from kiosk.config import load_config, write_config
+    from kiosk.i18n_km import PHRASES_KM
     from kiosk.supervisors import pin_matches
 
     config = tmp_path / "kiosk.yaml"
@@ -185,6 +193,7 @@ def test_the_first_supervisor_signs_in_as_themself_and_the_screen_locks(display:
     assert result["opened_on"] == "supervisor" and result["dialog"] == "FirstSupervisorPad"
     assert result["dialog_title"].startswith("Your supervisor ID")
     assert "digits in a row" in result["easy_pin"]
+    assert result["easy_pin_km"] == PHRASES_KM["signin.problem.pin_guessable"]
     assert "Signed in: 4711" in result["signed_in_title"] and result["recall_shown"].startswith("RECALL")
     assert result["table_after"] == "table-baibuu" and result["locked_after_leaving"]
     assert result["wrong_messages"][:4] == [f"Wrong PIN: {n} more before sign-in locks" for n in (4, 3, 2, 1)]

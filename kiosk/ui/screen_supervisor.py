@@ -40,8 +40,8 @@ class Locked:
 
                 try:
                     self.runtime.add_first_supervisor(supervisor, pin)
-                except InputError as error:
-                    return str(error)
+                except InputError as error:  # the ID's or PIN's problem, worded in the screen's language
+                    return catalogue.phrase(error.args[0] if len(error.args) == 1 else str(error))
                 self.runtime.supervisor_arrived()
                 then("")
                 return None
