@@ -130,3 +130,27 @@ def test_no_kiosk_module_reaches_a_game_by_its_name() -> None:
             if isinstance(node, ast.Attribute) and node.attr in ("baibuu", "samloc", "schmier", "active"):
                 reached.append(f"{name}:{node.lineno} {ast.unparse(node)}")
     assert reached == []
+
+
+READING_PATH = ("vision.reader", "vision.reader_models", "vision.table_reader")
+NOT_SHIPPED = ("vision.eval", "vision.train", "vision.train_data", "vision.synth")
+DRAWS_ITS_OWN_CARDS = {("vision.sources", "vision.synth.faces")}
+"""The demo's synthetic felt draws its cards with the scene generator's faces, and only when it is opened."""
+
+
+def test_the_card_reading_path_imports_nothing_of_training_evaluation_or_scene_generation() -> None:
+    modules = _modules("vision")
+    graph = {name: {i for i in _imports(path) if i in modules} for name, path in modules.items()}
+    reached, stack, wrong = set(), list(READING_PATH), []
+    while stack:
+        name = stack.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for imported in sorted(graph[name]):
+            if any(imported == n or imported.startswith(n + ".") for n in NOT_SHIPPED):
+                if (name, imported) not in DRAWS_ITS_OWN_CARDS:
+                    wrong.append(f"{name} imports {imported}")
+            else:
+                stack.append(imported)
+    assert wrong == []

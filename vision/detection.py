@@ -16,6 +16,15 @@ PARTLY_COVERED = "partly_covered"  # the face is overlapped by another card or c
 KNOWN_FLAGS = frozenset({LOW_CONFIDENCE, DUPLICATE, PARTLY_COVERED})
 
 
+def iou(a: Box | tuple[float, ...], b: Box | tuple[float, ...]) -> float:
+    """How much two boxes ``(x1, y1, x2, y2)`` overlap: their intersection over their union, 0 to 1."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(iw, 0.0) * max(ih, 0.0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
 @dataclass(frozen=True, slots=True)
 class Detection:
     """One card read in a frame.

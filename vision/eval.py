@@ -16,7 +16,7 @@ import yaml
 
 from engine.cards import Card
 from engine.errors import InputError
-from vision.detection import Detection
+from vision.detection import Detection, iou
 from vision.reader import CardReader
 from vision.reader_classes import CLASS_NAMES, card_of_class_name
 from vision.synth.dataset import SCENES_FILE
@@ -113,14 +113,6 @@ def count_in_place(truth: list[tuple[Card, tuple[float, float, float, float]]], 
             used_truth.add(t)
             used_reading.add(k)
     return len(used_truth)
-
-
-def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(iw, 0.0) * max(ih, 0.0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def shown_band(visible: float) -> str:

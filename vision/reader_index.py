@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.synth.faces import CARD_ASPECT, FACE_SIZE
+from vision.card_shape import CARD_ASPECT, FACE_SIZE
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float64]  # 4 x 2: a card's top-left, top-right, bottom-right, bottom-left corner

@@ -12,8 +12,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.card_shape import CARD_ASPECT
+from vision.detection import iou
 from vision.reader_index import index_patch
-from vision.synth.faces import CARD_ASPECT
 
 Floats = npt.NDArray[np.float32]
 Quad = npt.NDArray[np.float64]  # 4 x 2 corners
@@ -69,8 +70,6 @@ def pair_outlines(boxes: npt.NDArray[np.float32], outlines: list[Quad], min_iou:
     """Boxes paired one to one with outlines (box index → outline index), the pair overlapping most first, while an
     outline's own box overlaps a box at least ``min_iou`` (IoU). In a fan, a card under its neighbour may overlap
     the neighbour's box a lot; it is only paired with that box when the box has not paired with its own outline."""
-    from vision.eval import iou
-
     outline_boxes = [outline_box(o) for o in outlines]
     pairs = sorted(((iou(tuple(float(v) for v in box), other), b, o)
                     for b, box in enumerate(boxes) for o, other in enumerate(outline_boxes)), reverse=True)

@@ -263,7 +263,7 @@ def proposal_crops(out: Path, seeds: Iterable[int], done_log: Path, reader_dir: 
     boxed the way the detector boxes them. A card showing less than ``hard_visible`` of its face (fans, a hand or a
     chip over it) is written ``hard_copies`` more times with a little jitter: these are the cards still misread.
     Resumable like ``rendered_crops``."""
-    from vision.eval import iou
+    from vision.detection import iou
     from vision.reader import CardReader
     from vision.reader_models import DEFAULT_MODEL_DIR
 

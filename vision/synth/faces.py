@@ -21,10 +21,10 @@ import numpy.typing as npt
 
 from engine.cards import JOKER, Card, Rank, Suit, standard_deck
 from engine.errors import InputError
+from vision.card_shape import CARD_ASPECT as CARD_ASPECT  # the shape lives with the reader
+from vision.card_shape import FACE_SIZE as FACE_SIZE
 
 Image = npt.NDArray[np.uint8]
-FACE_SIZE = (250, 350)  # width, height in pixels: the 5:7 shape of a poker card
-CARD_ASPECT = FACE_SIZE[1] / FACE_SIZE[0]  # height over width
 CORNER_RADIUS = 0.06  # of the face width
 CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache" / "card-faces"
 DEBIAN_DECKS_DIR = Path("/usr/share/carddecks")

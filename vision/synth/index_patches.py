@@ -57,7 +57,7 @@ def scene_patches(scene: Scene, detector_boxes: npt.NDArray[np.float32], rng: np
                   outline_shift: float = 0.0) -> list[tuple[str, npt.NDArray[np.uint8]]]:
     """Labelled index patches of every face-up card showing at least ``min_visible`` of its face: cut from its boxes
     and from ``outlines`` (the outline model's) whose own box overlaps its box (IoU ≥ 0.5)."""
-    from vision.eval import iou
+    from vision.detection import iou
     from vision.reader_outline import outline_box, outline_places
 
     h, w = scene.image.shape[:2]

@@ -21,8 +21,8 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from engine.errors import InputError
+from vision.detection import iou
 from vision.enroll.extract import Quad, find_cards, order_corners, warp_face
-from vision.eval import iou
 from vision.reader import card_outline
 from vision.synth.faces import register_deck
 from vision.train_data import DEFAULT_REAL_PHOTOS, Labelled, labelled_real_photos
