@@ -14,7 +14,9 @@ chips, perspective, light, blur, noise), read by the whole reader, and reported:
 - unflagged wrong: of the readings given without a flag, the share that name no card lying under them (IoU ≥ 0.5);
 - flagged: the share of readings given with a flag (low confidence, duplicate, partly covered);
 - index corners: the index reader alone on every index corner that shows whole (≥ 80 %), cut at the card's true
-  corners: the share it names right, and the share it names wrong at ≥ 0.8 (a sure misread).
+  corners: the share it names right, and the share it names wrong at ≥ 0.8 (a sure misread);
+- familiar: the frames read with the face trusted (``vision.reader_familiar``: the deck's face and index readings
+  agreed); a held-out design should be read index first. The reader forgets the deck between designs.
 
     .venv/bin/python bench/vision_transfer.py [--scenes 30] [--models DIR] [--designs a,b] [--json OUT]
 
@@ -56,6 +58,7 @@ class DesignFigures:
     corners: int = 0
     corners_right: int = 0
     corners_sure_wrong: int = 0
+    familiar_frames: int = 0  # frames read with the face trusted (the deck counted as familiar)
     seconds: float = 0.0
 
     def shares(self) -> dict[str, float]:
@@ -98,6 +101,7 @@ def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[
 
     name = f"held-out-{design}"
     register_deck(name, design_faces(design))
+    reader.forget_deck()  # each design is a new deck at a new table
     figures = DesignFigures(design)
     index_names = reader.manifest.index_names
     started = time.perf_counter()
@@ -105,6 +109,7 @@ def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[
         scene = render_scene(seed, decks=[name])
         readings = reader.read(scene.image)
         figures.scenes += 1
+        figures.familiar_frames += reader.familiarity.familiar()
         for placed in scene.labelled_cards:
             figures.cards += 1
             best = max(readings, key=lambda d: iou(d.box, placed.box), default=None)
@@ -142,7 +147,7 @@ def row(figures: DesignFigures) -> str:
     wrong = f"{s['unflagged_wrong_pct']:.1f}% ({figures.unflagged_wrong}/{figures.unflagged})"
     return (f"{figures.design:<22}{figures.cards:>6}{s['named_right_pct']:>12.1f}%{wrong:>22}"
             f"{s['flagged_pct']:>8.1f}%{figures.corners:>15}{s['index_right_pct']:>12.1f}%"
-            f"{s['index_sure_wrong_pct']:>11.1f}%")
+            f"{s['index_sure_wrong_pct']:>11.1f}%{figures.familiar_frames:>6}/{figures.scenes}")
 
 
 def main() -> int:
@@ -167,7 +172,7 @@ def main() -> int:
     reader = CardReader(models, threads=args.threads)
     print(f"models {models}; {args.scenes} scenes per held-out design (seeds {SCENE_SEEDS}…)")
     print(f"{'design':<22}{'cards':>6}{'named right':>13}{'unflagged wrong':>22}{'flagged':>9}"
-          f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}")
+          f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}{'familiar':>10}")
     results = []
     total = DesignFigures("all")
     for design in designs:

@@ -11,7 +11,7 @@ from engine.cards import parse_card
 from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.eval import EvalResult, iou, score_image
-from vision.reader import CardReader, RawReading, ReaderSettings, merge_double_boxes
+from vision.reader import CardReader, RawReading, ReaderSettings, flag_readings, merge_double_boxes
 from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
@@ -102,14 +102,35 @@ def test_the_same_card_twice_is_flagged_on_both(reader: CardReader) -> None:
     assert all(DUPLICATE in d.flags for d in aces)  # …and every reading of it says it is doubled
 
 
-def test_a_card_half_under_another_is_flagged_partly_covered(reader: CardReader) -> None:
+def test_a_card_half_under_another_is_flagged_partly_covered() -> None:
+    cautious = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(agree_clears_cover=1.0))
     faces = load_deck(FIVE_CARD_DRAW)
     frame = _table(4)
     paste_card(frame, faces[parse_card("7S")], _card_corners(560, 360))
     paste_card(frame, faces[parse_card("9D")], _card_corners(625, 380))  # covers half of the 7
-    found = reader.read(frame)
-    under = [d for d in found if str(d.card) == "7S"]
-    assert all(PARTLY_COVERED in d.flags for d in under)
+    under = [d for d in cautious.read(frame) if str(d.card) == "7S"]
+    assert under and all(PARTLY_COVERED in d.flags for d in under)
+
+
+def test_an_overlapped_card_goes_unflagged_only_when_face_and_index_both_name_it_surely() -> None:
+    frame = _table(4)
+    cards = tuple(parse_card(n) for n in ("7S", "9D", "8S"))
+    boxes = [(500.0, 250.0, 620.0, 420.0), (560.0, 270.0, 680.0, 440.0)]  # the second covers half the first
+    for x1, y1, x2, y2 in boxes:
+        frame[int(y1) : int(y2), int(x1) : int(x2)] = 245  # card stock, so only the overlap can flag it
+
+    def flags_of(face_card: int, face_prob: float, index_card: int, index_sure: float) -> frozenset[str]:
+        under = RawReading(boxes[0], 0.9, np.array([0.97, 0.02, 0.01], np.float32), face_card, face_prob,
+                           index_card, index_sure)
+        over = RawReading(boxes[1], 0.9, np.array([0.01, 0.98, 0.01], np.float32), 1, 0.98, 1, 0.99)
+        read = flag_readings(frame, [under, over], cards, ReaderSettings())
+        return next(d.flags for d in read if d.card == cards[0])
+
+    assert PARTLY_COVERED not in flags_of(0, 0.97, 0, 0.95)  # two independent looks name the 7S
+    assert PARTLY_COVERED in flags_of(0, 0.97, 2, 0.95)  # the index reads an 8S
+    assert PARTLY_COVERED in flags_of(0, 0.97, 0, 0.6)  # the index is unsure
+    assert PARTLY_COVERED in flags_of(0, 0.7, 0, 0.95)  # the face is unsure
+    assert PARTLY_COVERED in flags_of(0, 0.97, -1, 0.0)  # no index read (a model folder without one)
 
 
 def _two_cards_apart() -> np.ndarray:
@@ -218,32 +239,49 @@ def test_a_turned_card_straightened_by_its_true_corners_reads_as_itself(reader: 
         assert named == [p.card for p in turned]
 
 
-def test_only_doubtful_readings_get_an_index_look() -> None:
-    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2)
+def test_every_reading_gets_an_index_look_weighed_in_as_the_decks_familiarity_says() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2, settings=ReaderSettings(familiar_deck="known"))
     assert reader.index_columns is not None  # the shipped models have an index reader
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
     apart = _two_cards_apart()
-    assert len(reader.read(apart)) == 2 and counting.patches == 0  # sure readings: no index look
-    assert counting.outline_looks == 0  # nor the outline model: no card can lie under a sure one
+    assert len(reader.read(apart)) == 2 and counting.patches == 2 * 4  # sure readings: their boxes' corners only
+    assert counting.outline_looks == 0  # no outline model: no card can lie under a sure one
 
     overlapped = _two_overlapping_cards()
     raw = reader.read_raw(overlapped)
     assert counting.outline_looks == 1  # doubtful readings: the outline model looks once, for finds and corners
-    # both boxes overlap: four index patches each from the box, 10 more where the card's outline was found (its
-    # two index corners, the outline also moved both ways along and across the card)
+    # four index patches each from the box, 10 more where the card's outline was found (its two index corners,
+    # the outline also moved both ways along and across the card)
     found = reader.outlines(overlapped)[0]
     paired = pair_outlines(np.array([r.box for r in raw], np.float32), found, ReaderSettings().outline_match)
     outlines = [found[paired[i]] if i in paired else None for i in range(len(raw))]
     assert any(o is not None for o in outlines)
-    assert len(raw) >= 2 and counting.patches == sum(4 + 10 * (o is not None) for o in outlines)
-    # by hand: the second look's probabilities with the surest index patch averaged in
+    assert len(raw) >= 2 and counting.patches == 8 + sum(4 + 10 * (o is not None) for o in outlines)
+    # by hand: the second look's probabilities with the surest index patch averaged in, index_weight on a known
+    # deck (both readings here are doubtful), unseen_index_weight on a deck never seen
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
-    for reading, before, outline in zip(raw, looked, outlines, strict=True):
+    unseen = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="unseen")).read_raw(overlapped)
+    for reading, index_first, before, outline in zip(raw, unseen, looked, outlines, strict=True):
         patches = reader.backend.read_index(to_tensor(index_patches(overlapped, reading.box)
                                                       + outline_patches(overlapped, outline, 64, 0.1)))
-        expected = fuse_index(before.probabilities, patches, reader.index_columns, ReaderSettings().index_weight)
-        assert np.allclose(reading.probabilities, expected, atol=1e-5)
+        for read, weight in ((reading, ReaderSettings().index_weight),
+                             (index_first, ReaderSettings().unseen_index_weight)):
+            expected = fuse_index(before.probabilities, patches, reader.index_columns, weight)
+            assert np.allclose(read.probabilities, expected, atol=1e-5)
+        assert reading.face_card == int(before.probabilities.argmax()) and reading.index_sure > 0
+
+
+def test_a_fresh_reader_doubts_the_face_until_face_and_index_agree_on_enough_cards() -> None:
+    reader = CardReader(DEFAULT_MODEL_DIR)  # familiar_deck: auto
+    apart = _two_cards_apart()  # a deck the card classifier trained on
+    first = reader.read_raw(apart)
+    assert not any(r.familiar for r in first)
+    for _ in range(4):
+        later = reader.read_raw(apart)
+    assert all(r.familiar for r in later) and reader.familiarity.share() >= 0.8
+    reader.forget_deck()
+    assert not any(r.familiar for r in reader.read_raw(apart))
 
 
 def test_the_outline_model_finds_each_cards_corners() -> None:

@@ -16,6 +16,7 @@ from engine.cards import parse_card
 from engine.errors import InputError
 from vision.detection import Detection
 from vision.layout import load_layout
+from vision.reader import default_reader
 from vision.reader_models import DEFAULT_MODEL_DIR, MANIFEST
 from vision.sources import SyntheticTableSource
 from vision.stability import StabilitySettings
@@ -40,6 +41,15 @@ def _table_reader(still: StillSettings | None = None) -> tuple[SyntheticTableSou
     source = SyntheticTableSource(load_layout(), size=(1920, 1080), deck="five-card-draw", seed=3)
     for zone, cards in ROUND.items():
         source.place(zone, cards)
+    # A reader that has been reading this table's deck: a fresh one reads index first until the deck's face and
+    # index readings agree (vision.reader_familiar), and the flags of its first frames may change once it trusts
+    # the face.
+    reader = default_reader()
+    reader.forget_deck()
+    while not reader.familiarity.familiar():
+        frame = source.read()
+        assert frame is not None
+        reader.read(frame)
     read = CountingRead()
     return source, TableReader(source, read=read, settings=StabilitySettings(3, 3), still=still), read
 
