@@ -1,9 +1,10 @@
-"""The one shape of a clock, for every package that needs the time (journal, vision, kiosk).
+"""The one shape of a clock, for every package that needs the time (journal, vision, hardware, kiosk, floor).
 
 The engine never reads the time; it only names what a clock answers, here, because every package may import the
 engine and none may import another's clock. The clocks themselves live where time is read: ``journal.clock``
-(``SystemClock``, and ``ManualClock`` for tests), ``vision.clock`` (the reading path's ``SystemClock``) and
-``kiosk.clock`` (a ``ManualClock`` for the kiosk's tests).
+(``SystemClock``, and ``ManualClock`` for tests; the kiosk and the floor's console run on it), ``vision.clock``
+(the reading path's ``SystemClock``), ``hardware.client`` (the device link's ``SystemClock``) and ``kiosk.clock``
+(a ``ManualClock`` for the kiosk's tests).
 
 >>> from datetime import UTC, datetime
 >>> class Stopped:

@@ -34,7 +34,8 @@ A real device is opened the same way with any pyserial URL or path (``/dev/ttyUS
 ``hwgrep://…``); ``hardware.client.find_port(DeviceKind.SHAKER)`` finds it by identity and ``find_devices()``
 lists the ports and who answers on them. ``DeviceClient`` also takes ``baudrate`` (115200 or 9600…),
 ``expect_serial``, ``timing`` (``hardware.link.LinkTiming``: ack timeout, retries, shake timeout, backoff) and
-``clock`` (a ``() -> float`` of monotonic seconds, e.g. the kiosk clock's ``monotonic``; it stamps events' ``at``).
+``clock`` (an ``engine.clock.Clock``, the machine's by default; its ``monotonic()`` stamps events' ``at`` and
+times the link, so a test clock that moves only when told would hold the link's timeouts).
 The wire protocol is in ``hardware/PROTOCOL.md``.
 
 Faults for tests, through the real pty path (``sim.shaker`` and ``sim.panel`` are ``hardware.sim.SimulatedDevice``):

@@ -15,18 +15,31 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import serial
 import serial.tools.list_ports
 
+from engine.clock import Clock
 from engine.errors import InputError
 from hardware.events import DeviceEvent, DeviceFault, DeviceIdentity, DeviceKind, DeviceState, LinkCounters
 from hardware.link import HostLink, LinkTiming
 from hardware.protocol import Frame, FrameParser, Ident, Identify, MessageError, encode, from_frame
 
-Clock = Callable[[], float]
-"""Seconds on a monotonic scale; tests may pass their own."""
+
+class SystemClock:
+    """The machine's clock, of the one shape ``engine.clock.Clock`` (hardware may import no other package's)."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def monotonic_ns(self) -> int:
+        return time.monotonic_ns()
+
 
 _log = logging.getLogger(__name__)
 
@@ -63,7 +76,7 @@ class DeviceClient:
         expect_serial: str | None = None,
         baudrate: int = DEFAULT_BAUD,
         timing: LinkTiming | None = None,
-        clock: Clock = time.monotonic,
+        clock: Clock | None = None,
         exclusive: bool = True,
     ) -> None:
         if baudrate not in BAUD_RATES:
@@ -74,7 +87,8 @@ class DeviceClient:
         self._on_event = on_event
         self._baudrate = baudrate
         self._exclusive = exclusive
-        self._clock = clock
+        self._clock: Clock = clock or SystemClock()
+        """Stamps events' ``at`` and times the link; a clock that moves only when told would hold its timeouts."""
         self._lock = threading.Lock()
         self._link = HostLink(name, port, timing, expect_kind, expect_serial)
         self._timing = self._link.timing
@@ -92,7 +106,7 @@ class DeviceClient:
         While a shake is pending, calling again returns the same id and does not shake again.
         """
         with self._lock:
-            shake_id = self._link.shake(self._clock())
+            shake_id = self._link.shake(self._clock.monotonic())
         self._wake()
         return shake_id
 
@@ -163,21 +177,21 @@ class DeviceClient:
                 port = open_port(self.port_name, self._baudrate, self._exclusive)
             except (serial.SerialException, OSError, ValueError) as error:
                 with self._lock:
-                    events = self._link.open_failed(self._clock(), _why(error))
+                    events = self._link.open_failed(self._clock.monotonic(), _why(error))
                 self._emit(events)
                 self._idle(backoff)
                 backoff = min(backoff * 2, self._timing.backoff_max)
                 continue
             self._port = port
             with self._lock:
-                self._link.connection_made(self._clock())
+                self._link.connection_made(self._clock.monotonic())
             try:
                 reason = self._serve(port)
             except Exception as error:  # a bug must not silently stop the devices of a kiosk that runs for days
                 _log.exception("serial driver error on %s", self.port_name)
                 reason = f"driver error: {error!r}"
                 text = f"the serial driver hit an error on {self.port_name} ({error!r}); reconnecting"
-                self._emit([DeviceFault(self.name, "DRIVER_ERROR", text, self._clock())])
+                self._emit([DeviceFault(self.name, "DRIVER_ERROR", text, self._clock.monotonic())])
             self._port = None
             with contextlib.suppress(Exception):
                 port.close()
@@ -185,20 +199,20 @@ class DeviceClient:
                 break
             with self._lock:
                 was_up = self._link.up
-                events = self._link.connection_lost(self._clock(), reason)
+                events = self._link.connection_lost(self._clock.monotonic(), reason)
             self._up.clear()
             self._emit(events)
             backoff = self._timing.backoff_initial if was_up else min(backoff * 2, self._timing.backoff_max)
             self._idle(backoff)
         with self._lock:
-            self._link.connection_lost(self._clock(), "closed")
+            self._link.connection_lost(self._clock.monotonic(), "closed")
 
     def _idle(self, seconds: float) -> None:
         """Wait before reopening the port, still ending shakes that run out of time meanwhile."""
         until = time.monotonic() + seconds
         while not self._closing.is_set():
             with self._lock:
-                now = self._clock()
+                now = self._clock.monotonic()
                 events = self._link.poll(now)
                 deadline = self._link.next_deadline()
             self._emit(events)
@@ -222,7 +236,7 @@ class DeviceClient:
             except (serial.SerialException, OSError) as error:
                 return _why(error)
             with self._lock:
-                now = self._clock()
+                now = self._clock.monotonic()
                 events = self._link.data_received(data, now) if data else []
                 events += self._link.poll(now)
                 dead = self._link.dead_reason

@@ -22,7 +22,7 @@ from journal.events import Event, JournalChecked, Note, SettingsChanged, Supervi
 from journal.store import Recovery
 from kiosk.adapters import Camera, Devices
 from kiosk.config import KioskConfig, write_config
-from kiosk.controller.baibuu import BaiBuuController
+from kiosk.controller.games import TableParts, make_tables
 from kiosk.controller.table import DiceTable, GatedTable, TableController
 from kiosk.controller.view import DeviceHealth, Health
 from kiosk.i18n import Catalogue, Msg
@@ -96,29 +96,11 @@ class KioskRuntime:
             self._record_model_in_use()
         self.devices = Devices(config)
         self.camera = Camera(config, self.clock, read)
-        baibuu = BaiBuuController(
-            config.game_settings("baibuu"),
-            self.journal,
-            self.clock,
-            self.devices.shake,
-            default_bet=config.default_bet,
-            shake_timeout_s=config.shake_timeout_s,
-            table_reset=self.camera.forget,
+        self.controllers: dict[str, TableController] = make_tables(
+            TableParts(config, self.journal, self.clock, self.devices.shake, self.camera.forget)
         )
-        from kiosk.controller.samloc import SamLocController
-        from kiosk.controller.schmier import SchmierController
-
-        self.dice_table: DiceTable = baibuu
+        self.dice_table: DiceTable = next(t for t in self.controllers.values() if isinstance(t, DiceTable))
         """The Bài Bửu table, played now or not: the shaker's results and the set-up screen's changes go to it."""
-        self.controllers: dict[str, TableController] = {
-            "baibuu": baibuu,
-            "samloc": SamLocController(
-                config.games.get("samloc", {"bet": 10}), self.journal, self.clock, seed=config.devices.seed
-            ),
-            "schmier": SchmierController(
-                config.games.get("schmier", {}), self.journal, self.clock, seed=config.devices.seed
-            ),
-        }
         self.tables = {game: GatedTable(table, lambda: self.blocked) for game, table in self.controllers.items()}
         """Every game's table behind the journal gate: what the screens and the panel reach."""
         open_round = self.recovery.open_round
@@ -131,7 +113,7 @@ class KioskRuntime:
             from kiosk.demo import DemoCroupier
 
             press = self.devices.press if autoplay and self.devices.sim is not None else None
-            self.demo = DemoCroupier(baibuu, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
+            self.demo = DemoCroupier(self.dice_table, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
         self._camera_frame = -1
         self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
         self.evidence_note: str | None = None

@@ -9,7 +9,7 @@ import random
 import re
 import subprocess
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +33,8 @@ from journal.store import settlement_json
 from tests.floor_helpers import enroll
 
 PASSWORD = "correct horse battery"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
+Floor = tuple[str, ManualClock, Database]
+"""The floor's database address, the console's clock, and its database."""
 
 
 @pytest.fixture(scope="module")
@@ -63,11 +57,11 @@ def floor_db(floor_server: LocalServer, tmp_path_factory: pytest.TempPathFactory
 
 
 @pytest.fixture
-def floor(floor_db: tuple[str, Database]) -> tuple[str, Clock, Database]:
-    return floor_db[0], Clock(), floor_db[1]
+def floor(floor_db: tuple[str, Database]) -> Floor:
+    return floor_db[0], ManualClock(datetime(2026, 12, 4, 12, 0, tzinfo=UTC)), floor_db[1]
 
 
-def client(floor: tuple[str, Clock, Database]) -> TestClient:
+def client(floor: Floor) -> TestClient:
     _dsn, clock, db = floor
     return TestClient(create_app(Console(db, clock=clock)), follow_redirects=False)
 
@@ -90,7 +84,7 @@ def actions(dsn: str, account: str) -> list[str]:
                                            (account,))]
 
 
-def test_sign_in_with_argon2_and_lock_out_after_five_wrong_passwords(floor: tuple[str, Clock, Database]) -> None:
+def test_sign_in_with_argon2_and_lock_out_after_five_wrong_passwords(floor: Floor) -> None:
     dsn, clock, _db = floor
     web = client(floor)
     with psycopg.connect(dsn) as conn:
@@ -108,7 +102,7 @@ def test_sign_in_with_argon2_and_lock_out_after_five_wrong_passwords(floor: tupl
     assert status == 401 and "locked" in page
     assert web.get("/").headers["location"] == "/login"
 
-    clock.now += timedelta(minutes=auth.LOCK_MINUTES + 1)
+    clock.advance(60 * (auth.LOCK_MINUTES + 1))
     status, _ = sign_in(web, "guessed")
     assert status == 303
     assert web.get("/").status_code == 200
@@ -119,7 +113,7 @@ def test_sign_in_with_argon2_and_lock_out_after_five_wrong_passwords(floor: tupl
     assert web.cookies["floor_session"] not in tokens and len(tokens) == 1  # only its hash is kept
 
 
-def test_floor_account_add_from_the_shell(floor: tuple[str, Clock, Database], dealer_assist: list[str],
+def test_floor_account_add_from_the_shell(floor: Floor, dealer_assist: list[str],
                                          cli_env: dict[str, str]) -> None:
     dsn = floor[0]
     command = [*dealer_assist, "floor", "account", "add", "night-auditor", "--role", "auditor", "--password-stdin",
@@ -136,7 +130,7 @@ def test_floor_account_add_from_the_shell(floor: tuple[str, Clock, Database], de
     assert "account_added" in actions(dsn, "admin")
 
 
-def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: tuple[str, Clock, Database]) -> None:
+def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: Floor) -> None:
     """Reads the store, clears alerts, keeps its own tables: and cannot touch the kiosks' events."""
     dsn, clock, _db = floor
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -162,7 +156,7 @@ def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: tup
 
 
 @pytest.mark.timeout(60)
-def test_the_pit_stream_pushes_the_tables_and_ends_when_the_session_does(floor: tuple[str, Clock, Database]) -> None:
+def test_the_pit_stream_pushes_the_tables_and_ends_when_the_session_does(floor: Floor) -> None:
     dsn, _clock, db = floor
     server = BackgroundServer(create_app(Console(db, pit_poll_s=0.1, session_check_s=0.2)))
     server.start()
@@ -187,7 +181,7 @@ def test_the_pit_stream_pushes_the_tables_and_ends_when_the_session_does(floor: 
         server.stop()
 
 
-def test_a_form_without_the_sessions_csrf_token_is_refused(floor: tuple[str, Clock, Database]) -> None:
+def test_a_form_without_the_sessions_csrf_token_is_refused(floor: Floor) -> None:
     dsn, _clock, _db = floor
     web = client(floor)
     web.get("/login")
@@ -204,7 +198,7 @@ def test_a_form_without_the_sessions_csrf_token_is_refused(floor: tuple[str, Clo
     assert web.get("/").headers["location"] == "/login"
 
 
-def test_roles_and_the_record_of_every_action(floor: tuple[str, Clock, Database]) -> None:
+def test_roles_and_the_record_of_every_action(floor: Floor) -> None:
     dsn, _clock, _db = floor
     supervisor, auditor = client(floor), client(floor)
     sign_in(supervisor, "supervisor")
@@ -229,7 +223,7 @@ def test_roles_and_the_record_of_every_action(floor: tuple[str, Clock, Database]
     assert actions(dsn, "supervisor")[-1] == "alert_acknowledged"
 
 
-def test_the_pit_view_names_every_open_alert_and_each_tables_round(floor: tuple[str, Clock, Database]) -> None:
+def test_the_pit_view_names_every_open_alert_and_each_tables_round(floor: Floor) -> None:
     dsn, _clock, _db = floor
     web = client(floor)
     sign_in(web, "supervisor")
@@ -263,7 +257,7 @@ def test_the_pit_view_names_every_open_alert_and_each_tables_round(floor: tuple[
 
 
 def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
-        floor: tuple[str, Clock, Database]) -> None:
+        floor: Floor) -> None:
     dsn, _clock, _db = floor
     web = client(floor)
     sign_in(web, "auditor")
@@ -308,7 +302,7 @@ class PaysTenMore:
 
 
 def test_a_round_paid_otherwise_than_the_rules_say_is_shown_as_disagreeing(
-        floor: tuple[str, Clock, Database], floor_server: LocalServer, tmp_path: Path) -> None:
+        floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
     dsn, _clock, _db = floor
     folder = tmp_path / "k9"
     folder.mkdir(mode=0o700)
@@ -333,7 +327,7 @@ def test_a_round_paid_otherwise_than_the_rules_say_is_shown_as_disagreeing(
     assert replayed == shown != paid
 
 
-def test_reports_per_table_hold_and_charts_in_both_languages(floor: tuple[str, Clock, Database]) -> None:
+def test_reports_per_table_hold_and_charts_in_both_languages(floor: Floor) -> None:
     dsn, _clock, _db = floor
     web = client(floor)
     sign_in(web, "supervisor")

@@ -59,7 +59,7 @@ def test_no_import_circle_inside_the_kiosk() -> None:
     assert circles == []
 
 
-CLOCK_USERS = ("journal", "vision", "kiosk")
+CLOCK_USERS = ("journal", "vision", "hardware", "kiosk", "floor")
 
 
 def _names_bound_to_the_clock_protocol(tree: ast.AST) -> set[str]:
@@ -105,6 +105,8 @@ def test_every_clock_the_packages_take_is_typed_with_the_engines_protocol() -> N
 def test_the_clocks_all_fit_the_one_protocol_and_the_entry_points_name_it() -> None:
     import typing
 
+    import floor.console.app
+    import hardware.client
     import journal
     import kiosk.clock
     import kiosk.runtime
@@ -113,10 +115,12 @@ def test_the_clocks_all_fit_the_one_protocol_and_the_entry_points_name_it() -> N
     import vision.sources
     from engine.clock import Clock
 
-    for clock in (journal.SystemClock(), journal.ManualClock(), kiosk.clock.ManualClock(), vision.clock.SystemClock()):
+    for clock in (journal.SystemClock(), journal.ManualClock(), kiosk.clock.ManualClock(), vision.clock.SystemClock(),
+                  hardware.client.SystemClock()):
         assert isinstance(clock, Clock), type(clock)
     for takes_a_clock in (journal.Journal.open, kiosk.runtime.KioskRuntime.__init__,
-                          vision.sources.CaptureSource.__init__, vision.enroll.profile.save_profile):
+                          vision.sources.CaptureSource.__init__, vision.enroll.profile.save_profile,
+                          hardware.client.DeviceClient.__init__, floor.console.app.Console.__init__):
         assert typing.get_type_hints(takes_a_clock)["clock"] == Clock | None
 
 
@@ -130,6 +134,12 @@ def test_no_kiosk_module_reaches_a_game_by_its_name() -> None:
             if isinstance(node, ast.Attribute) and node.attr in ("baibuu", "samloc", "schmier", "active"):
                 reached.append(f"{name}:{node.lineno} {ast.unparse(node)}")
     assert reached == []
+
+
+def test_the_runtime_builds_the_tables_by_the_games_makers_and_names_no_controller_class() -> None:
+    games = tuple(f"kiosk.controller.{game}" for game in ("baibuu", "samloc", "schmier"))
+    named = sorted(i for i in _imports(ROOT / "kiosk" / "runtime.py") if i.startswith(games))
+    assert named == []
 
 
 READING_PATH = ("vision.reader", "vision.reader_models", "vision.table_reader")

@@ -12,7 +12,7 @@ import io
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +23,24 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from engine.clock import Clock
 from engine.errors import InputError
 from floor.console import auth, data, i18n
 from floor.console.db import Database
+from journal.clock import SystemClock
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "floor_session"
 LOGIN_CSRF_COOKIE = "floor_login_csrf"
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
 
 class Console:
     """The app's state: the database, the clock, and the settings a floor may change."""
 
-    def __init__(self, db: Database, *, clock: Clock = utc_now, secure_cookies: bool = False,
+    def __init__(self, db: Database, *, clock: Clock | None = None, secure_cookies: bool = False,
                  silent_after_s: int = 300, pit_poll_s: float = 0.5, session_check_s: float = 10.0,
                  shifts: tuple[int, ...] = (6, 14, 22)) -> None:
         self.db = db
-        self.clock = clock
+        self.clock: Clock = clock or SystemClock()
         self.secure_cookies = secure_cookies
         self.silent_after_s = silent_after_s
         self.pit_poll_s = pit_poll_s
@@ -108,7 +104,7 @@ def _page(request: Request, template: str, context: dict[str, Any], session: aut
 def _current(request: Request) -> auth.Session | None:
     console = _console(request)
     with console.db.transaction() as conn:
-        return auth.session(conn, request.cookies.get(SESSION_COOKIE, ""), console.clock())
+        return auth.session(conn, request.cookies.get(SESSION_COOKIE, ""), console.clock.now())
 
 
 def _to_login() -> RedirectResponse:
@@ -160,7 +156,7 @@ async def _login(request: Request) -> Response:
 
     def attempt() -> auth.SignIn:
         with console.db.transaction() as conn:
-            return auth.sign_in(conn, name, password, _address(request), console.clock())
+            return auth.sign_in(conn, name, password, _address(request), console.clock.now())
 
     result = await _run(attempt)
     if result.token is None:
@@ -194,7 +190,7 @@ async def _logout(request: Request) -> Response:
 
     def end() -> None:
         with console.db.transaction() as conn:
-            auth.sign_out(conn, session, console.clock(), _address(request))
+            auth.sign_out(conn, session, console.clock.now(), _address(request))
 
     await _run(end)
     response = _to_login()
@@ -228,7 +224,7 @@ async def _language(request: Request) -> Response:
 
 def _pit_tables(console: Console) -> list[data.TableView]:
     with console.db.transaction() as conn:
-        return data.pit(conn, console.clock(), console.silent_after_s)
+        return data.pit(conn, console.clock.now(), console.silent_after_s)
 
 
 async def _pit(request: Request) -> Response:
@@ -236,7 +232,7 @@ async def _pit(request: Request) -> Response:
     if session is None:
         return _to_login()
     tables = await _run(_pit_tables, _console(request))
-    return _page(request, "pit.html", {"tables": tables, "now": _console(request).clock()}, session)
+    return _page(request, "pit.html", {"tables": tables, "now": _console(request).clock.now()}, session)
 
 
 async def _pit_stream(request: Request) -> Response:
@@ -294,7 +290,7 @@ async def _acknowledge(request: Request) -> Response:
 
     def ack() -> None:
         with console.db.transaction() as conn:
-            cleared = data.acknowledge(conn, int(alert), session.account, console.clock())
+            cleared = data.acknowledge(conn, int(alert), session.account, console.clock.now())
             auth.record(conn, session.account, "alert_acknowledged", {"alert": int(alert), "cleared": cleared},
                         _address(request))
 
@@ -367,7 +363,7 @@ async def _rounds_csv(request: Request) -> Response:
         return buffer.getvalue()
 
     text = await _run(_audited, console, session, "rounds_exported", where.to_json(), _address(request), export)
-    stamp = console.clock().strftime("%Y%m%d-%H%M%S")
+    stamp = console.clock.now().strftime("%Y%m%d-%H%M%S")
     return Response(text, media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="rounds-{stamp}.csv"',
                              "Cache-Control": "no-store"})
@@ -412,7 +408,7 @@ async def _reports(request: Request) -> Response:
         return _to_login()
     where = _filter(request)
     report = await _run(_audited, console, session, "report_viewed", where.to_json(), _address(request),
-                        lambda conn: data.report(conn, where, console.shifts, console.clock()))
+                        lambda conn: data.report(conn, where, console.shifts, console.clock.now()))
 
     def t(key: str, **params: Any) -> str:
         return i18n.text(session.language, key, **params)
