@@ -71,6 +71,16 @@ def drive_first_supervisor(app: Any) -> Iterator[float]:
     yield 0.3
     result["signed_in_title"] = sup.title.text
     result["recall_shown"] = sup.recall_title.text
+    app.runtime.controller.command("manual_dice", dice=(1, 2, 3))  # a round open, voided in Vietnamese
+    while app.catalogue.language != "vi":
+        app.language_button.trigger_action(0)
+    p.tap(sup.void_button)
+    yield 0.2
+    p.tap(sup.dialog.buttons["misdeal"])
+    yield 0.2
+    result["void_vi"] = [app.catalogue.text(app.runtime.controller.view().prompt), sup.recall_text.text]
+    while app.catalogue.language != "en":
+        app.language_button.trigger_action(0)
     p.tap(app.nav_buttons["table"])  # leaving the screen locks it
     yield 0.3
     result["table_after"] = app.manager.current
@@ -195,6 +205,8 @@ def test_the_first_supervisor_signs_in_as_themself_and_the_screen_locks(display:
     assert "digits in a row" in result["easy_pin"]
     assert result["easy_pin_km"] == PHRASES_KM["signin.problem.pin_guessable"]
     assert "Signed in: 4711" in result["signed_in_title"] and result["recall_shown"].startswith("RECALL")
+    prompt, recall = result["void_vi"]  # worded in the screen's language, journaled as the reason's code
+    assert prompt.startswith("Ván đã hủy: Chia sai") and "(Chia sai)" in recall and "Misdeal" not in recall
     assert result["table_after"] == "table-baibuu" and result["locked_after_leaving"]
     assert result["wrong_messages"][:4] == [f"Wrong PIN: {n} more before sign-in locks" for n in (4, 3, 2, 1)]
     assert result["wrong_messages"][4] == "Too many wrong PINs: sign-in locked for 30 s"
@@ -203,6 +215,7 @@ def test_the_first_supervisor_signs_in_as_themself_and_the_screen_locks(display:
     assert result["after_idle"] == [False, False, ""]
     saved = load_config(config).supervisors
     assert list(saved) == ["4711"] and pin_matches(saved["4711"], "9753")
+    assert [p for k, p in journal_of(tmp_path / "data") if k == "round_voided"] == [{"by": "4711", "reason": "misdeal"}]
     events = [(k, p) for k, p in journal_of(tmp_path / "data") if k.startswith("supervisor")]
     assert [k for k, _ in events] == [
         "supervisor_added",

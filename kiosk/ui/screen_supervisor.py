@@ -208,10 +208,9 @@ class SupervisorScreen(Screen):
 
     def void(self, reason: str) -> None:
         controller = self.runtime.controller
-        text = self.runtime.catalogue.text("void." + reason)
         controller.dealer = self.runtime.supervisor
-        try:
-            controller.command("void", reason=text)
+        try:  # the journal keeps the reason's code; each screen words it in its own language
+            controller.command("void", reason=reason)
         finally:
             controller.dealer = "dealer"
         if reason == "dispute" and controller.phase.value == "voided" and controller.round_id is not None:
