@@ -84,16 +84,10 @@ def design_faces(design: str):  # type: ignore[no-untyped-def]
     raise SystemExit(f"unknown design {design!r}; held-out designs: {', '.join(DESIGNS)}")
 
 
-def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x2 - x1) * max(0.0, y2 - y1)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[no-untyped-def]
     import numpy as np
 
+    from vision.detection import iou
     from vision.reader_index import index_patch
     from vision.reader_models import to_tensor
     from vision.synth.faces import register_deck

@@ -1,4 +1,4 @@
-"""What the card reader reports for one card it sees in a frame."""
+"""What the card reader reports for one card it sees in a frame, and the box geometry every part of vision uses."""
 
 from __future__ import annotations
 
@@ -23,6 +23,18 @@ def iou(a: Box | tuple[float, ...], b: Box | tuple[float, ...]) -> float:
     inter = max(iw, 0.0) * max(ih, 0.0)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def box_area(box: Box | tuple[float, ...]) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def covered_share(box: Box | tuple[float, ...], by: Box | tuple[float, ...]) -> float:
+    """The share of ``box``'s area that the box ``by`` covers, 0 to 1 (0 for an empty box)."""
+    iw = min(box[2], by[2]) - max(box[0], by[0])
+    ih = min(box[3], by[3]) - max(box[1], by[1])
+    area = box_area(box)
+    return max(iw, 0.0) * max(ih, 0.0) / area if area > 0 else 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ import yaml
 
 from engine.cards import Card
 from engine.errors import InputError
-from vision.detection import Detection, iou
+from vision.detection import Detection, covered_share, iou
 from vision.reader import CardReader
 from vision.reader_classes import CLASS_NAMES, card_of_class_name
 from vision.synth.dataset import SCENES_FILE
@@ -87,14 +87,6 @@ class EvalResult:
             "by_shown": {band: {"cards": total, "right": right, "share_right": round(right / total, 4)}
                          for band, (right, total) in sorted(self.by_shown.items()) if total},
         }
-
-
-def covered_share(box: tuple[float, ...], by: tuple[float, ...]) -> float:
-    """The share of ``box``'s area that ``by`` covers."""
-    iw = min(box[2], by[2]) - max(box[0], by[0])
-    ih = min(box[3], by[3]) - max(box[1], by[1])
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return max(iw, 0.0) * max(ih, 0.0) / area if area > 0 else 0.0
 
 
 def count_in_place(truth: list[tuple[Card, tuple[float, float, float, float]]], detections: list[Detection]) -> int:

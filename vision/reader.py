@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from engine.errors import InputError
-from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, Point
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, Point, box_area, covered_share
 from vision.reader_classes import card_of_class_name
 from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
 from vision.reader_familiar import FAMILIAR_MODES, DeckFamiliarity, IndexEvidence, fuse, index_evidence
@@ -438,17 +438,6 @@ def check_frame(frame: object) -> Image:
     return frame
 
 
-def _area(box: tuple[float, ...]) -> float:
-    return max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
-
-
-def _overlap_share(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """The share of box ``a``'s area that box ``b`` covers."""
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    return max(iw, 0.0) * max(ih, 0.0) / _area(a)
-
-
 def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawReading]:
     """Readings with every card boxed twice made one: two boxes whose classifier names the same card, the smaller
     at least ``inside_share`` inside the larger, become one reading over their union box, with the detector score
@@ -459,10 +448,10 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
         merged = False
         for i, j in ((i, j) for i in range(len(readings)) for j in range(len(readings)) if i != j):
             small, large = readings[i], readings[j]
-            if _area(small.box) > _area(large.box) or int(np.argmax(small.probabilities)) != int(
+            if box_area(small.box) > box_area(large.box) or int(np.argmax(small.probabilities)) != int(
                     np.argmax(large.probabilities)):
                 continue
-            if _overlap_share(small.box, large.box) < inside_share:
+            if covered_share(small.box, large.box) < inside_share:
                 continue
             a, b = small.box, large.box
             union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
@@ -477,7 +466,7 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
 
 def overlapped_by_another(i: int, boxes: list[tuple[float, float, float, float]], share: float) -> bool:
     """Whether another box covers more than ``share`` of box ``i``."""
-    return any(_overlap_share(boxes[i], other) > share for j, other in enumerate(boxes) if j != i)
+    return any(covered_share(boxes[i], other) > share for j, other in enumerate(boxes) if j != i)
 
 
 def reading_confidence(probability: float, detector_score: float) -> float:

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from engine.clock import Clock
-from vision.detection import Detection
+from vision.detection import Detection, iou
 from vision.enroll.extract import ExtractSettings, find_cards
 from vision.enroll.matching import FaceMatcher
 from vision.enroll.profile import DeckProfile, ProfileError
@@ -108,22 +108,14 @@ class VerifyReport:
                            "confidence": round(c.confidence, 3)} for c in self.wrong()]}
 
 
-def _iou(a: Box, b: Box) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(iw, 0.0) * max(ih, 0.0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def verify_reader(read: ReadFunction, frames: Sequence[Image], truth: SpreadTruth, model: str) -> VerifyReport:
     """How many of the truth's cards ``read`` names right, reading each frame whole as at the table."""
     checks = []
     for i, frame in enumerate(frames):
         detections = list(read(frame))
         for truth_card in (t for t in truth.cards if t.frame == i):
-            best = max(detections, key=lambda d: _iou(d.box, truth_card.box), default=None)
-            if best is None or _iou(best.box, truth_card.box) < MATCH_IOU:
+            best = max(detections, key=lambda d: iou(d.box, truth_card.box), default=None)
+            if best is None or iou(best.box, truth_card.box) < MATCH_IOU:
                 checks.append(CardCheck(truth_card.card, None, 0.0, False))
             else:
                 checks.append(CardCheck(truth_card.card, best.card, best.confidence, not best.is_certain))
