@@ -24,7 +24,7 @@ from kiosk.adapters import Camera, Devices
 from kiosk.config import KioskConfig, write_config
 from kiosk.controller.games import TableParts, make_tables
 from kiosk.controller.table import DiceTable, GatedTable, TableController
-from kiosk.controller.view import DeviceHealth, Health
+from kiosk.controller.view import DeviceHealth, Health, Refused
 from kiosk.i18n import Catalogue, Msg
 from kiosk.journal_place import (
     anchor_sink,
@@ -206,7 +206,7 @@ class KioskRuntime:
         if game not in self.controllers:
             raise InputError(f"the kiosk's table screens play {', '.join(self.controllers)}, not {game}")
         if self.controller.round_open:
-            raise InputError("finish or void the open round before changing the game")
+            raise Refused(Msg("setup.round_open"))
         if game != self.game:
             self.journal.append(SettingsChanged(setting="game", before=self.game, after=game, by=by))
             self.game = game
@@ -224,7 +224,7 @@ class KioskRuntime:
         if table_id == self.config.table_id:
             return
         if self.controller.round_open:
-            raise InputError("finish or void the open round before moving the kiosk to another table")
+            raise Refused(Msg("setup.round_open"))
         self.journal.append(SettingsChanged(setting="table_id", before=self.config.table_id, after=table_id, by=by))
         self.journal.table_id = table_id
         self.config = replace(self.config, table_id=table_id)
@@ -288,9 +288,7 @@ class KioskRuntime:
         """Who a supervisor action is recorded as: the supervisor signed in now."""
         who = self.desk.current()
         if who is None:
-            from engine.errors import InputError
-
-            raise InputError("sign in as a supervisor first")
+            raise Refused(Msg("setup.sign_in_first"))
         return who
 
     def add_first_supervisor(self, supervisor: str, pin: str) -> None:
@@ -345,7 +343,10 @@ class KioskRuntime:
         """Table set-up: validate, apply from the next round, journal every change, save the config file."""
         from engine.baibuu import settings_from_json
 
-        new_settings = settings_from_json(settings_json)
+        worded = set_up_problem(settings_json, default_bet)
+        if worded is not None:
+            raise Refused(worded)
+        new_settings = settings_from_json(settings_json)  # what the screen cannot make wrong, in English
         problem = new_settings.check_bet(default_bet)
         if problem:
             from engine.errors import InputError
@@ -410,3 +411,32 @@ def wrong_tries_in_a_row(journal: Journal) -> int:
 
 def _model_shipped() -> bool:
     return (Path(__file__).resolve().parent.parent / "models" / "reader.json").exists()
+
+
+def set_up_problem(settings_json: dict[str, Any], default_bet: int) -> Msg | None:
+    """Why the set-up screen's choices cannot be saved, worded by the catalogue (the engine says it in English):
+    the problems the screen's own controls can make. None when there is none of those."""
+    from engine.baibuu import Settings
+
+    standard = Settings()
+    seats = settings_json.get("seats", standard.seats)
+    chip = settings_json.get("smallest_chip", standard.smallest_chip)
+    low = settings_json.get("min_bet", standard.min_bet)
+    high = settings_json.get("max_bet", standard.max_bet)
+    if not isinstance(seats, list | tuple) or not all(isinstance(n, int) for n in (chip, low, default_bet)):
+        return None
+    if isinstance(chip, bool) or chip < 1:
+        return None
+    if not seats:
+        return Msg("setup.refused.no_seats")
+    if low % chip:
+        return Msg("setup.refused.min_chip", {"min": low, "chip": chip})
+    if isinstance(high, int) and high < low:
+        return Msg("setup.refused.max_under_min", {"max": high, "min": low})
+    if default_bet < low:
+        return Msg("setup.refused.bet_under_min", {"bet": default_bet, "min": low})
+    if isinstance(high, int) and default_bet > high:
+        return Msg("setup.refused.bet_over_max", {"bet": default_bet, "max": high})
+    if default_bet % chip:
+        return Msg("setup.refused.bet_chip", {"bet": default_bet, "chip": chip})
+    return None

@@ -63,6 +63,17 @@ def drive_enrollment(app: Any) -> Iterator[float]:
         yield 0.3
         result["first_after_fix"] = dialog.tiles[first].text
         result["message_after_fix"] = dialog.message_label.text
+        while app.catalogue.language != "km":  # the deck's problems, and a name no folder can take, in Khmer
+            app.language_button.trigger_action(0)
+        dialog.redraw()
+        result["problems_km"] = dialog.message_label.text.splitlines()[1:]
+        dialog.name_input.text = "បៀផ្ទះ"
+        dialog.capture_button.trigger_action(0)
+        yield 0.2
+        result["bad_name_km"] = dialog.message_label.text.splitlines()[0]
+        dialog.name_input.text = "House deck"
+        while app.catalogue.language != "en":
+            app.language_button.trigger_action(0)
         app.screenshot(os.environ["KIOSK_SHOTS"], "enroll-grid")
         # The rest named by the spreads' known answers, through the same controller the touches drive.
         truth = {}
@@ -111,6 +122,13 @@ def test_enrollment_on_the_kiosk_behind_the_pin(display: str, tmp_path: Path) ->
     assert "#" in result["picker_title"]
     assert result["first_after_fix"].endswith("Q♥")
     assert "missing 51" in result["message_after_fix"]
+    from test_kiosk_languages import english_words
+
+    from kiosk.i18n import Catalogue
+
+    assert result["problems_km"][0].startswith("ខ្វះ 51៖") and result["problems_km"][1] == "សន្លឹកមិនទាន់ដាក់ឈ្មោះ៖ 51"
+    assert not [line for line in result["problems_km"] if english_words(line)]
+    assert result["bad_name_km"] == Catalogue("km").text("enroll.bad_name")
     assert result["save_enabled"] and "house-deck@v1" in result["saved_message"] and result["learn_enabled"]
     assert not result["activate_enabled"]
     assert (tmp_path / "data" / "decks" / "house-deck" / "v001" / "profile.json").exists()

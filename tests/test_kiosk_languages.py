@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine.baibuu
 import engine.samloc
@@ -115,6 +117,32 @@ def test_a_void_reason_is_worded_in_the_screens_language() -> None:
     assert Catalogue("vi").text("bb.prompt.voided", reason="misdeal") == "Ván đã hủy: Chia sai. Nhấn VÁN MỚI"
     assert "ចែកខុស" in Catalogue("km").text("bb.prompt.voided", reason="misdeal")
     assert Catalogue("en").text("bb.prompt.voided", reason="misdeal").startswith("Round voided: Misdeal.")
+
+
+BET_STEPS = st.sampled_from((1, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 2000, 5000, 10000))
+
+
+@settings(max_examples=200, deadline=None)
+@given(seats=st.lists(st.integers(2, 7), unique=True).map(sorted), chip=st.sampled_from((1, 5, 10)), low=BET_STEPS,
+       high=st.none() | BET_STEPS, bet=BET_STEPS)
+def test_the_set_up_screen_words_a_refusal_exactly_when_the_engine_refuses(
+        seats: list[int], chip: int, low: int, high: int | None, bet: int) -> None:
+    """What the set-up screen's controls can choose: refused in the screen's language when, and only when, the
+    engine refuses it (the engine's reason is English)."""
+    from engine.baibuu import settings_from_json
+    from engine.errors import InputError
+    from kiosk.runtime import set_up_problem
+
+    draft: dict[str, object] = {"seats": seats, "smallest_chip": chip, "min_bet": low, "max_bet": high}
+    worded = set_up_problem(draft, bet)
+    try:
+        refused = settings_from_json(draft).check_bet(bet)  # type: ignore[arg-type]
+    except InputError as error:
+        refused = str(error)
+    assert (worded is None) == (refused is None), (worded, refused)
+    for language in ("vi", "km") if worded is not None else ():
+        shown = Catalogue(language).text(worded)
+        assert english_words(shown) == [] and missing_glyphs(shown) == set(), shown
 
 
 def test_camera_zones_are_named_in_the_screens_language_and_drawn_shaped() -> None:

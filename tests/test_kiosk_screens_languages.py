@@ -171,6 +171,10 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
         sup.verify_button.trigger_action(0)
         yield from _look(p, "supervisor")
         app.nav_buttons["setup"].trigger_action(0)
+        if games:  # a round is open: SAVE is refused, and says why in the screen's language
+            setup = app.screens["setup"]
+            yield from _sign_in(p, setup, "setup")
+            setup.save_button.trigger_action(0)
         yield from _look(p, "setup")
         sup.lock()
         app.nav_buttons["table"].trigger_action(0)
@@ -257,6 +261,12 @@ def _check(result: dict[str, Any]) -> None:
         for language, flag, pruned in (("en", "FLAG: the shaker's dice", "pruned 20"),
                                        ("vi", "CHÚ Ý: xúc xắc", "đã xoá 20"), ("km", "ប្រយ័ត្ន: ឌីស", "បានលុប 20")):
             assert flag in table_lines[("supervisor", language)] and pruned in table_lines[("supervisor", language)]
+    if "table-closed" in names:  # SAVE while a round is open: refused in the screen's language
+        from kiosk.i18n import Catalogue
+
+        for screen in result["screens"]:
+            if screen["name"] == "setup":
+                assert Catalogue(screen["language"]).text("setup.round_open") in screen["texts"], screen["texts"]
     if "card_taps" in result:  # a seat's 50 px cards take taps over 72 px, a shared strip going to the nearer card
         assert all(result["card_taps"].values()), result["card_taps"]
     for screen in result["screens"]:

@@ -89,7 +89,7 @@ class BaiBuuController:
     def apply_settings(self, settings: Settings, default_bet: int | None = None) -> None:
         """New table settings take effect from the next round (refused while a round is open)."""
         if self.round_id is not None and self.phase not in (Phase.CLOSED, Phase.VOIDED):
-            raise InputError("finish or void the open round before changing the table set-up")
+            raise Refused(Msg("setup.round_open"))
         self.table_settings = settings
         if default_bet is not None:
             self.default_bet = default_bet

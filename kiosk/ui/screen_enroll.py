@@ -2,7 +2,9 @@
 in a grid, fix one by touch on the card picker, save the deck profile, start learning in the background.
 
 A thin view over ``vision.enroll.confirm.ConfirmController``: every touch becomes a controller call, and the grid is
-redrawn from the controller's tiles. Texts are English and Vietnamese like the rest of the kiosk.
+redrawn from the controller's tiles. Every text comes from the kiosk's catalogue: the deck's problems are worded
+from the controller's own findings, and an error the vision code raises (in English) is shown as what failed, with
+its English detail on the English screen only.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from kivy.uix.textinput import TextInput
 
 from engine.cards import Card
 from engine.errors import InputError
+from kiosk.i18n import TEXTS, Msg
 from kiosk.ui import theme
 from kiosk.ui.dialogs import CardPicker, Dialog
 from kiosk.ui.widgets import CARD_FONT, BigButton, TextLabel
@@ -77,6 +80,52 @@ class EnrollDialog(Dialog):
     def text(self, key: str, **values: Any) -> str:
         return self.catalogue.text("enroll." + key, **values)
 
+    def failed(self, key: str, error: Exception) -> str:
+        """What failed, in the screen's language; the vision code's English reason follows on the English screen."""
+        detail = f": {error}" if self.catalogue.language == "en" and str(error) else ""
+        return self.text(key) + detail
+
+    def problems(self) -> list[str]:
+        """What keeps the deck from being saved, worded from the controller's findings."""
+        from vision.enroll.confirm import LOOK
+
+        controller = self.controller
+        if controller is None:
+            return []
+        check = controller.check
+        found: list[Msg] = []
+        if check.missing:
+            found.append(Msg("enroll.missing", {"count": len(check.missing),
+                                                "cards": " ".join(str(c) for c in check.missing)}))
+        if check.duplicates:
+            twice = sorted(check.duplicates.items(), key=lambda kv: kv[0].sort_key())
+            found.append(Msg("enroll.twice", {"cards": ", ".join(f"{c} ×{n}" for c, n in twice)}))
+        if check.unidentified:
+            found.append(Msg("enroll.unnamed", {"count": check.unidentified}))
+        look = [t for t in controller.tiles() if t.state == LOOK]
+        if look:
+            found.append(Msg("enroll.look", {"count": len(look),
+                                             "faces": " ".join(f"#{t.index}={t.label}" for t in look[:12])}))
+        return [self.catalogue.text(msg) for msg in found]
+
+    def learning_status(self, status: dict[str, Any]) -> str:
+        """The background learning's progress line (``vision.enroll.learn.format_status``'s, worded)."""
+        progress = float(status.get("progress", 0.0))
+        filled = round(progress * 30)
+        parts = ["█" * filled + "░" * (30 - filled), f"{progress:4.0%}"]
+        for kind in ("state", "stage"):
+            key = f"{kind}.{status.get(kind)}"
+            if "enroll." + key in TEXTS:
+                parts.append(self.text(key))
+        left = status.get("seconds_left")
+        if isinstance(left, int | float):
+            parts.append(self.text("eta", min=int(left) // 60, s=f"{int(left) % 60:02d}"))
+        if status.get("epoch"):
+            parts.append(self.text("epoch", epoch=status["epoch"], epochs=status.get("epochs")))
+        if status.get("error") and self.catalogue.language == "en":
+            parts.append(f"({status['error']})")
+        return "  ".join(parts)
+
     def _camera_frame(self) -> Any:
         return self.runtime.camera.reader.last_frame
 
@@ -93,21 +142,32 @@ class EnrollDialog(Dialog):
     # ---- touches ---------------------------------------------------------------------------------------------
     def capture(self) -> None:
         from vision.enroll.capture import capture_frame, open_proposer
+        from vision.enroll.profile import slug_of
         from vision.enroll.registry import active_model_dir
 
+        try:
+            slug_of(self.name_input.text.strip() or "House deck")
+        except InputError:
+            self.message = self.text("bad_name")
+            self.redraw()
+            return
         frame = self.frame_source()
         if frame is None:
             self.message = self.text("no_frame")
             self.redraw()
             return
-        controller = self._draft()
         proposer, _why = open_proposer(self.model_dir or active_model_dir(self.root_dir))
         try:
-            result = capture_frame(controller.draft, frame, proposer)
+            result = capture_frame(self._draft().draft, frame, proposer)
         except InputError as error:
-            self.message = str(error)
+            self.message = self.failed("failed.capture", error)
         else:
-            self.message = "  ".join([self.text("found", n=len(result.added)), *result.problems])
+            if not result.added:
+                words = [self.text("no_cards")]
+            else:  # the rest are cards cut by the picture's edge or too close to tell apart
+                cut = len(result.problems)
+                words = [self.text("found", n=len(result.added)), *([self.text("cut", count=cut)] if cut else [])]
+            self.message = "  ".join(words)
         self.redraw()
 
     def open_picker(self, index: int) -> None:
@@ -122,7 +182,7 @@ class EnrollDialog(Dialog):
         try:
             self.profile = self._draft().save(self.runtime.clock)
         except InputError as error:
-            self.message = str(error)
+            self.message = self.failed("failed.save", error)
         else:
             self.message = self.text("saved", ref=self.profile.ref)
         self.redraw()
@@ -135,7 +195,7 @@ class EnrollDialog(Dialog):
         try:
             self.job = start_in_background(self.profile.ref, root=self.root_dir)
         except InputError as error:
-            self.message = str(error)
+            self.message = self.failed("failed.learn", error)
         else:
             self.message = self.text("learning")
         self.redraw()
@@ -172,7 +232,7 @@ class EnrollDialog(Dialog):
                 candidate, self.profile, old, new, by=self.runtime.supervisor, root=self.root_dir,
                 record=lambda s: record_switch(self.runtime.journal, s))
         except InputError as error:
-            self.message = str(error)
+            self.message = self.failed("failed.check", error)
         else:
             reload_default_reader()
             self.runtime.camera.reader.still.forget()  # readings kept for still places came from the old model
@@ -183,9 +243,7 @@ class EnrollDialog(Dialog):
     # ---- output ----------------------------------------------------------------------------------------------
     def refresh_job(self) -> None:
         if self.job is not None:
-            from vision.enroll.learn import format_status
-
-            self.message_label.text = self.text("learning") + "\n" + format_status(self.job.status()).splitlines()[0]
+            self.message_label.text = self.text("learning") + "\n" + self.learning_status(self.job.status())
 
     def redraw(self) -> None:
         controller = self.controller
@@ -197,7 +255,7 @@ class EnrollDialog(Dialog):
         self.learn_button.disabled = self.profile is None
         self.activate_button.text = self.text("activate")
         self.activate_button.disabled = self.learnt_model() is None
-        problems = controller.problems() if controller is not None else []
+        problems = self.problems()
         self.message_label.text = "\n".join([self.message, *(p[:150] for p in problems[:2])])
         self.message_label.color = theme.ALERT if problems else theme.GOOD
         self.grid.clear_widgets()

@@ -8,12 +8,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from engine.errors import InputError
+from kiosk.controller.view import Refused
+from kiosk.i18n import Msg
 from kiosk.ui import theme
 from kiosk.ui.house_edge import edge_text
 from kiosk.ui.screen_supervisor import Locked
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
 BET_STEPS = (1, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+SAVED = Msg("setup.saved")
 
 
 class SetupScreen(Screen):
@@ -23,7 +26,9 @@ class SetupScreen(Screen):
         self.scale = scale
         self.gate = Locked(runtime)
         self.dialog: Any = None
-        self.message = ""
+        self.message: str | Msg = ""
+        self.detail = ""
+        """An engine's English reason for a refused save: shown after the message in English only."""
         self.draft: dict[str, Any] = {}
         px = scale.px
         box = BoxLayout(orientation="vertical", padding=px(8), spacing=px(6))
@@ -100,19 +105,19 @@ class SetupScreen(Screen):
         self.dialog = self.gate.ask(self.scale, self.signed_in)
 
     def signed_in(self, message: str) -> None:
-        self.message = message
+        self.message, self.detail = message, ""
         self.message_label.color = theme.ALERT
         self.reset_draft()
         self.refresh(force=True)
 
     def on_leave(self, *args: Any) -> None:
         self.gate.left_screen()
-        self.message = ""
+        self.message, self.detail = "", ""
         self.reset_draft()
 
     def lock(self) -> None:
         self.gate.lock()
-        self.message = ""
+        self.message, self.detail = "", ""
         self.reset_draft()
         self.refresh(force=True)
 
@@ -149,7 +154,6 @@ class SetupScreen(Screen):
         self.refresh(force=True)
 
     def save(self) -> None:
-        t = self.runtime.catalogue.text
         draft = dict(self.draft)
         default_bet = draft.pop("default_bet")
         game = draft.pop("game")
@@ -159,11 +163,14 @@ class SetupScreen(Screen):
             self.runtime.apply_settings(draft, default_bet, by=by)
             self.runtime.switch_game(game, by=by)
             self.runtime.set_table_id(table_id, by=by)
+        except Refused as refused:
+            self.message, self.detail = refused.msg, ""
+            self.message_label.color = theme.ALERT
         except InputError as error:
-            self.message = str(error)
+            self.message, self.detail = Msg("setup.refused"), str(error)
             self.message_label.color = theme.ALERT
         else:
-            self.message = t("setup.saved")
+            self.message, self.detail = SAVED, ""
         self.refresh(force=True)
 
     # ---- output ------------------------------------------------------------------------------------------
@@ -203,12 +210,15 @@ class SetupScreen(Screen):
                 button.text = t("setup.direction." + value)
             else:
                 button.text = "—" if value is None else str(value)
-        self.message_label.text = self.message
+        shown = t(self.message) if isinstance(self.message, Msg) else self.message
+        if self.detail and self.runtime.catalogue.language == "en":
+            shown += ": " + self.detail
+        self.message_label.text = shown
         if "commission" in self.draft and "copy_rule" in self.draft:
             draft = self.draft
             bet, chip = draft.get("default_bet"), draft.get("smallest_chip", 1)
             self.edge_label.text = edge_text(t, draft["commission"], draft["copy_rule"], bet, chip)
-        if self.message == t("setup.saved"):
+        if self.message == SAVED:
             self.message_label.color = theme.GOOD
         self.unlock_button.text = t("setup.pin")
         self.unlock_button.disabled = unlocked
