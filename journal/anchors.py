@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from journal.chain import GENESIS, canonical_json
 from journal.errors import JournalError
+from journal.words import ANCHORS, anchor_why
 
 Signer = Callable[[str], str]
 """Keyed MAC of a text with the journal's key (the sink never sees the key itself)."""
@@ -180,10 +181,9 @@ def read_anchor_file(path: str | Path, sign: Signer) -> AnchorFileRead:
     try:
         lines = path.read_bytes().splitlines()
     except FileNotFoundError:
-        raise JournalError(f"there is no anchor file at {path}: check --anchors (the kiosk's journal.anchors)"
-                           ) from None
+        raise JournalError(ANCHORS["no_file"](path=path)) from None
     except OSError as error:
-        raise JournalError(f"cannot read the anchor file {path} ({error.strerror or error})") from None
+        raise JournalError(ANCHORS["unreadable"](path=path, error=error.strerror or error)) from None
     anchors: list[Given] = []
     torn: list[int] = []
     prev, prev_line = GENESIS, 0
@@ -196,13 +196,12 @@ def read_anchor_file(path: str | Path, sign: Signer) -> AnchorFileRead:
             continue
         mac = record.pop("mac")
         if sign(canonical_json(record)) != mac:
-            return AnchorFileRead(tuple(anchors), f"line {number} of the anchor file {path} was altered or written "
-                                  "with another kiosk's key", tuple(torn))
+            return AnchorFileRead(tuple(anchors), ANCHORS["line_altered"](line=number, path=path), tuple(torn))
         if record["prev"] != prev:
-            after = f"line {prev_line}" if prev_line else "the start of the file"
-            return AnchorFileRead(tuple(anchors), f"line {number} of the anchor file {path} does not follow "
-                                  f"{after}: anchor lines were removed, reordered or copied in", tuple(torn))
-        anchors.append(Given(f"anchor line {number}", record["seq"], record["hash"], record["journal"],
+            after = ANCHORS["after_line"](line=prev_line) if prev_line else ANCHORS["after_start"]()
+            problem = ANCHORS["line_out_of_place"](line=number, path=path, after=after)
+            return AnchorFileRead(tuple(anchors), problem, tuple(torn))
+        anchors.append(Given(ANCHORS["line"](line=number), record["seq"], record["hash"], record["journal"],
                              record["time"], record["why"]))
         prev, prev_line = mac, number
     return AnchorFileRead(tuple(anchors), None, tuple(torn))
@@ -243,7 +242,7 @@ def parse_checkpoint(text: str, number: int = 1) -> Given:
             f"--checkpoint {text!r} is not a checkpoint: give the line `dealer-assist logs checkpoint` printed, "
             "e.g. 'K1 T3 event 812 2026-12-04T18:03:11Z 3f2a9c0d1b7e44a2' (event number, then the hash)"
         )
-    return Given(f"checkpoint {number} ({text.strip()})", int(match.group(1)), match.group(2).lower())
+    return Given(ANCHORS["checkpoint"](number=number, text=text.strip()), int(match.group(1)), match.group(2).lower())
 
 
 # ---- the check -------------------------------------------------------------------------------------------------
@@ -285,32 +284,28 @@ def check_anchors(chain: Chain, journal_id: str | None, given: Iterable[Given],
         return AnchorCheck(False, 0, file_problem, "anchor file altered", None, tuple(notes))
     filed = [a for a in anchors if a.journal is not None]
     if filed and not any(a.journal is not None for a in ours):
-        return AnchorCheck(False, 0, f"none of the {len(filed)} anchors is of this journal (the last: "
-                           f"{_name(filed[-1])}): this is not the journal the kiosk was writing, or it was begun "
-                           "anew without the kiosk", "not in the anchors", None, tuple(notes))
+        return AnchorCheck(False, 0, ANCHORS["not_ours"](count=len(filed), last=_name(filed[-1])),
+                           "not in the anchors", None, tuple(notes))
     last_good: Given | None = None
     for number, anchor in enumerate(ours):
         later = len(ours) - number - 1
-        more = f" (and {later} later anchors)" if later else ""
-        agreed = f"; it agrees with every anchor up to {_name(last_good)}" if last_good else ""
+        more = ANCHORS["more"](count=later) if later else ""
+        agreed = ANCHORS["agreed"](anchor=_name(last_good)) if last_good else ""
         if anchor.seq > end_seq:
-            return AnchorCheck(False, number, f"ROLLED BACK: {_name(anchor)}{more} is beyond the journal's end at "
-                               f"event {end_seq}: the journal was replaced by an older copy, cut short, or lost its "
-                               f"-wal file{agreed}", "rolled back", last_good, tuple(notes))
+            problem = ANCHORS["rolled_back"](anchor=_name(anchor), more=more, end=end_seq, agreed=agreed)
+            return AnchorCheck(False, number, problem, "rolled back", last_good, tuple(notes))
         digest = chain.hash_at(anchor.seq) or ""
         if not digest.startswith(anchor.hash):
-            return AnchorCheck(False, number, f"FORKED: at event {anchor.seq} the journal's hash is "
-                               f"{digest[:CHECKPOINT_HEX]}…, {_name(anchor)} says {anchor.hash[:CHECKPOINT_HEX]}…: "
-                               f"events up to {anchor.seq} were rewritten (with the key), or this is another "
-                               f"journal{agreed}", "forked", last_good, tuple(notes))
+            problem = ANCHORS["forked"](seq=anchor.seq, digest=digest[:CHECKPOINT_HEX], anchor=_name(anchor),
+                                        hash=anchor.hash[:CHECKPOINT_HEX], agreed=agreed)
+            return AnchorCheck(False, number, problem, "forked", last_good, tuple(notes))
         last_good = anchor
     return AnchorCheck(True, len(ours), None, None, last_good, tuple(notes))
 
 
 def _name(anchor: Given) -> str:
-    when = f" at {anchor.time[:19]}" if anchor.time else ""
-    why = f", {anchor.why}" if anchor.why else ""
-    return f"{anchor.label} (event {anchor.seq}{when}{why})"
+    key = "name" + ("_at" if anchor.time else "") + ("_why" if anchor.why else "")
+    return ANCHORS[key](label=anchor.label, seq=anchor.seq, time=anchor.time[:19], why=anchor_why(anchor.why))
 
 
 def gather(files: Sequence[Path], checkpoints: Sequence[str], sign: Signer) -> tuple[list[Given], str | None,

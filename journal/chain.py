@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from journal.errors import JournalKeyError
+from journal.words import OPENING
 
 GENESIS = "0" * 64
 """The previous hash of the first event."""
@@ -64,33 +65,27 @@ def load_key(path: Path, *, create: bool) -> bytes:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
         if not create:
-            raise JournalKeyError(
-                f"the journal's key is not at {path}: if it was moved, give where it is now (--key, the kiosk "
-                "config's journal.key, or DEALER_ASSIST_KEY); otherwise restore it from the kiosk's key backup. "
-                "Without it the journal cannot be checked or extended (a new key would not match)"
-            ) from None
+            raise JournalKeyError(OPENING["key_missing"](path=path)) from None
         return _create_key(path)
     except PermissionError:
-        raise JournalKeyError(f"cannot read the key file {path}: run as the kiosk's user") from None
+        raise JournalKeyError(OPENING["key_unreadable"](path=path)) from None
     except IsADirectoryError:
-        raise JournalKeyError(f"the key path {path} is a folder: give the key file itself") from None
+        raise JournalKeyError(OPENING["key_is_folder"](path=path)) from None
     if mode & 0o077:
-        raise JournalKeyError(f"the key file {path} may be read or written by others (mode {mode:o}): make it "
-                              f"the kiosk user's alone with `chmod 600 {path}`")
+        raise JournalKeyError(OPENING["key_shared"](path=path, mode=f"{mode:o}"))
     text = data.strip()
     try:
         key = bytes.fromhex(text.decode("ascii"))
     except (UnicodeDecodeError, ValueError):
-        raise JournalKeyError(f"the key file {path} is not a journal key (64 hex digits expected)") from None
+        raise JournalKeyError(OPENING["key_not_hex"](path=path)) from None
     if len(key) != KEY_BYTES:
-        raise JournalKeyError(f"the key file {path} holds {len(key)} bytes, a journal key has {KEY_BYTES}")
+        raise JournalKeyError(OPENING["key_size"](path=path, size=len(key), expected=KEY_BYTES))
     return key
 
 
 def _create_key(path: Path) -> bytes:
     if not path.parent.is_dir():  # not made here: a missing folder may be another volume that is not mounted
-        raise JournalKeyError(f"the key's folder {path.parent} does not exist: mount the key's volume or create "
-                              "the folder (readable by the kiosk's user only)")
+        raise JournalKeyError(OPENING["key_no_folder"](folder=path.parent))
     key = secrets.token_bytes(KEY_BYTES)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

@@ -38,7 +38,7 @@ from journal.events import (
     decode,
 )
 from journal.evidence import EvidenceStore
-from journal.words import VERIFY
+from journal.words import OPENING, VERIFY
 
 JSON = Any
 SCHEMA_VERSION = 1
@@ -180,10 +180,7 @@ class Recovery:
 
 
 def _refusal(problem: str) -> str:
-    return (
-        f"the journal failed its check: {problem}. Play is stopped. Call a supervisor: keep the journal file "
-        "as evidence, run `dealer-assist logs verify` and start a new journal; it is never repaired automatically"
-    )
+    return OPENING["refusal"](problem=problem)
 
 
 class Settlement(Protocol):
@@ -257,7 +254,7 @@ class JournalReader:
             for row in self._conn.execute(sql, args):
                 yield _entry(row)
         except (sqlite3.DatabaseError, ValueError) as error:
-            raise JournalCorrupted(_refusal(f"cannot read events ({error})")) from None
+            raise JournalCorrupted(_refusal(OPENING["cannot_read_events"](error=error))) from None
 
     def last_entry(self) -> Entry | None:
         row = self._conn.execute(f"SELECT {_COLUMNS} FROM events ORDER BY seq DESC LIMIT 1").fetchone()
@@ -430,7 +427,7 @@ def _connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
         connection.execute("PRAGMA busy_timeout=5000")
         connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as error:
-        raise JournalCorrupted(_refusal(f"{path} cannot be opened as a journal ({error})")) from None
+        raise JournalCorrupted(_refusal(OPENING["cannot_open"](path=path, error=error))) from None
     return connection
 
 
@@ -438,20 +435,14 @@ def _check_format(connection: sqlite3.Connection, path: Path, key: bytes) -> Non
     try:
         version = int(connection.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
-            raise JournalVersionError(
-                f"the journal {path} was written by a newer dealer-assist (journal format {version}; this one "
-                f"reads up to {SCHEMA_VERSION}): update dealer-assist. The journal was not touched"
-            )
+            raise JournalVersionError(OPENING["newer"](path=path, version=version, supported=SCHEMA_VERSION))
         if version < 1:
-            raise JournalCorrupted(_refusal(f"{path} is not a dealer-assist journal (no journal format set)"))
+            raise JournalCorrupted(_refusal(OPENING["not_a_journal"](path=path)))
         row = connection.execute("SELECT value FROM meta WHERE name = 'key_check'").fetchone()
     except sqlite3.DatabaseError as error:
-        raise JournalCorrupted(_refusal(f"{path} cannot be read ({error})")) from None
+        raise JournalCorrupted(_refusal(OPENING["cannot_read"](path=path, error=error))) from None
     if row is None or row[0] != chain.key_check(key):
-        raise JournalKeyError(
-            f"the key file does not belong to the journal {path}: use the key this kiosk wrote it with "
-            "(a journal cannot be checked with another kiosk's key)"
-        )
+        raise JournalKeyError(OPENING["wrong_key"](path=path))
 
 
 # ---- writing ---------------------------------------------------------------------------------------------------

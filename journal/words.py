@@ -71,6 +71,79 @@ VERIFY = {
     )
 }
 
+# ---- why the journal cannot be opened (the kiosk's stop screen) -------------------------------------------------
+OPENING = {
+    key: PhraseTemplate(f"open.{key}", text)
+    for key, text in (
+        ("refusal", "the journal failed its check: {problem}. Play is stopped. Call a supervisor: keep the journal "
+                    "file as evidence, run `dealer-assist logs verify` and start a new journal; it is never repaired "
+                    "automatically"),
+        ("cannot_open", "{path} cannot be opened as a journal ({error})"),
+        ("cannot_read", "{path} cannot be read ({error})"),
+        ("cannot_read_events", "cannot read events ({error})"),
+        ("not_a_journal", "{path} is not a dealer-assist journal (no journal format set)"),
+        ("newer", "the journal {path} was written by a newer dealer-assist (journal format {version}; this one reads "
+                  "up to {supported}): update dealer-assist. The journal was not touched"),
+        ("wrong_key", "the key file does not belong to the journal {path}: use the key this kiosk wrote it with (a "
+                      "journal cannot be checked with another kiosk's key)"),
+        ("key_missing", "the journal's key is not at {path}: if it was moved, give where it is now (--key, the kiosk "
+                        "config's journal.key, or DEALER_ASSIST_KEY); otherwise restore it from the kiosk's key "
+                        "backup. Without it the journal cannot be checked or extended (a new key would not match)"),
+        ("key_unreadable", "cannot read the key file {path}: run as the kiosk's user"),
+        ("key_is_folder", "the key path {path} is a folder: give the key file itself"),
+        ("key_shared", "the key file {path} may be read or written by others (mode {mode}): make it the kiosk "
+                       "user's alone with `chmod 600 {path}`"),
+        ("key_not_hex", "the key file {path} is not a journal key (64 hex digits expected)"),
+        ("key_size", "the key file {path} holds {size} bytes, a journal key has {expected}"),
+        ("key_no_folder", "the key's folder {folder} does not exist: mount the key's volume or create the folder "
+                          "(readable by the kiosk's user only)"),
+    )
+}
+
+# ---- why the journal does not continue its anchors (the stop screen, VERIFY JOURNAL, ``logs verify``) -----------
+ANCHORS = {
+    key: PhraseTemplate(f"anchor.{key}", text)
+    for key, text in (
+        ("no_file", "there is no anchor file at {path}: check --anchors (the kiosk's journal.anchors)"),
+        ("unreadable", "cannot read the anchor file {path} ({error})"),
+        ("line_altered", "line {line} of the anchor file {path} was altered or written with another kiosk's key"),
+        ("line_out_of_place", "line {line} of the anchor file {path} does not follow {after}: anchor lines were "
+                              "removed, reordered or copied in"),
+        ("after_line", "line {line}"),
+        ("after_start", "the start of the file"),
+        ("not_ours", "none of the {count} anchors is of this journal (the last: {last}): this is not the journal "
+                     "the kiosk was writing, or it was begun anew without the kiosk"),
+        ("rolled_back", "ROLLED BACK: {anchor}{more} is beyond the journal's end at event {end}: the journal was "
+                        "replaced by an older copy, cut short, or lost its -wal file{agreed}"),
+        ("forked", "FORKED: at event {seq} the journal's hash is {digest}…, {anchor} says {hash}…: events up to "
+                   "{seq} were rewritten (with the key), or this is another journal{agreed}"),
+        ("more", " (and {count} later anchors)"),
+        ("agreed", "; it agrees with every anchor up to {anchor}"),
+        ("not_continued", "the journal does not continue its anchors"),
+        ("name", "{label} (event {seq})"),
+        ("name_why", "{label} (event {seq}, {why})"),
+        ("name_at", "{label} (event {seq} at {time})"),
+        ("name_at_why", "{label} (event {seq} at {time}, {why})"),
+        ("line", "anchor line {line}"),
+        ("checkpoint", "checkpoint {number} ({text})"),
+        ("why.started", "kiosk started"),
+        ("why.stopped", "kiosk stopped"),
+        ("why.settled", "round {round} settled"),
+        ("why.voided", "round {round} voided"),
+    )
+}
+
+
+def anchor_why(why: str) -> str:
+    """Why an anchor was kept (``kiosk started``, ``round 12 settled`` ...) as a phrase; another reason as is."""
+    if why in ("kiosk started", "kiosk stopped"):
+        return ANCHORS[f"why.{why.split()[1]}"]()
+    ended = re.fullmatch(r"round (\d+) (settled|voided)", why)
+    if ended:
+        return ANCHORS[f"why.{ended.group(2)}"](round=int(ended.group(1)))
+    return why
+
+
 # ---- the ``logs`` CLI's verdict lines ---------------------------------------------------------------------------
 LOGS = {
     key: PhraseTemplate(f"logs.{key}", text)

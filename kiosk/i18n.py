@@ -807,6 +807,55 @@ PHRASES_VI: dict[str, str] = {
     "verify.frame_missing": "ảnh bằng chứng {frame}… không còn trong {folder} và không có sự kiện xoá "
                             "nào giải thích (cài đặt lưu giữ ghi nhật ký mọi ảnh nó xoá)",
     "verify.frame_altered": "ảnh bằng chứng {path} bị sửa (nội dung không còn khớp mã băm)",
+    # why the journal cannot be opened, and why it does not continue its anchors (journal/words.py)
+    "open.refusal": "nhật ký không qua kiểm tra: {problem}. Đã dừng chơi. Gọi giám sát: giữ tệp nhật ký làm bằng "
+                    "chứng, chạy `dealer-assist logs verify` và bắt đầu nhật ký mới; nhật ký không bao giờ được tự sửa",
+    "open.cannot_open": "{path} không mở được như một nhật ký ({error})",
+    "open.cannot_read": "không đọc được {path} ({error})",
+    "open.cannot_read_events": "không đọc được các sự kiện ({error})",
+    "open.not_a_journal": "{path} không phải nhật ký của máy (chưa có định dạng nhật ký)",
+    "open.newer": "nhật ký {path} do bản `dealer-assist` mới hơn ghi (định dạng {version}; bản này đọc đến "
+                  "{supported}): hãy cập nhật phần mềm. Nhật ký không bị động đến",
+    "open.wrong_key": "tệp khóa không thuộc nhật ký {path}: dùng khóa mà máy này đã ghi nhật ký (không thể kiểm tra "
+                      "nhật ký bằng khóa của máy khác)",
+    "open.key_missing": "khóa của nhật ký không có ở {path}: nếu đã chuyển đi, hãy cho biết chỗ mới (`--key`, "
+                        "`journal.key` trong cấu hình máy, hoặc `DEALER_ASSIST_KEY`); nếu không, khôi phục từ bản sao "
+                        "lưu khóa của máy. Không có khóa thì không thể kiểm tra hay ghi tiếp nhật ký (khóa mới sẽ "
+                        "không khớp)",
+    "open.key_unreadable": "không đọc được tệp khóa {path}: chạy bằng người dùng của máy",
+    "open.key_is_folder": "đường dẫn khóa {path} là một thư mục: hãy chỉ ra chính tệp khóa",
+    "open.key_shared": "người khác có thể đọc hoặc ghi tệp khóa {path} (quyền {mode}): chỉ để người dùng của máy "
+                       "dùng, bằng `chmod 600 {path}`",
+    "open.key_not_hex": "tệp khóa {path} không phải khóa nhật ký (cần 64 chữ số thập lục phân)",
+    "open.key_size": "tệp khóa {path} có {size} byte, khóa nhật ký có {expected}",
+    "open.key_no_folder": "thư mục của khóa {folder} không tồn tại: gắn ổ chứa khóa hoặc tạo thư mục (chỉ người dùng "
+                          "của máy được đọc)",
+    "anchor.no_file": "không có tệp mốc ở {path}: kiểm tra --anchors (`journal.anchors` của máy)",
+    "anchor.unreadable": "không đọc được tệp mốc {path} ({error})",
+    "anchor.line_altered": "dòng {line} của tệp mốc {path} bị sửa hoặc được ghi bằng khóa của máy khác",
+    "anchor.line_out_of_place": "dòng {line} của tệp mốc {path} không nối tiếp {after}: có dòng mốc bị xoá, đảo thứ "
+                                "tự hoặc chép vào",
+    "anchor.after_line": "dòng {line}",
+    "anchor.after_start": "đầu tệp",
+    "anchor.not_ours": "không mốc nào trong {count} mốc thuộc nhật ký này (mốc cuối: {last}): đây không phải nhật ký "
+                       "máy đang ghi, hoặc nó được bắt đầu lại mà không qua máy",
+    "anchor.rolled_back": "BỊ QUAY LẠI: {anchor}{more} vượt quá cuối nhật ký ở sự kiện {end}: nhật ký đã bị thay bằng "
+                          "bản cũ hơn, bị cắt ngắn, hoặc mất tệp `-wal`{agreed}",
+    "anchor.forked": "BỊ RẼ NHÁNH: ở sự kiện {seq} mã băm của nhật ký là {digest}…, {anchor} ghi {hash}…: các sự kiện "
+                     "đến {seq} đã bị viết lại (bằng khóa), hoặc đây là nhật ký khác{agreed}",
+    "anchor.more": " (và {count} mốc sau đó)",
+    "anchor.agreed": "; nó khớp mọi mốc đến {anchor}",
+    "anchor.not_continued": "nhật ký không nối tiếp các mốc của nó",
+    "anchor.name": "{label} (sự kiện {seq})",
+    "anchor.name_why": "{label} (sự kiện {seq}, {why})",
+    "anchor.name_at": "{label} (sự kiện {seq} lúc {time})",
+    "anchor.name_at_why": "{label} (sự kiện {seq} lúc {time}, {why})",
+    "anchor.line": "dòng mốc {line}",
+    "anchor.checkpoint": "điểm kiểm {number} ({text})",
+    "anchor.why.started": "máy khởi động",
+    "anchor.why.stopped": "máy dừng",
+    "anchor.why.settled": "ván {round} đã thanh toán",
+    "anchor.why.voided": "ván {round} đã hủy",
     "signin.problem.pin_format": "mã PIN gồm {low} đến {high} chữ số (màn hình có bàn phím số)",
     "signin.problem.pin_guessable": "mã PIN một chữ số lặp lại hoặc các số liền nhau bị đoán đầu tiên: chọn mã khác",
     "signin.problem.id_format": "mã giám sát gồm 1 đến 16 chữ cái, chữ số, - hoặc "

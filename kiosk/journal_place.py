@@ -15,6 +15,7 @@ from journal.anchors import AnchorFile, AnchorSink
 from journal.errors import JournalError
 from journal.events import Note
 from journal.store import Journal, Recovery
+from journal.words import ANCHORS, phrase_of
 from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
 
 JOURNAL_FILE = "journal.sqlite3"
@@ -123,14 +124,14 @@ def recover_anchored(journal: Journal) -> Recovery:
         try:
             check = journal.check_anchors([sink.path])
         except JournalError as error:  # unreadable: the anchor that follows fails too, and notes it
-            journal.anchor_problem = str(error)
+            journal.anchor_problem = phrase_of(error)
         else:
             begun_anew = not check.ok and check.verdict == "not in the anchors" and journal.created
             if not check.ok and not begun_anew:
                 report = journal.verify()
                 if not report.ok:  # the chain's own fault is the one to name; recover() writes nothing then
                     return journal.recover()
-                problem = check.problem or "the journal does not continue its anchors"
+                problem = check.problem or ANCHORS["not_continued"]()
                 journal.refuse(problem)
                 return Recovery(False, report.events, problem)
     recovery = journal.recover()

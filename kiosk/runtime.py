@@ -20,6 +20,7 @@ from journal.clock import SystemClock
 from journal.errors import JournalCorrupted, JournalKeyError, JournalVersionError
 from journal.events import Event, JournalChecked, Note, SettingsChanged, SupervisorAdded
 from journal.store import Recovery
+from journal.words import phrase_of
 from kiosk.adapters import Camera, Devices
 from kiosk.config import KioskConfig, write_config
 from kiosk.controller.games import TableParts, make_tables
@@ -81,7 +82,7 @@ class KioskRuntime:
             # the kiosk opens on its stop screen with the reason, so a supervisor can sign in and look
             self.journal = self.stopped_journal()
             self.journal_readable = False
-            self.recovery = Recovery(False, 0, str(error))
+            self.recovery = Recovery(False, 0, phrase_of(error))  # the journal's phrase: worded on screen
         self.blocked: Msg | None = None
         if not self.recovery.sound:
             self.blocked = Msg("sup.verify_bad", {"error": self.recovery.problem or "unknown problem"})

@@ -4,6 +4,7 @@ anchors off the journal's folder."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -15,9 +16,11 @@ from journal.anchors import AnchorFile, read_anchor_file
 from journal.chain import anchor_mac, load_key
 from kiosk.cli import main
 from kiosk.config import JournalConfig, config_from_data
+from kiosk.i18n import Catalogue, Msg
 from kiosk.journal_place import recover_anchored
 from kiosk.runtime import KioskRuntime
 from kiosk.supervisors import hash_pin
+from tests.test_kiosk_languages import english_words
 
 SUPERVISOR_HASH = hash_pin("9753")
 
@@ -29,6 +32,13 @@ def place(tmp_path: Path) -> dict[str, Path]:
     for folder in folders.values():
         folder.mkdir()
     return folders
+
+
+def assert_worded_in_vietnamese_and_khmer(*messages: Msg) -> None:
+    for language in ("vi", "km"):
+        for message in messages:
+            shown = Catalogue(language).text(message)
+            assert english_words(re.sub(r"\S*/\S*", "", shown)) == [], shown  # a path is shown as it is
 
 
 def _start(place: dict[str, Path]) -> KioskRuntime:
@@ -74,6 +84,7 @@ def test_a_kiosk_on_a_journal_swapped_for_an_older_copy_does_not_play(place: dic
         assert runtime.desk.sign_in("S1", "9753").ok
         checked = runtime.verify_journal()  # VERIFY JOURNAL on the supervisor screen says it too
         assert checked.key == "sup.verify_bad" and "ROLLED BACK" in checked.params["error"]
+        assert_worded_in_vietnamese_and_khmer(runtime.blocked, checked)  # the stop screen's words, and VERIFY's
     finally:
         runtime.close()
     with JournalReader.open(place["data"] / "journal.sqlite3", place["keys"] / "kiosk.key") as reader:
@@ -153,6 +164,7 @@ def test_a_kiosk_whose_key_is_not_where_the_config_says_stops_with_where_it_look
         assert runtime.blocked is not None and runtime.health().journal.value == "down"
         assert runtime.blocked.params["error"].startswith(
             f"the journal's key is not at {place['keys'] / 'kiosk.key'}: if it was moved, give where it is now")
+        assert_worded_in_vietnamese_and_khmer(runtime.blocked)
     finally:
         runtime.close()
     assert not (place["keys"] / "kiosk.key").exists()  # no new key made in its place

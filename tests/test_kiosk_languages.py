@@ -32,9 +32,9 @@ ENGLISH = {
 
 
 def english_words(text: str) -> list[str]:
-    """Words of the kiosk's English left in a Khmer or Vietnamese text (a command's option, typed as it is, is
-    not a word)."""
-    words = re.findall(r"[A-Za-zÀ-ỹĐđ]+", re.sub(r"\{[a-z_]+\}|--[a-z][a-z-]*", "", text))
+    """Words of the kiosk's English left in a Khmer or Vietnamese text (a command's option, or a command or a name
+    in backquotes, typed as it is, is not a word)."""
+    words = re.findall(r"[A-Za-zÀ-ỹĐđ]+", re.sub(r"\{[a-z_]+\}|--[a-z][a-z-]*|`[^`]*`", "", text))
     return [word for word in words if word.lower() in ENGLISH]
 
 
@@ -501,12 +501,39 @@ def test_what_the_journals_check_finds_wrong_is_worded_in_the_screens_language(t
             connection.execute(sql)
         connection.close()
         problems.append(verify(folder))
+    problems += _anchor_problems(rare, tmp_path)
     keys = [getattr(problem, "key", problem) for problem in problems]
-    assert keys == ["verify.event_trouble", "verify.altered", "verify.gap", "verify.cut"]
+    assert keys == ["verify.event_trouble", "verify.altered", "verify.gap", "verify.cut", "anchor.rolled_back",
+                    "anchor.forked", "anchor.line_out_of_place", "anchor.line_altered", "anchor.not_ours"]
     catalogue = Catalogue(language)
     for problem in problems:
         shown = catalogue.text(Msg("sup.verify_bad", {"error": problem}))
-        assert english_words(re.sub(r"\S*/\S*", "", shown)) == [] and missing_glyphs(shown) == set(), shown
+        shown = re.sub(r"\S*/\S*|\(K1 T1 event [^)]*\)", "", shown)  # paths, and the checkpoint as it was typed
+        assert english_words(shown) == [] and missing_glyphs(shown) == set(), shown
+
+
+def _anchor_problems(journal: Path, folder: Path) -> list[str]:
+    """Why a journal does not continue its anchors: a checkpoint beyond its end, one it contradicts, anchor lines
+    reordered or altered, and anchors that are all of another journal."""
+    from journal.anchors import Anchor, AnchorFile
+    from journal.store import JournalReader
+
+    with JournalReader.open(journal / "j.sqlite3", journal / "k.key") as reader:
+        end, head = reader.head()
+        problems = [reader.check_anchors(checkpoints=[f"K1 T1 event {seq} 2026-12-04T10:00:00Z {digest}"]).problem
+                    for seq, digest in ((end + 3, head[:16]), (2, "0" * 16))]
+        ours = reader.journal_id() or ""
+        for name, journal_id in (("reordered", ours), ("altered", ours), ("another", "f" * 64)):
+            path = folder / f"{name}.anchors"
+            for seq, why in ((1, "kiosk started"), (2, "round 1 settled")):
+                anchor = Anchor("K1", "T1", journal_id, seq, reader.hash_at(seq) or "", "2026-12-04T10:00:00", why)
+                AnchorFile(path).send(anchor, reader.sign_anchor)
+            if name == "reordered":
+                path.write_text("\n".join(reversed(path.read_text().splitlines())) + "\n")
+            elif name == "altered":
+                path.write_text(path.read_text().replace("round 1 settled", "round 7 settled"))
+            problems.append(reader.check_anchors([path]).problem)
+    return [problem or "" for problem in problems]
 
 
 @pytest.mark.parametrize("language", ["vi", "km"])
