@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.phrases import TEMPLATES, Phrase
 from engine.schmier.scoring import CARD_NAMES as SCHMIER_CARD_NAMES
+from journal.words import void_words
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
 
 LANGUAGES = ("en", "vi", "km")
@@ -982,8 +983,10 @@ class Catalogue:
         if self.language == "en" and _is_one(params, key):
             template = ENGLISH_ONE[key]
         translated = {name: self._param(value) for name, value in params.items()}
-        if key == "bb.prompt.voided" and f"void.{params.get('reason')}" in TEXTS:  # the reason's code, worded
-            translated["reason"] = self.text(f"void.{params['reason']}")
+        if key == "bb.prompt.voided":  # the reason's code (or the panel's words, as journaled), worded
+            reason = str(params.get("reason", ""))
+            translated["reason"] = self.text(f"void.{reason}") if f"void.{reason}" in TEXTS else self.phrase(
+                void_words(reason))
         return template.format(**translated)
 
     def phrase(self, text: str) -> str:

@@ -117,6 +117,9 @@ def test_a_void_reason_is_worded_in_the_screens_language() -> None:
     assert Catalogue("vi").text("bb.prompt.voided", reason="misdeal") == "Ván đã hủy: Chia sai. Nhấn VÁN MỚI"
     assert "ចែកខុស" in Catalogue("km").text("bb.prompt.voided", reason="misdeal")
     assert Catalogue("en").text("bb.prompt.voided", reason="misdeal").startswith("Round voided: Misdeal.")
+    panel = "dealer pressed VOID on the panel"  # what the controllers journal for the panel's VOID
+    for language in ("vi", "km"):
+        assert english_words(Catalogue(language).text("bb.prompt.voided", reason=panel)) == [], language
 
 
 BET_STEPS = st.sampled_from((1, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 2000, 5000, 10000))

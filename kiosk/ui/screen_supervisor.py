@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from journal.words import void_words
 from kiosk.supervisors import SignInAnswer
 from kiosk.ui import theme
 from kiosk.ui.dialogs import FirstSupervisorPad, PinPad, void_dialog
@@ -165,7 +166,9 @@ class SupervisorScreen(Screen):
             replayed = detail.replayed
             check = t("sup.replay_ok") if replayed.agrees else t("sup.replay_bad", error=replayed.disagreement or "")
             reason = summary.void_reason
-            why = f" ({t('void.' + reason) if reason and _known('void.' + reason) else reason})" if reason else ""
+            phrase = self.runtime.catalogue.phrase
+            words = t("void." + reason) if _known("void." + reason) else phrase(void_words(reason))
+            why = f" ({words})" if reason else ""
             lines.append(
                 t("sup.recall_mark")
                 + " "
