@@ -18,6 +18,7 @@ from psycopg.types.json import Jsonb
 
 from journal.anchors import Anchor, AnchorError, Signer
 from journal.chain import canonical_json
+from journal.words import ANCHORS
 
 
 class FloorAnchors:
@@ -40,7 +41,7 @@ class FloorAnchors:
         record = {**fields, "mac": sign(canonical_json(fields))}
         with self._lock:
             if self._failed_at is not None and time.monotonic() - self._failed_at < self.retry_s:
-                raise AnchorError("the floor was unreachable a moment ago; the next round's anchor tries again")
+                raise AnchorError(ANCHORS["floor_unreachable"]())
             try:
                 conn = self._connection()
                 row = conn.execute("SELECT record_anchor(%s)", (Jsonb(record),)).fetchone()
@@ -48,11 +49,10 @@ class FloorAnchors:
                 self._failed_at = time.monotonic()
                 self._close()
                 first = (str(error).strip() or type(error).__name__).splitlines()[0]
-                raise AnchorError(f"the floor did not take the anchor ({first})") from None
+                raise AnchorError(ANCHORS["floor_refused"](error=first)) from None
             self._failed_at = None
         if row is not None and row[0] == "mismatch":
-            raise AnchorError(f"the floor holds another event {anchor.seq} than this journal: the journal was "
-                              "rewritten or replaced after it was shipped; the floor raised an alert")
+            raise AnchorError(ANCHORS["floor_mismatch"](seq=anchor.seq))
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed:

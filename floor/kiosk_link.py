@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.phrases import join
 from floor.anchors import FloorAnchors
 from floor.shipper import Shipper, ShipperThread
 from journal.anchors import Anchor, AnchorError, AnchorSink, Signer
+from journal.words import phrase_of
 
 
 class BothAnchors:
@@ -26,9 +28,9 @@ class BothAnchors:
             try:
                 sink.send(anchor, sign)
             except AnchorError as error:
-                problems.append(str(error))
+                problems.append(phrase_of(error))
         if problems:
-            raise AnchorError("; ".join(problems))
+            raise AnchorError(join("; ", problems))  # each sink's phrase kept: the kiosk's screen words them
 
 
 def floor_anchors(dsn: str, file_sink: AnchorSink | None) -> AnchorSink:

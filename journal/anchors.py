@@ -83,8 +83,7 @@ class AnchorFile:
     def send(self, anchor: Anchor, sign: Signer) -> None:
         try:
             if not self.path.parent.is_dir():
-                raise AnchorError(f"the anchor file's folder {self.path.parent} does not exist: mount the anchor "
-                                  "volume (or create the folder)")
+                raise AnchorError(ANCHORS["folder_gone"](folder=self.path.parent))
             if self._prev is None:
                 self._prev = _last_mac(self.path)
             fields = {"v": ANCHOR_FORMAT, **asdict(anchor), "prev": self._prev}
@@ -104,7 +103,7 @@ class AnchorFile:
                 _fsync_folder(self.path.parent)
             self._prev = mac
         except OSError as error:
-            raise AnchorError(f"cannot write the anchor file {self.path} ({error.strerror or error})") from None
+            raise AnchorError(ANCHORS["cannot_write"](path=self.path, error=error.strerror or error)) from None
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -278,8 +277,7 @@ def check_anchors(chain: Chain, journal_id: str | None, given: Iterable[Given],
     others = [a for a in anchors if a.journal is not None and a.journal != journal_id]
     notes: list[str] = []
     if others:
-        notes.append(f"{len(others)} anchors are of another journal of this kiosk (the last: {_name(others[-1])}); "
-                     "they are not checked against this one")
+        notes.append(ANCHORS["others"](count=len(others), last=_name(others[-1])))
     if file_problem is not None:
         return AnchorCheck(False, 0, file_problem, "anchor file altered", None, tuple(notes))
     filed = [a for a in anchors if a.journal is not None]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import InputError
 from engine.phrases import Phrase
 from journal.paths import DATA_ENV, default_journal_path, default_key_path
-from journal.words import LOGS, Words, english, void_words, who_words, zone_words
+from journal.words import LOGS, Words, anchor_why, english, void_words, who_words, zone_words
 
 LANGUAGES = ("en", "vi", "km")  # the kiosk's (kiosk.i18n), which the journal may not import
 
@@ -214,15 +214,15 @@ def _verify(args: argparse.Namespace) -> int:
             console.print(f"[yellow]{say('not_anchored')}[/] {say('not_anchored_why')}")
             return 0
         for note in anchored.notes:
-            console.print(f"[yellow]{say('note')}[/] {note}")
+            console.print(f"[yellow]{say('note')}[/] {say.phrase(note)}")
         if anchored.ok:
             last = anchored.last_good
             tail = "" if last is None else say("anchored_last_why" if last.why else "anchored_last", seq=last.seq,
-                                               why=last.why)
+                                               why=anchor_why(last.why))
             console.print(f"[bold green]{say('anchored')}[/] " + say("anchored_detail", count=anchored.checked,
                                                                       last=tail))
             return 0
-        console.print(f"[bold red]{say('not_anchored_bad')}[/] {db}: {anchored.problem}")
+        console.print(f"[bold red]{say('not_anchored_bad')}[/] {db}: {say.phrase(anchored.problem or '')}")
         console.print(say("keep_evidence_anchors"))
         return 1
     where = f" {say('first_bad', seq=report.first_bad_seq)}" if report.first_bad_seq is not None else ""

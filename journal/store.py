@@ -38,7 +38,7 @@ from journal.events import (
     decode,
 )
 from journal.evidence import EvidenceStore
-from journal.words import OPENING, VERIFY
+from journal.words import ANCHORS, OPENING, VERIFY, phrase_of
 
 JSON = Any
 SCHEMA_VERSION = 1
@@ -282,7 +282,7 @@ class JournalReader:
         result = check_anchors(self, self.journal_id(), given, problem)
         if torn:
             lines = ", ".join(map(str, torn))
-            note = f"not complete anchors (a write cut short), and no anchor missing around them: lines {lines}"
+            note = ANCHORS["torn"](lines=lines)
             result = replace(result, notes=(*result.notes, note))
         return result
 
@@ -707,7 +707,7 @@ class Journal(JournalReader):
                 self.anchors.send(anchor, self.sign_anchor)
             except AnchorError as error:
                 if self.anchor_problem is None:
-                    self.anchor_problem = str(error)
+                    self.anchor_problem = phrase_of(error)  # the sink's phrase: the kiosk's screen words it
                     self._write(Note(f"the chain's head could not be anchored ({error}); play goes on, the "
                                      "journal keeps every event, and the next anchor that is kept covers them",
                                      by="journal"), None)

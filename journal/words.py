@@ -130,6 +130,16 @@ ANCHORS = {
         ("why.stopped", "kiosk stopped"),
         ("why.settled", "round {round} settled"),
         ("why.voided", "round {round} voided"),
+        ("folder_gone", "the anchor file's folder {folder} does not exist: mount the anchor volume (or create the "
+                        "folder)"),
+        ("cannot_write", "cannot write the anchor file {path} ({error})"),
+        ("others", "{count} anchors are of another journal of this kiosk (the last: {last}); they are not checked "
+                   "against this one"),
+        ("torn", "not complete anchors (a write cut short), and no anchor missing around them: lines {lines}"),
+        ("floor_unreachable", "the floor was unreachable a moment ago; the next round's anchor tries again"),
+        ("floor_refused", "the floor did not take the anchor ({error})"),
+        ("floor_mismatch", "the floor holds another event {seq} than this journal: the journal was rewritten or "
+                           "replaced after it was shipped; the floor raised an alert"),
     )
 }
 

@@ -56,7 +56,7 @@ class Devices:
         for name in ("shaker", "panel"):
             if wanted[name].lower() == "none":
                 continue
-            self.links[name] = LinkHealth(Health.WARN, "connecting")
+            self.links[name] = LinkHealth(Health.WARN, "connecting", Msg("device.connecting"))
             client = DeviceClient(
                 ports[name], name=name, events=self.events, expect_kind=kinds[name], baudrate=config.devices.baud
             )

@@ -258,6 +258,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.no_open": ("No round is open", "Không có ván đang mở"),
     "sup.devices": ("Devices", "Thiết bị"),
     "sup.device_unused": ("{device}: not used", "{device}: không dùng"),
+    "sup.journal_line": ("Journal: {health} · {detail}", "Nhật ký: {health} · {detail}"),
+    "sup.journal_events": ("{events} events", "{events} sự kiện"),
+    "device.connecting": ("connecting", "đang kết nối"),
     "sup.device_line": (
         "{device}: {health} {detail} · port {port} · retries {retries}, CRC errors {crc}, duplicates {duplicates}, "
         "timeouts {timeouts}, reconnects {reconnects}, dice faults {faults}, old frames refused {refused}",
@@ -857,6 +860,21 @@ PHRASES_VI: dict[str, str] = {
     "anchor.why.stopped": "máy dừng",
     "anchor.why.settled": "ván {round} đã thanh toán",
     "anchor.why.voided": "ván {round} đã hủy",
+    "anchor.folder_gone": "thư mục của tệp mốc {folder} không tồn tại: gắn ổ chứa mốc (hoặc tạo thư mục)",
+    "anchor.cannot_write": "không ghi được tệp mốc {path} ({error})",
+    "anchor.others": "{count} mốc thuộc một nhật ký khác của máy này (mốc cuối: {last}); chúng không được đối chiếu "
+                     "với nhật ký này",
+    "anchor.torn": "mốc không trọn vẹn (lần ghi bị cắt ngang), và không thiếu mốc nào quanh chúng: dòng {lines}",
+    "place.key_beside_journal": "`journal.key`: khóa của nhật ký {key} nằm trong thư mục của nhật ký: ai chép thư mục "
+                                "đó có thể viết lại nhật ký và tính lại mọi mã băm; đặt `journal.key` là một tệp trên "
+                                "ổ khác mà chỉ người dùng của máy đọc được (`chmod 600`)",
+    "place.key_shared": "người khác có thể đọc hoặc ghi khóa `journal.key` {key}: `chmod 600 {key}`",
+    "place.anchors_beside_journal": "`journal.anchors` {anchors} nằm trong thư mục của nhật ký: mốc nằm cạnh nhật ký "
+                                    "bị quay lại cùng nó; hãy đặt nó trên ổ khác",
+    "anchor.floor_unreachable": "vừa rồi không liên lạc được máy chủ của sòng; mốc của ván sau sẽ thử lại",
+    "anchor.floor_refused": "máy chủ của sòng không nhận mốc ({error})",
+    "anchor.floor_mismatch": "máy chủ của sòng giữ sự kiện {seq} khác với nhật ký này: nhật ký đã bị viết lại hoặc "
+                             "thay thế sau khi gửi đi; máy chủ đã báo động",
     "signin.problem.pin_format": "mã PIN gồm {low} đến {high} chữ số (màn hình có bàn phím số)",
     "signin.problem.pin_guessable": "mã PIN một chữ số lặp lại hoặc các số liền nhau bị đoán đầu tiên: chọn mã khác",
     "signin.problem.id_format": "mã giám sát gồm 1 đến 16 chữ cái, chữ số, - hoặc "

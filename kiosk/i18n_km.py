@@ -184,6 +184,9 @@ TEXTS_KM: dict[str, str] = {
     "sup.no_open": "គ្មានជុំកំពុងបើក",
     "sup.devices": "ឧបករណ៍",
     "sup.device_unused": "{device}៖ មិនប្រើ",
+    "sup.journal_line": "កំណត់ហេតុ៖ {health} · {detail}",
+    "sup.journal_events": "ព្រឹត្តិការណ៍ {events}",
+    "device.connecting": "កំពុងភ្ជាប់",
     "sup.device_line": "{device}៖ {health} {detail} · ច្រក {port} · ផ្ញើម្ដងទៀត {retries} កំហុសផ្ទៀងផ្ទាត់ {crc} "
     "ស្ទួន {duplicates} អស់ពេល {timeouts} ភ្ជាប់ឡើងវិញ {reconnects} កំហុសឌីស {faults} ស៊ុមចាស់ដែលបានបដិសេធ {refused}",
     "device.up": "កម្មវិធីបង្កប់ {firmware}",
@@ -688,6 +691,21 @@ PHRASES_KM: dict[str, str] = {
     "anchor.why.stopped": "ម៉ាស៊ីនឈប់",
     "anchor.why.settled": "ជុំ {round} បានទូទាត់",
     "anchor.why.voided": "ជុំ {round} បានលុបចោល",
+    "anchor.folder_gone": "ថតរបស់ឯកសារយុថ្កា {folder} មិនមានទេ៖ ភ្ជាប់ឧបករណ៍ផ្ទុកយុថ្កា (ឬបង្កើតថត)",
+    "anchor.cannot_write": "មិនអាចសរសេរឯកសារយុថ្កា {path} បាន ({error})",
+    "anchor.others": "យុថ្កា {count} ជារបស់កំណត់ហេតុផ្សេងទៀតនៃម៉ាស៊ីននេះ (ចុងក្រោយ៖ {last})៖ "
+                     "មិនត្រូវបានផ្ទៀងផ្ទាត់នឹងកំណត់ហេតុនេះទេ",
+    "anchor.torn": "យុថ្កាមិនពេញលេញ (ការសរសេរត្រូវកាត់ផ្ដាច់) ហើយគ្មានយុថ្កាណាបាត់នៅជុំវិញវាទេ៖ បន្ទាត់ {lines}",
+    "place.key_beside_journal": "`journal.key`៖ កូនសោរបស់កំណត់ហេតុ {key} នៅក្នុងថតរបស់កំណត់ហេតុ៖ អ្នកណាចម្លងថតនោះ "
+                                "អាចសរសេរកំណត់ហេតុឡើងវិញ ហើយគណនាហាសទាំងអស់ឡើងវិញ។ កំណត់ `journal.key` "
+                                "ជាឯកសារនៅលើឧបករណ៍ផ្ទុកផ្សេង ដែលមានតែអ្នកប្រើរបស់ម៉ាស៊ីនអានបាន (`chmod 600`)",
+    "place.key_shared": "អ្នកដទៃអាចអាន ឬសរសេរកូនសោ `journal.key` {key}៖ `chmod 600 {key}`",
+    "place.anchors_beside_journal": "`journal.anchors` {anchors} នៅក្នុងថតរបស់កំណត់ហេតុ៖ យុថ្កានៅក្បែរកំណត់ហេតុ "
+                                    "ត្រូវរំកិលថយក្រោយជាមួយវា។ ដាក់វានៅលើឧបករណ៍ផ្ទុកផ្សេង",
+    "anchor.floor_unreachable": "ម៉ាស៊ីនមេរបស់កាស៊ីណូមិនអាចទាក់ទងបានមុននេះបន្តិច៖ យុថ្កានៃជុំបន្ទាប់នឹងសាកម្ដងទៀត",
+    "anchor.floor_refused": "ម៉ាស៊ីនមេរបស់កាស៊ីណូមិនទទួលយុថ្កាទេ ({error})",
+    "anchor.floor_mismatch": "ម៉ាស៊ីនមេរបស់កាស៊ីណូមានព្រឹត្តិការណ៍ {seq} ខុសពីកំណត់ហេតុនេះ៖ កំណត់ហេតុត្រូវបានសរសេរឡើងវិញ "
+                             "ឬជំនួស ក្រោយពេលផ្ញើទៅ។ ម៉ាស៊ីនមេបានបន្លឺការប្រកាសអាសន្ន",
     "signin.problem.pin_format": "PIN មាន {low} ដល់ {high} ខ្ទង់ (អេក្រង់មានក្ដារលេខ)",
     "signin.problem.pin_guessable": "PIN ដែលមានលេខតែមួយដដែលៗ ឬលេខតៗគ្នា ងាយទាយត្រូវមុនគេ៖ ជ្រើសលេខផ្សេង",
     "signin.problem.id_format": "លេខសម្គាល់អ្នកត្រួតពិនិត្យ មាន 1 ដល់ 16 តួអក្សរ លេខ - ឬ "

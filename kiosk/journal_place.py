@@ -11,12 +11,27 @@ import os
 from pathlib import Path
 from typing import Any
 
+from engine.phrases import PhraseTemplate
 from journal.anchors import AnchorFile, AnchorSink
 from journal.errors import JournalError
 from journal.events import Note
 from journal.store import Journal, Recovery
 from journal.words import ANCHORS, phrase_of
 from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
+
+# What a production config must not do: refused by ``--check``, and the journal light's detail on the screen.
+KEY_BESIDE_JOURNAL = PhraseTemplate(
+    "place.key_beside_journal",
+    "journal.key: the journal's key {key} is in the journal's folder: whoever copies that folder can rewrite the "
+    "journal and recompute every hash; set journal.key to a file on another volume that only the kiosk's user can "
+    "read (chmod 600)",
+)
+KEY_SHARED = PhraseTemplate("place.key_shared", "journal.key {key} may be read or written by others: chmod 600 {key}")
+ANCHORS_BESIDE_JOURNAL = PhraseTemplate(
+    "place.anchors_beside_journal",
+    "journal.anchors {anchors} is in the journal's folder: an anchor beside the journal is rolled back with it; put "
+    "it on another volume",
+)
 
 JOURNAL_FILE = "journal.sqlite3"
 DEMO_KEY_FILE = "kiosk.key"
@@ -65,15 +80,13 @@ def placement_problems(config: KioskConfig, data_dir: Path) -> tuple[list[str], 
     key = key_path(config, data_dir)
     data = _real(data_dir)
     if _real(key.parent) == data:
-        text = (f"journal.key: the journal's key {key} is in the journal's folder: whoever copies that folder can "
-                "rewrite the journal and recompute every hash; set journal.key to a file on another volume that "
-                "only the kiosk's user can read (chmod 600)")
+        text: str = KEY_BESIDE_JOURNAL(key=key)
         (refusals if production else warnings).append(text if production else "demo only: " + text)
     elif _same_volume(key.parent, data_dir):
         warnings.append(f"journal.key {key} is on the same volume as the journal: another volume (a separate "
                         "partition, a removable key) keeps it when the journal's disk is copied")
     if key.is_file() and os.stat(key).st_mode & 0o077:
-        refusals.append(f"journal.key {key} may be read or written by others: chmod 600 {key}")
+        refusals.append(KEY_SHARED(key=key))
     if config.journal.anchors is None:
         text = ("journal.anchors is not set: a journal swapped for an older copy, cut short or rewritten with the "
                 "key would not show; set it to an append-only file on another volume")
@@ -81,8 +94,7 @@ def placement_problems(config: KioskConfig, data_dir: Path) -> tuple[list[str], 
     else:
         anchors = Path(config.journal.anchors)
         if _real(anchors.parent) == data:
-            text = (f"journal.anchors {anchors} is in the journal's folder: an anchor beside the journal is rolled "
-                    "back with it; put it on another volume")
+            text = ANCHORS_BESIDE_JOURNAL(anchors=anchors)
             (refusals if production else warnings).append(text)
         elif not anchors.parent.is_dir():
             warnings.append(f"journal.anchors: the folder {anchors.parent} does not exist (is its volume mounted?): "

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.clock import Clock
+from engine.phrases import join
 from journal import Journal, JournalError
 from journal.clock import SystemClock
 from journal.errors import JournalCorrupted, JournalKeyError, JournalVersionError
@@ -249,6 +250,16 @@ class KioskRuntime:
                 ("journal", self.recovery.problem or warning or f"{self.journal.count()} events"),
             ),
         )
+
+    def journal_words(self) -> Msg | str:
+        """The journal light's detail as the supervisor's screen words it: why it is not OK (the journal's, an anchor
+        sink's or the placement's phrase), else how many events it holds."""
+        problem = self.recovery.problem or self.journal.anchor_problem
+        if problem:
+            return problem
+        if self.journal_place:
+            return join("; ", self.journal_place)
+        return Msg("sup.journal_events", {"events": self.journal.count()})
 
     def call_supervisor(self) -> None:
         """The panel's CALL button: on record, and on the status bar until a supervisor signs in."""

@@ -110,6 +110,9 @@ def test_an_anchor_volume_that_is_gone_warns_and_play_goes_on(place: dict[str, P
         health = runtime.health()
         assert runtime.blocked is None and health.journal.value == "warn"
         assert "does not exist: mount the anchor volume" in dict(health.details)["journal"]
+        # the supervisor's Devices list words the journal light's detail in the screen's language
+        detail = runtime.journal_words()
+        assert_worded_in_vietnamese_and_khmer(Msg("sup.journal_line", {"health": "", "detail": detail}))
     finally:
         runtime.close()
     with JournalReader.open(place["data"] / "journal.sqlite3", place["keys"] / "kiosk.key") as reader:

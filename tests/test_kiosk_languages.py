@@ -14,9 +14,10 @@ import engine.baibuu
 import engine.samloc
 import engine.schmier  # noqa: F401
 import journal.words  # noqa: F401 - the journal's review and logs phrases, worded by the same catalogue
+import kiosk.journal_place  # what a production config must not do with the key and anchors
 import kiosk.supervisors  # noqa: F401 - why a new supervisor's ID or PIN is refused
-from engine.phrases import TEMPLATES, placeholders
-from kiosk.i18n import LANGUAGES, PHRASES, TEXTS, Catalogue, language_button_text
+from engine.phrases import TEMPLATES, join, placeholders
+from kiosk.i18n import LANGUAGES, PHRASES, TEXTS, Catalogue, Msg, language_button_text
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
 from kiosk.ui.shaped_text import khmer_font, missing_glyphs
 
@@ -284,6 +285,40 @@ def test_schmiers_six_points_are_worded_in_the_screens_language_with_seats_and_t
     assert "(team 0 " in points[-1].reason or "team 0 " in points[-1].reason  # the engine's English counts from 0
 
 
+@pytest.mark.parametrize("language", ["vi", "km"])
+def test_the_supervisors_devices_and_journal_lines_are_worded_in_the_screens_language(
+    tmp_path: Path, language: str
+) -> None:
+    """The Devices list as the supervisor sees it: a device still connecting, one not used, and the journal light's
+    detail when the config keeps the key and the anchors beside the journal."""
+    import os
+    from dataclasses import replace
+
+    from kiosk.adapters import Devices
+    from kiosk.config import config_from_data
+    from kiosk.journal_place import placement_problems
+
+    config = config_from_data({"devices": {"shaker": str(tmp_path / "tty9"), "panel": "none"}})
+    devices = Devices(config)
+    try:
+        lines = devices.diagnostics()
+    finally:
+        devices.close()
+    key = tmp_path / "k7"
+    key.write_text("0" * 64)
+    os.chmod(key, 0o644)
+    production = replace(config, journal=replace(config.journal, key=str(key), anchors=str(tmp_path / "a7")))
+    refusals = placement_problems(production, tmp_path)[0]
+    assert len(refusals) == 3
+    catalogue = Catalogue(language)
+    shown = [catalogue.text(line) for line in lines]
+    shown.append(catalogue.text("sup.journal_line", health="", detail=join("; ", refusals)))
+    shown.append(catalogue.text("sup.journal_line", health="", detail=Msg("sup.journal_events", {"events": 7})))
+    for text in shown:
+        assert english_words(text.replace(str(tmp_path), "")) == [] and missing_glyphs(text) == set(), text
+    assert catalogue.text("device.connecting") in shown[0]
+
+
 def test_the_camera_source_is_named_in_the_screens_language() -> None:
     from kiosk.adapters import source_words
 
@@ -505,9 +540,11 @@ def test_what_the_journals_check_finds_wrong_is_worded_in_the_screens_language(t
         connection.close()
         problems.append(verify(folder))
     problems += _anchor_problems(rare, tmp_path)
+    problems += _anchor_side_notes(rare, tmp_path)
     keys = [getattr(problem, "key", problem) for problem in problems]
     assert keys == ["verify.event_trouble", "verify.altered", "verify.gap", "verify.cut", "anchor.rolled_back",
-                    "anchor.forked", "anchor.line_out_of_place", "anchor.line_altered", "anchor.not_ours"]
+                    "anchor.forked", "anchor.line_out_of_place", "anchor.line_altered", "anchor.not_ours",
+                    "anchor.others", "anchor.torn", "anchor.folder_gone", "anchor.cannot_write"]
     catalogue = Catalogue(language)
     for problem in problems:
         shown = catalogue.text(Msg("sup.verify_bad", {"error": problem}))
@@ -537,6 +574,30 @@ def _anchor_problems(journal: Path, folder: Path) -> list[str]:
                 path.write_text(path.read_text().replace("round 1 settled", "round 7 settled"))
             problems.append(reader.check_anchors([path]).problem)
     return [problem or "" for problem in problems]
+
+
+def _anchor_side_notes(journal: Path, folder: Path) -> list[str]:
+    """What the anchor check says beside its verdict (anchors of another journal, a line torn by a power cut), and why
+    an anchor cannot be written (the anchor volume is gone, the file cannot be written): the journal light's detail."""
+    from journal.anchors import Anchor, AnchorError, AnchorFile
+    from journal.store import JournalReader
+    from journal.words import phrase_of
+
+    with JournalReader.open(journal / "j.sqlite3", journal / "k.key") as reader:
+        path = folder / "mixed.anchors"
+        for journal_id, seq in (("f" * 64, 1), (reader.journal_id() or "", 2)):
+            anchor = Anchor("K1", "T1", journal_id, seq, reader.hash_at(seq) or "", "2026-12-04T10:00", "kiosk started")
+            AnchorFile(path).send(anchor, reader.sign_anchor)
+        with path.open("a") as file:
+            file.write('{"v": 1, "kiosk": "K1"')  # a line cut short by a power cut
+        notes = list(reader.check_anchors([path]).notes)
+        problems = []
+        for sink in (AnchorFile(folder / "unmounted" / "a.anchors"), AnchorFile(folder)):  # a folder is no file
+            try:
+                sink.send(Anchor("K1", "T1", "", 1, "", "", "kiosk started"), reader.sign_anchor)
+            except AnchorError as error:
+                problems.append(phrase_of(error))
+    return notes + problems
 
 
 @pytest.mark.parametrize("language", ["vi", "km"])

@@ -10,6 +10,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from journal.words import void_words
+from kiosk.i18n import Msg
 from kiosk.supervisors import SignInAnswer
 from kiosk.ui import theme
 from kiosk.ui.dialogs import FirstSupervisorPad, PinPad, void_dialog
@@ -258,6 +259,8 @@ class SupervisorScreen(Screen):
                     t("sup.devices") + ":",
                     *map(t, self.runtime.devices.diagnostics()),
                     t("status.camera") + ": " + camera_detail(self.runtime.camera.state(), self.runtime.catalogue),
+                    t("sup.journal_line", health=Msg(f"health.{self.runtime.health().journal.value}"),
+                      detail=self.runtime.journal_words()),
                     *([f"{t('sup.evidence')}: {t(evidence)}"] if (evidence := self.runtime.evidence_words) else []),
                 ]
             )
