@@ -229,6 +229,7 @@ LOGS = {
         ("void.device", "Device fault"),
         ("void.crash", "Kiosk restarted"),
         ("void.panel", "dealer pressed VOID on the panel"),
+        ("hold.dispute", "kept for a dispute"),
     )
 }
 _PANEL_VOID = "dealer pressed VOID on the panel"  # the reason the controllers journal for the panel's VOID
@@ -248,6 +249,16 @@ def void_words(reason: str) -> str:
     """A void's journaled reason (a code such as ``misdeal``, or the panel's words) as a phrase; free text as is."""
     key = "void.panel" if reason == _PANEL_VOID else f"void.{reason}"
     return LOGS[key]() if key in LOGS else reason
+
+
+HOLD_DISPUTE = "dispute"
+"""The reason journaled when a supervisor keeps a round's evidence for a dispute (a code; screens word it)."""
+
+
+def hold_words(reason: str) -> str:
+    """Why a round's evidence is held (the code ``dispute``, or the English an older kiosk journaled) as a phrase;
+    free text as is."""
+    return LOGS["hold.dispute"]() if reason in (HOLD_DISPUTE, "kept for a dispute") else reason
 
 
 def who_words(who: str) -> str:

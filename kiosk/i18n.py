@@ -247,6 +247,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.frame_hold": ("KEEP FOR A DISPUTE", "GIỮ LẠI (TRANH CHẤP)"),
     "sup.frame_held": ("KEPT FOR A DISPUTE", "ĐÃ GIỮ (TRANH CHẤP)"),
     "sup.frame_close": ("CLOSE", "ĐÓNG"),
+    "sup.held": ("Frames {reason}, by {by}", "Ảnh bằng chứng {reason}, bởi {by}"),
     "sup.frame_title": (
         "{caption}: the camera frame of {count} readings, as kept",
         "{caption}: ảnh camera của {count} lần đọc, như đã lưu",
@@ -791,6 +792,7 @@ PHRASES_VI: dict[str, str] = {
     "logs.void.device": "Lỗi thiết bị",
     "logs.void.crash": "Máy khởi động lại",
     "logs.void.panel": "người chia bài nhấn HỦY VÁN trên bảng nút",
+    "logs.hold.dispute": "giữ lại cho tranh chấp",
     "verify.damaged": "tệp cơ sở dữ liệu bị hỏng ({error})",
     "verify.damaged_integrity": "tệp cơ sở dữ liệu bị hỏng (kiểm tra toàn vẹn SQLite: {detail})",
     "verify.format": "định dạng nhật ký là {version}, cần {expected}",

@@ -290,10 +290,12 @@ def test_the_supervisors_devices_and_journal_lines_are_worded_in_the_screens_lan
     tmp_path: Path, language: str
 ) -> None:
     """The Devices list as the supervisor sees it: a device still connecting, one not used, and the journal light's
-    detail when the config keeps the key and the anchors beside the journal."""
+    detail when the config keeps the key and the anchors beside the journal; and a round's evidence kept for a
+    dispute, as the recall words it."""
     import os
     from dataclasses import replace
 
+    from journal.words import HOLD_DISPUTE, hold_words
     from kiosk.adapters import Devices
     from kiosk.config import config_from_data
     from kiosk.journal_place import placement_problems
@@ -314,9 +316,11 @@ def test_the_supervisors_devices_and_journal_lines_are_worded_in_the_screens_lan
     shown = [catalogue.text(line) for line in lines]
     shown.append(catalogue.text("sup.journal_line", health="", detail=join("; ", refusals)))
     shown.append(catalogue.text("sup.journal_line", health="", detail=Msg("sup.journal_events", {"events": 7})))
+    shown.append(catalogue.text("sup.held", by="S1", reason=catalogue.phrase(hold_words(HOLD_DISPUTE))))
     for text in shown:
         assert english_words(text.replace(str(tmp_path), "")) == [] and missing_glyphs(text) == set(), text
     assert catalogue.text("device.connecting") in shown[0]
+    assert hold_words("kept for a dispute") == hold_words(HOLD_DISPUTE)  # as older kiosks journaled it
 
 
 def test_the_camera_source_is_named_in_the_screens_language() -> None:

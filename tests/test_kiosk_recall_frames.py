@@ -102,7 +102,8 @@ def drive_recall_frames(app: Any) -> Iterator[float]:
                         "picture": list(dialog.picture.texture.size), "open": dialog.parent is not None}
     yield from p.shot("41-recall-frame-enlarged")
     p.tap(dialog.hold_button)
-    result["held"] = [dialog.hold_button.text, dialog.hold_button.disabled]
+    result["held"] = [dialog.hold_button.text, dialog.hold_button.disabled, dialog.parent is not None]
+    result["recall_after_hold"] = sup.recall_text.text
     p.tap(dialog.close_button)
     yield 0.3
     result["closed"] = dialog.parent is None
@@ -144,11 +145,12 @@ def test_the_recall_shows_the_frames_the_readings_were_made_from_and_a_dispute_k
     assert dialog["open"] and dialog["picture"] == [1920, 1080]  # the whole frame, full size
     assert dialog["title"] == "#1 seats: the camera frame of 2 readings, as kept"
     assert dialog["hold"] == "KEEP FOR A DISPUTE"
-    assert result["held"] == ["KEPT FOR A DISPUTE", True] and result["closed"] and result["after_lock"] == 0
+    assert result["held"] == ["KEPT FOR A DISPUTE", True, True] and result["closed"] and result["after_lock"] == 0
+    assert f"Frames kept for a dispute, by {SUPERVISOR}" in result["recall_after_hold"]  # the recall says so at once
     for shot in result["shots"]:
         assert Path(shot).stat().st_size > 10_000, shot
     with JournalReader.open(data / "journal.sqlite3", data / "kiosk.key") as reader:
         held = [e.payload for e in reader.entries(kinds=["evidence_held"])]
         frames = {e.payload["frame"] for e in reader.entries(kinds=["cards_read"])}
-    assert held == [{"round": 1, "by": SUPERVISOR, "reason": "kept for a dispute"}]
+    assert held == [{"round": 1, "by": SUPERVISOR, "reason": "dispute"}]  # a code: each screen words it
     assert len(frames) == 2

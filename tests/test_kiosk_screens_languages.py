@@ -211,9 +211,12 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
 
 
 def _rare_recall_states(app: Any) -> None:
-    """What the supervisor's recall then shows besides the usual: a flag (the dice journaled twice in the round) and a
-    frame thumbnail with no picture (pruned by the retention settings, as journaled)."""
+    """What the supervisor's recall then shows besides the usual: a flag (the dice journaled twice in the round), a
+    frame thumbnail with no picture (pruned by the retention settings, as journaled), and the round's evidence kept
+    for a dispute (as KEEP FOR A DISPUTE journals it)."""
     from journal.events import DiceRolled, EvidencePruned
+    from journal.retention import hold
+    from journal.words import HOLD_DISPUTE
 
     journal = app.runtime.journal
     round_id = journal.open_round_id
@@ -221,6 +224,7 @@ def _rare_recall_states(app: Any) -> None:
     cited = [e.payload["frame"] for e in journal.entries(round_id=round_id, kinds=["cards_read"]) if e.payload["frame"]]
     journal.append(EvidencePruned((cited[0],), (round_id,), "older than 30 days"))
     journal.evidence.path(cited[0]).unlink()
+    hold(journal, round_id, by="S7", reason=HOLD_DISPUTE)
 
 
 def drive_bai_buu_screens(app: Any) -> Iterator[float]:
@@ -258,9 +262,12 @@ def _check(result: dict[str, Any]) -> None:
         assert re.search(r"House, last rounds: #1 [+-]\d+", table_lines[("table-closed", "en")])
         assert "កម្រិតភ្នាល់ 10–1000" in table_lines[("table-closed", "km")]
     if ("table-closed", "en") in table_lines:  # the recall's flag and its pruned frame, in each language
-        for language, flag, pruned in (("en", "FLAG: the shaker's dice", "pruned 20"),
-                                       ("vi", "CHÚ Ý: xúc xắc", "đã xoá 20"), ("km", "ប្រយ័ត្ន: ឌីស", "បានលុប 20")):
-            assert flag in table_lines[("supervisor", language)] and pruned in table_lines[("supervisor", language)]
+        for language, flag, pruned, held in (
+                ("en", "FLAG: the shaker's dice", "pruned 20", "Frames kept for a dispute, by S7"),
+                ("vi", "CHÚ Ý: xúc xắc", "đã xoá 20", "Ảnh bằng chứng giữ lại cho tranh chấp, bởi S7"),
+                ("km", "ប្រយ័ត្ន: ឌីស", "បានលុប 20", "រូបភស្តុតាងរក្សាទុកសម្រាប់ជម្លោះ ដោយ S7")):
+            shown = table_lines[("supervisor", language)]
+            assert flag in shown and pruned in shown and held in shown, (language, shown)
     if "table-closed" in names:  # SAVE while a round is open: refused in the screen's language
         from kiosk.i18n import Catalogue
 

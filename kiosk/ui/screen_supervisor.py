@@ -9,7 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
-from journal.words import void_words
+from journal.words import HOLD_DISPUTE, hold_words, void_words
 from kiosk.i18n import Msg
 from kiosk.supervisors import SignInAnswer
 from kiosk.ui import theme
@@ -151,7 +151,9 @@ class SupervisorScreen(Screen):
         self.journal_bad = False
         self.refresh(force=True)
 
-    def load_recall(self) -> None:
+    def load_recall(self, frames: bool = True) -> None:
+        """The recall's lines, and its frames' thumbnails unless ``frames`` is False (a frame shown enlarged stays)."""
+        from journal.retention import evidence_index
         from journal.review import recall
 
         t = self.runtime.catalogue.text
@@ -159,6 +161,7 @@ class SupervisorScreen(Screen):
         if not self.runtime.journal_readable:
             self.recall_lines = [t("sup.verify_bad", error=self.runtime.recovery.problem or "")]
             return
+        held = evidence_index(self.runtime.journal).held
         for detail in recall(self.runtime.journal, RECALL_COUNT):
             summary = detail.summary
             when = summary.begun_at[11:16]
@@ -182,17 +185,24 @@ class SupervisorScreen(Screen):
                     summary=f"{money} · {check}",
                 )
             )
+            hold = held.get(summary.round_id)
+            if hold is not None:
+                kept = phrase(hold_words(str(hold.payload["reason"])))
+                lines.append(f"        {t('sup.held', by=hold.payload['by'], reason=kept)}")
             lines.extend(f"        {t('sup.flag')}: {self.runtime.catalogue.phrase(flag)}" for flag in detail.flags)
             lines.extend(f"        {self.runtime.catalogue.phrase(text)}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
-        self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
+        if frames:
+            self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
 
     def hold_evidence(self, round_id: int) -> None:
         """KEEP FOR A DISPUTE: the round's frames outlive the retention settings; journaled with who asked."""
         from journal.retention import hold
 
         hold(self.runtime.journal, round_id, by=getattr(self.runtime, "supervisor", "supervisor"),
-             reason="kept for a dispute")
+             reason=HOLD_DISPUTE)  # a code: each screen words it in its own language
+        self.load_recall(frames=False)
+        self.refresh(force=True)
 
     def verify(self) -> None:
         outcome = self.runtime.verify_journal()
