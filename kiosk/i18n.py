@@ -482,6 +482,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # deck enrollment (supervisor)
     "enroll.title": ("Deck enrollment", "Học bộ bài mới"),
+    # a deck's name as first offered: Latin letters or digits, as the deck's folder is named from them
+    "enroll.default_name": ("House deck", "A1"),
     "enroll.capture": ("Capture spread", "Chụp bài"),
     "enroll.save": ("Save deck", "Lưu bộ bài"),
     "enroll.learn": ("Learn", "Học"),

@@ -340,6 +340,7 @@ TEXTS_KM: dict[str, str] = {
     "បើគ្មាន យកកាតខ្ពស់ធំបំផុត។ ស្មើ៖ កាតទាបធំជាង រួចការរៀបដែលទុកកាតធំបំផុតនៅខ្ពស់។",
     # deck enrollment (supervisor)
     "enroll.title": "រៀនបៀថ្មី",
+    "enroll.default_name": "បៀ A1",
     "enroll.capture": "ថតបៀ",
     "enroll.save": "រក្សាទុកបៀ",
     "enroll.learn": "រៀន",

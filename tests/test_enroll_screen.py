@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -42,9 +43,17 @@ def drive_enrollment(app: Any) -> Iterator[float]:
             sup.dialog.keys[key].trigger_action(0)
         sup.dialog.keys["OK"].trigger_action(0)
         yield 0.3
+        while app.catalogue.language != "km":  # opened on a Khmer screen: every word Khmer, the deck's name too
+            app.language_button.trigger_action(0)
         sup.enroll_button.trigger_action(0)
         yield 0.5
         dialog = sup.dialog
+        result["name_km"] = dialog.name_input.text
+        app.screenshot(os.environ["KIOSK_SHOTS"], "enroll-km")
+        dialog.name_input.text = "House deck"
+        while app.catalogue.language != "en":
+            app.language_button.trigger_action(0)
+        dialog.redraw()
         shown = iter(spreads)
         dialog.frame_source = lambda: next(shown)  # the camera's picture: a photo of the spread deck
         dialog.model_dir = Path(os.environ["KIOSK_TEST_OUT"]).parent / "no-model"  # every face named by touch
@@ -131,4 +140,9 @@ def test_enrollment_on_the_kiosk_behind_the_pin(display: str, tmp_path: Path) ->
     assert result["bad_name_km"] == Catalogue("km").text("enroll.bad_name")
     assert result["save_enabled"] and "house-deck@v1" in result["saved_message"] and result["learn_enabled"]
     assert not result["activate_enabled"]
+    assert result["name_km"] == Catalogue("km").text("enroll.default_name") and not english_words(result["name_km"])
+    kept = REPO / "artifacts" / "screenshots" / "languages"
+    kept.mkdir(parents=True, exist_ok=True)
+    for shot in shots.glob("enroll-km*.png"):  # looked at with the other screens' Khmer screenshots
+        shutil.copy(shot, kept / shot.name)
     assert (tmp_path / "data" / "decks" / "house-deck" / "v001" / "profile.json").exists()

@@ -33,7 +33,7 @@ TILE_WIDTH = 96
 
 class EnrollDialog(Dialog):
     def __init__(self, runtime: Any, scale: theme.Scale, frame_source: Callable[[], Any] | None = None,
-                 deck_name: str = "House deck") -> None:
+                 deck_name: str | None = None) -> None:
         self.runtime = runtime
         self.catalogue = runtime.catalogue
         super().__init__(scale, self.text("title"))
@@ -48,6 +48,7 @@ class EnrollDialog(Dialog):
         self.picker: CardPicker | None = None
         px = scale.px
         top = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
+        deck_name = deck_name if deck_name is not None else self.text("default_name")  # a name in the screen's words
         self.name_input = TextInput(text=deck_name, multiline=False, font_size=scale.font(26), size_hint_x=1.6)
         self.capture_button = BigButton("confirm", scale, font_size=scale.font(24))
         self.capture_button.bind(on_release=lambda *_: self.capture())
@@ -133,7 +134,7 @@ class EnrollDialog(Dialog):
         from vision.enroll.confirm import ConfirmController
         from vision.enroll.profile import Draft
 
-        name = self.name_input.text.strip() or "House deck"
+        name = self.name_input.text.strip() or self.text("default_name")
         if self.controller is None or self.controller.draft.name != name:
             self.controller = ConfirmController(Draft.open(name, self.root_dir))
             self.controller.subscribe(self.redraw)
@@ -146,7 +147,7 @@ class EnrollDialog(Dialog):
         from vision.enroll.registry import active_model_dir
 
         try:
-            slug_of(self.name_input.text.strip() or "House deck")
+            slug_of(self.name_input.text.strip() or self.text("default_name"))
         except InputError:
             self.message = self.text("bad_name")
             self.redraw()
