@@ -73,6 +73,10 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
                 if isinstance(widget, TextLabel) and widget.texture_size[1] > widget.height + 2:
                     clipped.append(f"{widget.text[:50]!r} {widget.texture_size[1]:.0f} px high in {widget.height:.0f}")
+                elif isinstance(widget, TextLabel) and widget.text_size[1] is not None:  # drawn cut to its box
+                    natural = _natural_height(widget)
+                    if natural > widget.height + 2:
+                        clipped.append(f"{widget.text[:50]!r} {natural:.0f} px high, cut to {widget.height:.0f}")
             if (
                 isinstance(widget, (ButtonBehavior, TextInput))
                 and top is Window.children[0]
@@ -82,6 +86,18 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
                 targets.append({"what": type(widget).__name__, "text": getattr(widget, "text", "")[:40],
                                 "width": round(width), "height": round(height)})
     return texts, targets, clipped
+
+
+def _natural_height(label: Any) -> float:
+    """How high a label's text is when drawn in its width with no height limit (a label with a fixed text box, such
+    as a top-aligned one, draws only what fits and its texture does not show the rest): laid out again by the same
+    text provider with the same options, the label itself untouched."""
+    drawn = label._label
+    options = {name: value for name, value in drawn.options.items() if name != "text"}
+    options["text_size"] = (label.width, None)
+    again = type(drawn)(text=label.text, **options)
+    again.refresh()
+    return float(again.texture.size[1]) if again.texture is not None else 0.0
 
 
 def _look(p: Any, name: str) -> Iterator[float]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
@@ -112,14 +113,16 @@ class SupervisorScreen(Screen):
         self.recall_frames = RecallFrames(scale, runtime.catalogue, self.hold_evidence)
         box.add_widget(self.recall_frames)  # the camera frames the recalled readings were made from
         scroll = ScrollView()
-        self.recall_text = TextLabel(font_size=scale.font(18), size_hint_y=None, valign="top", markup=False)
-        self.recall_text.bind(texture_size=lambda w, s: setattr(w, "height", max(s[1], px(100))))
+        # as high as its lines, however many (the scroll shows them all): a plain label, never boxed to a height
+        self.recall_text = Label(font_size=scale.font(18), size_hint_y=None, halign="left", valign="top",
+                                 color=theme.TEXT, markup=False)
+        self.recall_text.bind(texture_size=lambda w, s: setattr(w, "height", s[1]))
         self.recall_text.bind(width=lambda w, _: setattr(w, "text_size", (w.width, None)))
         scroll.add_widget(self.recall_text)
         box.add_widget(scroll)
-        self.devices_text = TextLabel(
-            font_size=scale.font(16), size_hint_y=None, height=px(110), valign="top", color=theme.TEXT_DIM
-        )
+        # measured at its natural height, so that a longer list (Khmer wraps the device lines) is drawn smaller,
+        # never cut: the camera and journal lines come last
+        self.devices_text = TextLabel(font_size=scale.font(16), size_hint_y=None, height=px(150), color=theme.TEXT_DIM)
         box.add_widget(self.devices_text)
         self.add_widget(box)
 
