@@ -49,6 +49,9 @@ def drive_enrollment(app: Any) -> Iterator[float]:
         yield 0.5
         dialog = sup.dialog
         result["name_km"] = dialog.name_input.text
+        import kivy.uix.textinput
+
+        result["input_drawn_by"] = kivy.uix.textinput.Label.__name__  # Khmer typed or offered: shaped, not boxes
         app.screenshot(os.environ["KIOSK_SHOTS"], "enroll-km")
         dialog.name_input.text = "House deck"
         while app.catalogue.language != "en":
@@ -141,6 +144,7 @@ def test_enrollment_on_the_kiosk_behind_the_pin(display: str, tmp_path: Path) ->
     assert result["save_enabled"] and "house-deck@v1" in result["saved_message"] and result["learn_enabled"]
     assert not result["activate_enabled"]
     assert result["name_km"] == Catalogue("km").text("enroll.default_name") and not english_words(result["name_km"])
+    assert result["input_drawn_by"] == "ShapedLabel"
     kept = REPO / "artifacts" / "screenshots" / "languages"
     kept.mkdir(parents=True, exist_ok=True)
     for shot in shots.glob("enroll-km*.png"):  # looked at with the other screens' Khmer screenshots

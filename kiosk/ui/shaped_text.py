@@ -194,6 +194,9 @@ def install() -> None:
     markup = type("ShapedMarkupLabel", (ShapedTextMixin, MarkupLabel), {})
     uix_label.CoreLabel = plain  # type: ignore[attr-defined]
     uix_label.CoreMarkupLabel = markup  # type: ignore[attr-defined]
+    import kivy.uix.textinput as uix_textinput
+
+    uix_textinput.Label = plain  # type: ignore[attr-defined]  # a typed name (a deck's, in Khmer) is shaped too
     _installed = True
 
 
