@@ -181,7 +181,7 @@ TEXTS_KM: dict[str, str] = {
     "sup.verify": "ពិនិត្យកំណត់ហេតុ",
     "sup.verify_ok": "កំណត់ហេតុល្អ៖ ព្រឹត្តិការណ៍ {events} ខ្សែសង្វាក់នៅដដែល",
     "sup.verify_bad": "កំណត់ហេតុត្រូវបានកែ ឬខូច៖ {error}",
-    "sup.void_open": "លុបចោលជុំដែលកំពុងបើក",
+    "sup.void_open": "លុបចោលជុំ ដែលកំពុងបើក",  # a space where a narrow button may wrap it, not mid-word
     "sup.no_open": "គ្មានជុំកំពុងបើក",
     "sup.devices": "ឧបករណ៍",
     "sup.device_unused": "{device}៖ មិនប្រើ",

@@ -290,6 +290,11 @@ def _check(result: dict[str, Any]) -> None:
         for screen in result["screens"]:
             if screen["name"] == "setup":
                 assert Catalogue(screen["language"]).text("setup.round_open") in screen["texts"], screen["texts"]
+    for screen in result["screens"]:  # the PIN pad's OK key in the screen's words ("OK" is too short for the check)
+        if screen["name"].endswith("-pin"):
+            from kiosk.i18n import Catalogue
+
+            assert Catalogue(screen["language"]).text("button.ok") in screen["texts"], screen["texts"]
     if "card_taps" in result:  # a seat's 50 px cards take taps over 72 px, a shared strip going to the nearer card
         assert all(result["card_taps"].values()), result["card_taps"]
     for screen in result["screens"]:

@@ -222,7 +222,7 @@ class PinPad(Dialog):
         self.shown = Label(text="", font_size=scale.font(44), size_hint_y=None, height=scale.px(60),
                            font_name=CARD_FONT)  # Roboto has no ●
         self.box.add_widget(self.shown)
-        self.keys = _number_keys(self.box, scale, self.press)
+        self.keys = _number_keys(self.box, scale, self.press, catalogue.text("button.ok"))
         cancel = BigButton("void", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(80))
         cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
         self.box.add_widget(cancel)
@@ -273,7 +273,7 @@ class FirstSupervisorPad(Dialog):
         self.problem = Label(text="", font_size=scale.font(22), color=theme.ALERT, size_hint_y=None,
                              height=scale.px(34))
         self.box.add_widget(self.problem)
-        self.keys = _number_keys(self.box, scale, self.press)
+        self.keys = _number_keys(self.box, scale, self.press, catalogue.text("button.ok"))
 
     def press(self, key: str) -> None:
         digits = self.entered[self.step]
@@ -315,14 +315,14 @@ class FirstSupervisorPad(Dialog):
         self.shown.text = digits if self.step == "id" else "●" * len(digits)
 
 
-def _number_keys(box: BoxLayout, scale: theme.Scale, press: Callable[[str], None]) -> dict[str, Button]:
-    """The 3×4 number pad (⌫ and OK in the last row), added to ``box``."""
+def _number_keys(box: BoxLayout, scale: theme.Scale, press: Callable[[str], None], ok_text: str) -> dict[str, Button]:
+    """The 3×4 number pad (⌫ and OK, worded ``ok_text``, in the last row), added to ``box``."""
     grid = GridLayout(cols=3, spacing=scale.px(8))
     keys: dict[str, Button] = {}
     for key_text in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
         colour = theme.BUTTON_COLOURS["confirm"] if key_text == "OK" else theme.BUTTON_COLOURS["neutral"]
         key = Button(
-            text=key_text,
+            text=ok_text if key_text == "OK" else key_text,
             font_size=scale.font(40),
             bold=True,
             background_normal="",
