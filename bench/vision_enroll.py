@@ -43,7 +43,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from vision_transfer import DESIGNS, MATCH_IOU, DesignFigures, design_faces, iou  # noqa: E402
+from vision_transfer import DESIGNS, MATCH_IOU, DesignFigures, design_faces  # noqa: E402
+
+from vision.detection import iou  # noqa: E402
 
 DEFAULT_DECK = "procedural-standard"
 CHECK_SCENE_SEEDS = 9_000_000  # far from the learning job's scene seeds (LearnSettings.seed, 7 000 000…)
