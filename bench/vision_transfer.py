@@ -13,8 +13,9 @@ chips, perspective, light, blur, noise), read by the whole reader, and reported:
 - named right: the labelled cards (≥ 40 % of the face showing) that a reading over them (IoU ≥ 0.5) names;
 - unflagged wrong: of the readings given without a flag, the share that name no card lying under them (IoU ≥ 0.5);
 - flagged: the share of readings given with a flag (low confidence, duplicate, partly covered);
-- index corners: the index reader alone on every index corner that shows whole (≥ 80 %), cut at the card's true
-  corners: the share it names right, and the share it names wrong at ≥ 0.8 (a sure misread);
+- index corners: the any-deck index reader alone (the index reader where the folder has none) on every index
+  corner that shows whole (≥ 80 %), cut at the card's true corners: the share it names right, and the share it
+  names wrong at ≥ 0.8 (a sure misread);
 - familiar: the frames read with the face trusted (``vision.reader_familiar``: the deck's face and index readings
   agreed); a held-out design should be read index first. The reader forgets the deck between designs.
 
@@ -97,7 +98,7 @@ def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[
     register_deck(name, design_faces(design))
     reader.forget_deck()  # each design is a new deck at a new table
     figures = DesignFigures(design)
-    index_names = reader.manifest.index_names
+    index_names = reader.manifest.any_index_names or reader.manifest.index_names
     started = time.perf_counter()
     for seed in range(SCENE_SEEDS, SCENE_SEEDS + scenes):
         scene = render_scene(seed, decks=[name])
@@ -126,7 +127,7 @@ def measure(reader, design: str, scenes: int) -> DesignFigures:  # type: ignore[
                     patches.append(index_patch(scene.image, corners, reader.manifest.index_imgsz))
                     truth.append(str(placed.card))
         if patches:
-            probs = reader.backend.read_index(to_tensor(patches))
+            probs = reader.backend.read_any_index(to_tensor(patches))
             for row, card in zip(probs, truth, strict=True):
                 named = index_names[int(row.argmax())]
                 figures.corners += 1

@@ -93,3 +93,30 @@ def test_learning_without_the_training_extra_says_how_to_install_it(monkeypatch:
     )
     with pytest.raises(learn.TrainingStackMissing, match=r"pip install -e '\.\[train\]'"):
         learn.start_in_background("no-such-deck")
+
+
+def test_an_enrolled_model_keeps_the_base_models_corner_readers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from vision.enroll.learn import _carry_corner_models
+
+    base, enrolled = tmp_path / "base", tmp_path / "enrolled"
+    base.mkdir()
+    enrolled.mkdir()
+    entry = {"imgsz": 64, "names": ["AS", "none"]}
+    (base / "reader.json").write_text(json.dumps({"classifier": {"imgsz": 160, "names": ["AS"]}, "index": entry,
+                                                  "index_any": {**entry, "names": ["AS", "none"]},
+                                                  "outline": {"imgsz": 320, "names": ["card"]}}))
+    for name in ("card-index", "card-index-any", "card-outline"):
+        for suffix in (".onnx", ".pt"):
+            (base / f"{name}{suffix}").write_text(f"{name}{suffix}")
+    (enrolled / "reader.json").write_text(json.dumps({"classifier": {"imgsz": 160, "names": ["AS"]}}))
+    _carry_corner_models(base, enrolled)
+    manifest = json.loads((enrolled / "reader.json").read_text())
+    # the any-deck index reader becomes the enrolled deck's index reader; the outline model comes along
+    assert (enrolled / "card-index.onnx").read_text() == "card-index-any.onnx"
+    assert (enrolled / "card-outline.pt").read_text() == "card-outline.pt"
+    assert manifest["index"] == base_manifest_entry(base, "index_any") and "outline" in manifest
+    assert manifest["classifier"] == {"imgsz": 160, "names": ["AS"]}
+
+
+def base_manifest_entry(base, key: str):  # type: ignore[no-untyped-def]
+    return json.loads((base / "reader.json").read_text())[key]

@@ -149,11 +149,15 @@ class _CountingBackend:
         self.backend, self.crops, self.patches, self.outline_looks, self.straight = backend, 0, 0, 0, 0
         self.name = backend.name
         self.has_index_reader = backend.has_index_reader
+        self.has_any_index_reader = backend.has_any_index_reader
         self.has_outline_model = backend.has_outline_model
 
     def read_index(self, batch):  # type: ignore[no-untyped-def]
         self.patches += len(batch)
         return self.backend.read_index(batch)
+
+    def read_any_index(self, batch):  # type: ignore[no-untyped-def]
+        return self.backend.read_any_index(batch)
 
     def outline_raw(self, batch):  # type: ignore[no-untyped-def]
         self.outline_looks += 1
@@ -263,11 +267,13 @@ def test_every_reading_gets_an_index_look_weighed_in_as_the_decks_familiarity_sa
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
     unseen = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="unseen")).read_raw(overlapped)
     for reading, index_first, before, outline in zip(raw, unseen, looked, outlines, strict=True):
-        patches = reader.backend.read_index(to_tensor(index_patches(overlapped, reading.box)
-                                                      + outline_patches(overlapped, outline, 64, 0.1)))
-        for read, weight in ((reading, ReaderSettings().index_weight),
-                             (index_first, ReaderSettings().unseen_index_weight)):
-            expected = fuse_index(before.probabilities, patches, reader.index_columns, weight)
+        patches = to_tensor(index_patches(overlapped, reading.box) + outline_patches(overlapped, outline, 64, 0.1))
+        # a deck never seen is read by the any-deck index reader (the index reader where a folder has none)
+        for read, rows, columns, weight in (
+                (reading, reader.backend.read_index(patches), reader.index_columns, ReaderSettings().index_weight),
+                (index_first, reader.backend.read_any_index(patches), reader.any_index_columns,
+                 ReaderSettings().unseen_index_weight)):
+            expected = fuse_index(before.probabilities, rows, columns, weight)
             assert np.allclose(read.probabilities, expected, atol=1e-5)
         assert reading.face_card == int(before.probabilities.argmax()) and reading.index_sure > 0
 
@@ -364,6 +370,18 @@ def test_a_model_folder_without_an_outline_model_cuts_index_corners_from_boxes(t
     assert len(raw) >= 2 and counting.patches == 4 * len(raw)
     no_outline = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_look=False)).read_raw(frame)
     assert all(np.allclose(a.probabilities, b.probabilities, atol=1e-5) for a, b in zip(raw, no_outline, strict=True))
+
+
+def test_an_any_deck_index_reader_of_another_patch_size_is_refused(tmp_path: Path) -> None:
+    import json
+
+    from vision.reader_models import ModelManifest
+
+    data = json.loads((DEFAULT_MODEL_DIR / "reader.json").read_text())
+    data["index_any"] = {**data["index"], "imgsz": 96}
+    (tmp_path / "reader.json").write_text(json.dumps(data))
+    with pytest.raises(InputError, match="any-deck index reader"):
+        ModelManifest.load(tmp_path)
 
 
 def test_a_model_folder_without_an_index_reader_reads_without_one(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -196,6 +197,8 @@ class CardReader:
         self.cards: tuple[Card, ...] = tuple(card_of_class_name(n) for n in self.manifest.class_names)
         self.index_columns = (index_columns(self.manifest.class_names, self.manifest.index_names)
                               if self.backend.has_index_reader else None)
+        self.any_index_columns = (index_columns(self.manifest.class_names, self.manifest.any_index_names)
+                                  if self.backend.has_any_index_reader else self.index_columns)
         self.familiarity = DeckFamiliarity(self.settings.familiar_agreement)
         self._lock = threading.Lock()
 
@@ -342,47 +345,48 @@ class CardReader:
             start += len(patches)
         return out
 
-    def index_reads(self, frame: Image, boxes: npt.NDArray[np.float32], which: list[int],
-                    outlines: list[Quad]) -> list[npt.NDArray[np.float32]]:
-        """The index reader's output for each of the readings ``which``: one row per index patch, cut at the
-        corners its box allows and at its card's outline where the outline model found one."""
+    def index_reads(self, frame: Image, boxes: npt.NDArray[np.float32], outlines: list[Quad],
+                    ) -> tuple[list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]]]:
+        """Each reading's index patches (cut at the corners its box allows, and at its card's outline where the
+        outline model found one) read by the index reader and by the any-deck index reader (the same reader when
+        the folder has no any-deck one): one row per patch."""
         size = self.manifest.index_imgsz
         paired = pair_outlines(boxes, outlines, self.settings.outline_match)
         shift = self.settings.outline_shift
-        per_reading = [index_patches(frame, (float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]),
-                                             float(boxes[i][3])), size)
+        per_reading = [index_patches(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size)
                        + outline_patches(frame, outlines[paired[i]] if i in paired else None, size, shift)
-                       for i in which]
-        read = self.backend.read_index(to_tensor([patch for patches in per_reading for patch in patches]))
-        out, start = [], 0
-        for patches in per_reading:
-            out.append(read[start : start + len(patches)])
-            start += len(patches)
-        return out
+                       for i, b in enumerate(boxes)]
+        batch = to_tensor([patch for patches in per_reading for patch in patches])
+        known = self.backend.read_index(batch)
+        any_deck = self.backend.read_any_index(batch) if self.backend.has_any_index_reader else known
+        starts = np.cumsum([0] + [len(patches) for patches in per_reading])
+        spans = list(itertools.pairwise(int(v) for v in starts))
+        return [known[a:b] for a, b in spans], [any_deck[a:b] for a, b in spans]
 
     def index_first(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
                     probs: npt.NDArray[np.float32], outlines: list[Quad] | None,
                     ) -> tuple[npt.NDArray[np.float32], list[IndexEvidence], bool]:
         """Every reading's index read (``familiar_deck``): ``probs`` with the index weighed in as the deck's
-        familiarity says, each reading's index evidence, and whether the deck counts as familiar."""
-        columns = self.index_columns
-        assert columns is not None
+        familiarity says, each reading's index evidence, and whether the deck counts as familiar. The any-deck
+        index reader counts the familiarity and reads an unfamiliar deck; the index reader looks at a familiar
+        one's doubtful readings."""
+        assert self.index_columns is not None and self.any_index_columns is not None
         settings = self.settings
         if outlines is None:  # a frame of sure readings (cards lying apart) is cut at the boxes alone
             outlines = self.outlines(frame)[0] if self.doubtful(boxes, scores, probs) else []
-        evidence = [index_evidence(rows, columns)
-                    for rows in self.index_reads(frame, boxes, list(range(len(boxes))), outlines)]
-        face_cards = [int(p.argmax()) for p in probs]
-        counted = self.familiarity.update(face_cards, evidence)
+        known_rows, any_rows = self.index_reads(frame, boxes, outlines)
+        any_deck = [index_evidence(rows, self.any_index_columns) for rows in any_rows]
+        counted = self.familiarity.update([int(p.argmax()) for p in probs], any_deck)
         familiar = {"auto": counted, "known": True, "unseen": False}[settings.familiar_deck]
         fused = probs.copy()
-        if familiar:
-            for i in self.doubtful(boxes, scores, probs):
-                fused[i] = fuse(probs[i], evidence[i], settings.index_weight)
-        else:
+        if not familiar:
             for i in range(len(boxes)):
-                fused[i] = fuse(probs[i], evidence[i], settings.unseen_index_weight)
-        return fused, evidence, familiar
+                fused[i] = fuse(probs[i], any_deck[i], settings.unseen_index_weight)
+            return fused, any_deck, False
+        known = [index_evidence(rows, self.index_columns) for rows in known_rows]
+        for i in self.doubtful(boxes, scores, probs):
+            fused[i] = fuse(probs[i], known[i], settings.index_weight)
+        return fused, known, True
 
     def read_raw(self, frame: Image) -> list[RawReading]:
         with self._lock:

@@ -99,6 +99,9 @@ def register(vision_subparsers: Any) -> None:
                     help="the outline model's run (default: runs/vision/outline, when it has been trained)")
     ex.add_argument("--straight-run", type=Path, default=None,
                     help="the straight classifier's run (default: runs/vision/straight, when it has been trained)")
+    ex.add_argument("--index-any-run", type=Path, default=None,
+                    help="the any-deck index reader's run (default: runs/vision/index-transfer, when it has been "
+                         "trained: --stage index-transfer)")
     ex.add_argument("--models", type=Path, default=None)
     ex.set_defaults(func=_export)
 
@@ -247,18 +250,20 @@ def _device_settings(device: str) -> dict[str, object]:
 
 
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
-               outline_run: Path | None, straight_run: Path | None, models: Path | None) -> Path:
+               outline_run: Path | None, straight_run: Path | None, models: Path | None,
+               any_index_run: Path | None = None) -> Path:
     from vision import train
 
     return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
                                models or train.REPO_ROOT / "models", index_run or train.RUNS / "index",
-                               outline_run or train.RUNS / "outline", straight_run or train.RUNS / "straight")
+                               outline_run or train.RUNS / "outline", straight_run or train.RUNS / "straight",
+                               any_index_run or train.RUNS / "index-transfer")
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
         manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run,
-                              args.straight_run, args.models)
+                              args.straight_run, args.models, args.index_any_run)
         print(f"exported: {manifest}")
     except FileNotFoundError as error:
         raise InputError(str(error)) from error

@@ -26,6 +26,9 @@ CLASSIFIER = "card-classifier"
 INDEX_READER = "card-index"  # optional: reads a card's index corners (vision.reader_index)
 OUTLINE_MODEL = "card-outline"  # optional: each card's outline as an oriented box (vision.reader_outline)
 STRAIGHT_CLASSIFIER = "card-straight"  # optional: reads cards straightened by their outlines (the straight look)
+# optional: an index reader trained on hundreds of deck designs, for decks the card classifier never saw (index
+# first, vision.reader_familiar); without it the index reader serves both
+ANY_DECK_INDEX_READER = "card-index-any"
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class ModelManifest:
     detector_max_imgsz: int = 640
     index_imgsz: int = 0  # 0: the folder has no index reader
     index_names: tuple[str, ...] = ()
+    any_index_names: tuple[str, ...] = ()  # the any-deck index reader's classes (empty: none in the folder)
 
     def detector_input_size(self, height: int, width: int) -> int:
         """The detector's square input for a frame: cards should reach it at about the size they were trained at
@@ -52,6 +56,9 @@ class ModelManifest:
         try:
             data = json.loads(path.read_text())
             index = data.get("index") or {}
+            any_index = (data.get("index_any") or {}) if index else {}  # read only beside an index reader
+            if any_index and int(any_index.get("imgsz", 0)) != int(index.get("imgsz", 0)):
+                raise InputError(f"{path}: the any-deck index reader must read patches of the index reader's size")
             straight = data.get("straight")
             if straight is not None and list(straight["names"]) != list(data["classifier"]["names"]):
                 raise InputError(f"{path}: the straight classifier's classes are not the card classifier's, in "
@@ -60,7 +67,8 @@ class ModelManifest:
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
-                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())))
+                       int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())),
+                       tuple(str(n) for n in any_index.get("names", ())))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error
@@ -122,6 +130,11 @@ class Backend(Protocol):
 
     def read_index(self, batch: Floats) -> Floats: ...
 
+    def read_any_index(self, batch: Floats) -> Floats: ...
+
+    @property
+    def has_any_index_reader(self) -> bool: ...
+
     def outline_raw(self, batch: Floats) -> Floats: ...
 
     @property
@@ -150,6 +163,8 @@ class OnnxBackend:
         self._cls = self._open(ort, folder / f"{CLASSIFIER}.onnx", options)
         index, outline = folder / f"{INDEX_READER}.onnx", folder / f"{OUTLINE_MODEL}.onnx"
         self._idx = self._open(ort, index, options) if index.exists() else None
+        any_index = folder / f"{ANY_DECK_INDEX_READER}.onnx"
+        self._any = self._open(ort, any_index, options) if any_index.exists() and self._idx is not None else None
         self._out = self._open(ort, outline, options) if outline.exists() else None
         straight = folder / f"{STRAIGHT_CLASSIFIER}.onnx"
         self._straight = self._open(ort, straight, options) if straight.exists() else self._cls
@@ -178,6 +193,14 @@ class OnnxBackend:
         if self._idx is None:
             raise InputError("this model folder has no index reader (card-index.onnx)")
         return self._run_classifier(self._idx, batch)
+
+    @property
+    def has_any_index_reader(self) -> bool:
+        return self._any is not None
+
+    def read_any_index(self, batch: Floats) -> Floats:
+        """The any-deck index reader's output (the index reader's when the folder has none)."""
+        return self.read_index(batch) if self._any is None else self._run_classifier(self._any, batch)
 
     @property
     def has_outline_model(self) -> bool:
@@ -214,6 +237,8 @@ class TorchBackend:
         self._cls = self._load(YOLO, folder / f"{CLASSIFIER}.pt")
         index, outline = folder / f"{INDEX_READER}.pt", folder / f"{OUTLINE_MODEL}.pt"
         self._idx = self._load(YOLO, index) if index.exists() else None
+        any_index = folder / f"{ANY_DECK_INDEX_READER}.pt"
+        self._any = self._load(YOLO, any_index) if any_index.exists() and self._idx is not None else None
         self._out = self._load(YOLO, outline) if outline.exists() else None
         straight = folder / f"{STRAIGHT_CLASSIFIER}.pt"
         self._straight = self._load(YOLO, straight) if straight.exists() else self._cls
@@ -260,6 +285,16 @@ class TorchBackend:
         if len(batch) == 0:
             return np.zeros((0, 0), np.float32)
         return self._forward(self._idx, batch)
+
+    @property
+    def has_any_index_reader(self) -> bool:
+        return self._any is not None
+
+    def read_any_index(self, batch: Floats) -> Floats:
+        """The any-deck index reader's output (the index reader's when the folder has none)."""
+        if self._any is None or len(batch) == 0:
+            return self.read_index(batch)
+        return self._forward(self._any, batch)
 
     @property
     def has_outline_model(self) -> bool:

@@ -283,6 +283,7 @@ class LearnJob:
         staging = target.with_name("." + target.name + ".partial")
         shutil.rmtree(staging, ignore_errors=True)
         train.export_models(shim.parent, run_dir, staging)
+        _carry_corner_models(base_folder, staging)
         write_model_info(staging, {
             "profile": self.profile.ref, "base_model": self.status().get("base_model", ""),
             "created": self.clock.now().isoformat(timespec="seconds"), "settings": asdict(self.settings),
@@ -290,6 +291,30 @@ class LearnJob:
         })
         os.replace(staging, target)
         return target
+
+
+def _carry_corner_models(base: Path, folder: Path) -> None:
+    """Give the enrolled folder the base model's outline model and, as its index reader, the base's any-deck index
+    reader (its index reader where it has none): they read card corners and outlines of any French-suited deck, so
+    the enrolled deck keeps the index look and the check of face against index (``vision.reader_familiar``)."""
+    import json
+
+    from vision.reader_models import ANY_DECK_INDEX_READER, INDEX_READER, MANIFEST, OUTLINE_MODEL
+
+    base_manifest = json.loads((base / MANIFEST).read_text())
+    manifest = json.loads((folder / MANIFEST).read_text())
+    index_source, index_key = ((ANY_DECK_INDEX_READER, "index_any") if "index_any" in base_manifest
+                               else (INDEX_READER, "index"))
+    for source, target, key_from, key_to in ((index_source, INDEX_READER, index_key, "index"),
+                                             (OUTLINE_MODEL, OUTLINE_MODEL, "outline", "outline")):
+        files = [base / f"{source}{suffix}" for suffix in (".onnx", ".pt")]
+        if key_from not in base_manifest or not files[0].exists():
+            continue
+        for file in files:
+            if file.exists():
+                shutil.copy(file, folder / f"{target}{file.suffix}")
+        manifest[key_to] = base_manifest[key_from]
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
 
 
 def _last_results(run_dir: Path) -> dict[str, str]:
