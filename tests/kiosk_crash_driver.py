@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.baibuu import Settings
 from engine.cards import parse_cards
 from journal import Journal
-from kiosk.clock import SystemClock
+from journal.clock import SystemClock
 from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.baibuu_view import Phase
 from kiosk.controller.view import CardRead
