@@ -278,6 +278,22 @@ def test_every_reading_gets_an_index_look_weighed_in_as_the_decks_familiarity_sa
         assert reading.face_card == int(before.probabilities.argmax()) and reading.index_sure > 0
 
 
+def test_on_an_unfamiliar_deck_a_reading_goes_unflagged_only_when_its_index_is_sure_of_it() -> None:
+    frame = _table(4)
+    frame[250:420, 500:620] = 245  # a lone card's stock: nothing but the looks can flag it
+    cards = tuple(parse_card(n) for n in ("7S", "9D", "8S"))
+
+    def flags_of(index_card: int, index_sure: float, familiar: bool) -> frozenset[str]:
+        reading = RawReading((500.0, 250.0, 620.0, 420.0), 0.9, np.array([0.97, 0.02, 0.01], np.float32), 0, 0.97,
+                             index_card, index_sure, familiar, index_must_agree=not familiar)
+        return flag_readings(frame, [reading], cards, ReaderSettings())[0].flags
+
+    assert LOW_CONFIDENCE not in flags_of(0, 0.95, familiar=False)  # the index names the 7S surely
+    assert LOW_CONFIDENCE in flags_of(0, 0.7, familiar=False)  # the index is unsure
+    assert LOW_CONFIDENCE in flags_of(2, 0.95, familiar=False)  # the index reads an 8S
+    assert LOW_CONFIDENCE not in flags_of(0, 0.7, familiar=True)  # a familiar deck trusts its face
+
+
 def test_a_fresh_reader_doubts_the_face_until_face_and_index_agree_on_enough_cards() -> None:
     reader = CardReader(DEFAULT_MODEL_DIR)  # familiar_deck: auto
     apart = _two_cards_apart()  # a deck the card classifier trained on
