@@ -28,7 +28,7 @@ from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detectio
 from vision.reader_classes import card_of_class_name
 from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
 from vision.reader_familiar import FAMILIAR_MODES, DeckFamiliarity, IndexEvidence, fuse, index_evidence
-from vision.reader_index import fuse_index, index_columns, index_patches
+from vision.reader_index import index_columns, index_patches
 from vision.reader_models import (
     DEFAULT_MODEL_DIR,
     Backend,
@@ -327,32 +327,6 @@ class CardReader:
         weight = self.settings.straight_weight
         out = probs.copy()
         out[which] = (probs[which] + weight * straight) / (1.0 + weight)
-        return out
-
-    def index_look(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
-                   probs: npt.NDArray[np.float32], outlines: list[Quad] | None = None) -> npt.NDArray[np.float32]:
-        """``probs`` with every doubtful reading's index corners read and added in (``index_look``): cut at the
-        corners its box allows, and at its card's outline where the outline model found it (``outlines``: already
-        found for this frame, or None to look now)."""
-        columns = self.index_columns
-        doubtful = self.doubtful(boxes, scores, probs)
-        if columns is None or not doubtful:
-            return probs
-        size = self.manifest.index_imgsz
-        box_list = [(float(boxes[i][0]), float(boxes[i][1]), float(boxes[i][2]), float(boxes[i][3])) for i in doubtful]
-        if outlines is None:
-            outlines = self.outlines(frame)[0]
-        paired = pair_outlines(boxes, outlines, self.settings.outline_match)
-        matched = [outlines[paired[i]] if i in paired else None for i in doubtful]
-        shift = self.settings.outline_shift
-        per_reading = [index_patches(frame, box, size) + outline_patches(frame, outline, size, shift)
-                       for box, outline in zip(box_list, matched, strict=True)]
-        read = self.backend.read_index(to_tensor([patch for patches in per_reading for patch in patches]))
-        out = probs.copy()
-        start = 0
-        for patches, i in zip(per_reading, doubtful, strict=True):
-            out[i] = fuse_index(probs[i], read[start : start + len(patches)], columns, self.settings.index_weight)
-            start += len(patches)
         return out
 
     def index_reads(self, frame: Image, boxes: npt.NDArray[np.float32], outlines: list[Quad],

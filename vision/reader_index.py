@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.card_shape import CARD_ASPECT, FACE_SIZE
+from vision.reader_familiar import fuse, index_evidence
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float64]  # 4 x 2: a card's top-left, top-right, bottom-right, bottom-left corner
@@ -76,8 +77,4 @@ def fuse_index(probs: npt.NDArray[np.float32], patch_probs: npt.NDArray[np.float
     (rows of ``patch_probs``), the one whose index reads surest is taken, and its card probabilities (renormalised)
     are averaged in with ``weight`` times how sure that patch is. A box whose patches show no index (all
     ``none``) keeps the classifier's reading."""
-    cards = patch_probs[:, columns]
-    best = int(cards.max(axis=1).argmax())
-    sureness = float(cards[best].max())
-    share = cards[best] / max(float(cards[best].sum()), 1e-9)
-    return ((probs + weight * sureness * share) / (1.0 + weight * sureness)).astype(np.float32)
+    return fuse(probs, index_evidence(patch_probs, columns), weight)
