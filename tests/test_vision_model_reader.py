@@ -147,6 +147,7 @@ class _CountingBackend:
 
     def __init__(self, backend) -> None:  # type: ignore[no-untyped-def]
         self.backend, self.crops, self.patches, self.outline_looks, self.straight = backend, 0, 0, 0, 0
+        self.any_patches = 0
         self.name = backend.name
         self.has_index_reader = backend.has_index_reader
         self.has_any_index_reader = backend.has_any_index_reader
@@ -157,6 +158,7 @@ class _CountingBackend:
         return self.backend.read_index(batch)
 
     def read_any_index(self, batch):  # type: ignore[no-untyped-def]
+        self.any_patches += len(batch)
         return self.backend.read_any_index(batch)
 
     def outline_raw(self, batch):  # type: ignore[no-untyped-def]
@@ -249,8 +251,9 @@ def test_every_reading_gets_an_index_look_weighed_in_as_the_decks_familiarity_sa
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
     apart = _two_cards_apart()
-    assert len(reader.read(apart)) == 2 and counting.patches == 2 * 4  # sure readings: their boxes' corners only
+    assert len(reader.read(apart)) == 2 and counting.any_patches == 2 * 4  # sure readings: their boxes' corners
     assert counting.outline_looks == 0  # no outline model: no card can lie under a sure one
+    assert counting.patches == 0  # the known deck's index reader looks again at doubtful readings only
 
     overlapped = _two_overlapping_cards()
     raw = reader.read_raw(overlapped)
@@ -261,7 +264,8 @@ def test_every_reading_gets_an_index_look_weighed_in_as_the_decks_familiarity_sa
     paired = pair_outlines(np.array([r.box for r in raw], np.float32), found, ReaderSettings().outline_match)
     outlines = [found[paired[i]] if i in paired else None for i in range(len(raw))]
     assert any(o is not None for o in outlines)
-    assert len(raw) >= 2 and counting.patches == 8 + sum(4 + 10 * (o is not None) for o in outlines)
+    every_patch = sum(4 + 10 * (o is not None) for o in outlines)
+    assert len(raw) >= 2 and counting.any_patches == 8 + every_patch and counting.patches == every_patch
     # by hand: the second look's probabilities with the surest index patch averaged in, index_weight on a known
     # deck (both readings here are doubtful), unseen_index_weight on a deck never seen
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
@@ -292,6 +296,30 @@ def test_on_an_unfamiliar_deck_a_reading_goes_unflagged_only_when_its_index_is_s
     assert LOW_CONFIDENCE in flags_of(0, 0.7, familiar=False)  # the index is unsure
     assert LOW_CONFIDENCE in flags_of(2, 0.95, familiar=False)  # the index reads an 8S
     assert LOW_CONFIDENCE not in flags_of(0, 0.7, familiar=True)  # a familiar deck trusts its face
+
+
+def test_on_a_familiar_deck_a_sure_face_is_not_flagged_for_an_overlap_unless_its_index_names_another_card() -> None:
+    frame = _table(4)
+    frame[250:420, 500:620] = 245  # two cards' stock, overlapping: an overlap alone flagged both before step 43
+    frame[300:470, 560:680] = 245
+    cards = tuple(parse_card(n) for n in ("7S", "9D", "8S"))
+    under = (500.0, 250.0, 620.0, 420.0)
+    on_top = RawReading((560.0, 300.0, 680.0, 470.0), 0.9, np.array([0.01, 0.98, 0.01], np.float32), 1, 0.98,
+                        1, 0.99)
+
+    def flags_of(face: float, index_card: int, index_sure: float, familiar: bool = True,
+                 settings: ReaderSettings | None = None) -> frozenset[str]:
+        probs = np.array([face, (1 - face) / 2, (1 - face) / 2], np.float32)
+        reading = RawReading(under, 0.9, probs, 0, face, index_card, index_sure, familiar)
+        return flag_readings(frame, [reading, on_top], cards, settings or ReaderSettings())[0].flags
+
+    assert ReaderSettings().sure_clears_cover == 0.8
+    assert PARTLY_COVERED not in flags_of(0.85, -1, 0.0)  # a sure face, no index corner seen
+    assert PARTLY_COVERED not in flags_of(0.85, 2, 0.3)  # the index only guesses at another card
+    assert PARTLY_COVERED in flags_of(0.85, 2, 0.6)  # the index is fairly sure of the 8S
+    assert PARTLY_COVERED in flags_of(0.7, -1, 0.0)  # the face itself is doubtful
+    assert PARTLY_COVERED in flags_of(0.85, -1, 0.0, familiar=False)  # on a deck never seen the face is no witness
+    assert PARTLY_COVERED in flags_of(0.85, -1, 0.0, settings=ReaderSettings(sure_clears_cover=1.0))  # off
 
 
 def test_a_fresh_reader_doubts_the_face_until_face_and_index_agree_on_enough_cards() -> None:
@@ -383,7 +411,7 @@ def test_a_model_folder_without_an_outline_model_cuts_index_corners_from_boxes(t
     bare.backend = counting
     frame = _two_overlapping_cards()
     raw = bare.read_raw(frame)
-    assert len(raw) >= 2 and counting.patches == 4 * len(raw)
+    assert len(raw) >= 2 and counting.any_patches == 4 * len(raw)
     no_outline = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(outline_look=False)).read_raw(frame)
     assert all(np.allclose(a.probabilities, b.probabilities, atol=1e-5) for a, b in zip(raw, no_outline, strict=True))
 

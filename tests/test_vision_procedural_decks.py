@@ -100,6 +100,23 @@ def test_training_patches_refuse_a_test_deck(tmp_path) -> None:  # type: ignore[
         procedural_index_patches(tmp_path / "out", [TEST_DECK_SEEDS], tmp_path / "log.txt")
 
 
+def test_face_crops_of_a_procedural_deck_are_its_labelled_cards_and_never_a_test_decks(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from vision.synth.faces import register_deck
+    from vision.synth.procedural_crops import procedural_face_crops
+    from vision.synth.procedural_patches import PROCEDURAL_SCENES
+    from vision.synth.scene import render_scene
+
+    log = tmp_path / "log.txt"
+    written = procedural_face_crops(tmp_path / "out", [3], log, scenes_per_deck=1)
+    register_deck("crops-check", procedural_deck(3))
+    labelled = sorted(str(p.card) for p in render_scene(PROCEDURAL_SCENES + 3, decks=["crops-check"]).labelled_cards)
+    crops = sorted(path.parent.name for path in (tmp_path / "out").glob("*/*.jpg"))
+    assert written == len(labelled) > 0 and crops == labelled
+    assert procedural_face_crops(tmp_path / "out", [3], log, scenes_per_deck=1) == 0  # resumed: done already
+    with pytest.raises(ValueError, match="test deck"):
+        procedural_face_crops(tmp_path / "out", [TEST_DECK_SEEDS], log)
+
+
 def test_the_raster_debian_decks_give_52_distinct_faces() -> None:
     from vision.synth.raster_decks import RASTER_DECKS, raster_deck
 

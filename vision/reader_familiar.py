@@ -36,9 +36,9 @@ class IndexEvidence:
 
 def index_evidence(patch_probs: npt.NDArray[np.float32], columns: list[int]) -> IndexEvidence:
     """The surest of a reading's index patches (rows of the index reader's output)."""
-    cards = patch_probs[:, columns]
-    if not len(cards):
+    if not len(patch_probs):
         return IndexEvidence(np.zeros(len(columns), np.float32), -1, 0.0)
+    cards = patch_probs[:, columns]
     best = int(cards.max(axis=1).argmax())
     share = (cards[best] / max(float(cards[best].sum()), 1e-9)).astype(np.float32)
     return IndexEvidence(share, int(share.argmax()), float(cards[best].max()))

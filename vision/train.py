@@ -256,6 +256,52 @@ def build_transfer_index_patches(work: Path = WORK_DIR, decks: int = 300, scenes
     return out
 
 
+def build_transfer_face_crops(work: Path = WORK_DIR, decks: int = 600, scenes_per_deck: int = 2,
+                              val_decks: int = 40, real_dir: Path | None = None) -> Path:
+    """The any-deck face reader's crops (``work/face-transfer``): every labelled card of ``scenes_per_deck`` scenes
+    of each of ``decks`` procedural training decks (``vision.synth.procedural_crops``), of a third as many scenes of
+    the built-in decks (seeds 0…) and a sixth as many of the photographed deck (seeds 4 000 000…), with the real
+    training crops once, jittered, so that the decks the card classifier knows stay known; validated on
+    ``val_decks`` other procedural decks (seeds 800 000…, two scenes each) and the real validation crops. Test decks
+    never take part. Resumable."""
+    from vision.reader_classes import CLASS_NAMES
+    from vision.synth.dataset import rendered_crops
+    from vision.synth.procedural_crops import procedural_face_crops
+    from vision.train_data import DEFAULT_REAL_PHOTOS, real_crops
+
+    real = real_dir or DEFAULT_REAL_PHOTOS
+    out, logs = work / "face-transfer", work / "face-transfer-logs"
+    marker = logs / "real-crops-done"
+    if not marker.exists():
+        real_crops(out / "val", "val", real, copies=1, jitter=0.0)
+        real_crops(out / "train", "train", real, copies=1, jitter=0.06, seed=1)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("built\n")
+    procedural_face_crops(out / "val", range(TRANSFER_VAL_DECKS, TRANSFER_VAL_DECKS + val_decks),
+                          logs / "val-decks.txt", scenes_per_deck=2, jitter=0.0)
+    procedural_face_crops(out / "train", range(0, decks), logs / "decks.txt", scenes_per_deck=scenes_per_deck)
+    rendered_crops(out / "train", range(0, decks // 3), logs / "builtin.txt", prefix="builtin")
+    from vision.synth.photo_deck import photo_faces, register_photo_decks
+
+    names = register_photo_decks(photo_faces(real), PHOTO_DECKS)
+    rendered_crops(out / "train", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + decks // 6), logs / "photo.txt",
+                   decks=names, prefix="photo")
+    for split in ("train", "val"):  # every class a folder in both splits, as the classifier's output has
+        for name in CLASS_NAMES:
+            (out / split / name).mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def train_face_transfer(crops: Path, run_dir: Path = RUNS / "face-transfer", epochs: int = 4,
+                        hours: float | None = None, start_from: Path | None = None, threads: int = 2,
+                        **overrides: Any) -> Path:
+    """The any-deck face reader: the card classifier fine-tuned (from its shipped weights, AdamW 0.0005 without
+    warm-up) on ``build_transfer_face_crops``' crops of many deck designs."""
+    return train_classifier(crops, run_dir, epochs=epochs, hours=hours, threads=threads,
+                            start_from=start_from or REPO_ROOT / "models" / "card-classifier.pt",
+                            **{"lr0": 0.0005, "warmup_epochs": 0.0, **overrides})
+
+
 def train_index_reader(index_dir: Path, run_dir: Path = RUNS / "index", epochs: int = 30, hours: float | None = None,
                        start_from: Path | None = None, threads: int = 2,
                        callbacks: Mapping[str, Callable[[Any], None]] | None = None, **overrides: Any) -> Path:
