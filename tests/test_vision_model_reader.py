@@ -112,7 +112,7 @@ def test_a_card_half_under_another_is_flagged_partly_covered() -> None:
     assert under and all(PARTLY_COVERED in d.flags for d in under)
 
 
-def test_an_overlapped_card_goes_unflagged_only_when_face_and_index_both_name_it_surely() -> None:
+def test_on_an_unfamiliar_deck_an_overlapped_card_is_cleared_only_when_face_and_index_both_name_it_surely() -> None:
     frame = _table(4)
     cards = tuple(parse_card(n) for n in ("7S", "9D", "8S"))
     boxes = [(500.0, 250.0, 620.0, 420.0), (560.0, 270.0, 680.0, 440.0)]  # the second covers half the first
@@ -121,8 +121,8 @@ def test_an_overlapped_card_goes_unflagged_only_when_face_and_index_both_name_it
 
     def flags_of(face_card: int, face_prob: float, index_card: int, index_sure: float) -> frozenset[str]:
         under = RawReading(boxes[0], 0.9, np.array([0.97, 0.02, 0.01], np.float32), face_card, face_prob,
-                           index_card, index_sure)
-        over = RawReading(boxes[1], 0.9, np.array([0.01, 0.98, 0.01], np.float32), 1, 0.98, 1, 0.99)
+                           index_card, index_sure, familiar=False)
+        over = RawReading(boxes[1], 0.9, np.array([0.01, 0.98, 0.01], np.float32), 1, 0.98, 1, 0.99, False)
         read = flag_readings(frame, [under, over], cards, ReaderSettings())
         return next(d.flags for d in read if d.card == cards[0])
 
@@ -152,6 +152,7 @@ class _CountingBackend:
         self.has_index_reader = backend.has_index_reader
         self.has_any_index_reader = backend.has_any_index_reader
         self.has_outline_model = backend.has_outline_model
+        self.has_any_classifier = backend.has_any_classifier
 
     def read_index(self, batch):  # type: ignore[no-untyped-def]
         self.patches += len(batch)
@@ -176,11 +177,16 @@ class _CountingBackend:
         self.straight += len(batch)
         return self.backend.classify_straight(batch)
 
+    def classify_any(self, batch):  # type: ignore[no-untyped-def]
+        self.crops += len(batch)
+        return self.backend.classify_any(batch)
+
 
 def test_only_doubtful_readings_get_a_second_look() -> None:
     # boxes left where the detector put them, so that the views can be cut by hand below
     reader = CardReader(DEFAULT_MODEL_DIR, backend="onnx", threads=2,
-                        settings=ReaderSettings(index_look=False, outline_boxes=False, straight_look=False))
+                        settings=ReaderSettings(second_look=True, index_look=False, outline_boxes=False,
+                                                straight_look=False))
     counting = _CountingBackend(reader.backend)
     reader.backend = counting
     apart = _two_cards_apart()
@@ -222,7 +228,7 @@ def test_only_doubtful_readings_with_an_outline_get_a_straight_look() -> None:
     found = reader.outlines(overlapped)[0]
     paired = pair_outlines(boxes, found, reader.settings.outline_match)
     assert len(raw) >= 2 and set(paired) == set(range(len(raw)))  # both overlapped, both outlined
-    assert counting.crops == 2 * len(raw) + 8 * len(raw)  # the first look and the second
+    assert counting.crops == 2 * len(raw)  # the first look only: the second look is off by default
     assert counting.straight == 2 * len(raw)  # the straightened card, both ways up
     weight = reader.settings.straight_weight
     for i, (reading, plain) in enumerate(zip(raw, before, strict=True)):

@@ -76,7 +76,10 @@ class ReaderSettings:
     # views: the crop a little tighter and a little wider, each turned by 0, 90, 180 and 270 degrees, all averaged.
     # On the validation sets it took the misreadings from 13 to 9 (scenes) and 18 to 16 (real photos) with the
     # step-8 classifier, at about 8 more crops a real photo; cards lying apart in good light are not looked at twice.
-    second_look: bool = True
+    # Off since step 43: with every reading's index read, the 8 views no longer help (validation sets without it:
+    # real photos 98.05 -> 98.22 % named right, built-in deck scenes 99.21 -> 99.06 %, held-out designs 85.1 ->
+    # 85.3 % with 6 -> 4 unflagged wrong), and they were a quarter of a frame's time.
+    second_look: bool = False
     # A doubtful reading is also read by its index corners (``vision.reader_index``), when the model folder has an
     # index reader: the surest of its four index patches is averaged in, weighted ``index_weight`` times how sure
     # it is. Chosen on the validation sets (models/README.md, steps 15 and 22: 0.5 until the index reader learnt the
@@ -159,6 +162,10 @@ class ReaderSettings:
     # partly_covered, all 56 were right. Chosen on the validation sets (step 43): real validation photos flagged
     # 18.8 -> 9.6 % of readings, built-in deck validation scenes 15.9 -> 9.3 %, unflagged wrong unchanged (3 and 0).
     sure_clears_cover: float = 0.8
+    # An unfamiliar deck's faces are read by the any-deck face reader where the model folder has one (step 43): the
+    # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
+    # of the decks it trained on.
+    unseen_face_reader: bool = True
     cover_contradiction: float = 0.5
 
     def __post_init__(self) -> None:
@@ -240,16 +247,19 @@ class CardReader:
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         return boxes, scores
 
-    def classify(self, frame: Image, boxes: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """Class probabilities (N x classes) of the crops around ``boxes``."""
+    def classify(self, frame: Image, boxes: npt.NDArray[np.float32], any_deck: bool = False,
+                 ) -> npt.NDArray[np.float32]:
+        """Class probabilities (N x classes) of the crops around ``boxes``, read by the card classifier, or with
+        ``any_deck`` by the any-deck face reader (the card classifier where the folder has none)."""
         size = self.manifest.classifier_imgsz
         crops = [square_crop(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size) for b in boxes]
         if not crops:
             return np.zeros((0, len(self.cards)), np.float32)
+        read = self.backend.classify_any if any_deck else self.backend.classify
         if not self.settings.turned_too:
-            return self.backend.classify(to_tensor(crops))
+            return read(to_tensor(crops))
         # A card reads the same turned half a turn (its indices are in opposite corners): ask both ways.
-        both = self.backend.classify(to_tensor(crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]))
+        both = read(to_tensor(crops + [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]))
         return (both[: len(crops)] + both[len(crops) :]) / 2.0
 
     def doubtful(self, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
@@ -362,12 +372,13 @@ class CardReader:
 
     def index_first(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
                     probs: npt.NDArray[np.float32], outlines: list[Quad] | None,
-                    ) -> tuple[npt.NDArray[np.float32], list[IndexEvidence], bool]:
+                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], list[IndexEvidence], bool]:
         """Every reading's index read (``familiar_deck``): ``probs`` with the index weighed in as the deck's
-        familiarity says, each reading's index evidence, and whether the deck counts as familiar. The any-deck
-        index reader (the index reader where a folder has none) reads every reading, counts the familiarity and
-        reads an unfamiliar deck; on a familiar one the index reader reads the doubtful readings again, and its
-        look is the one weighed in."""
+        familiarity says, the face look it was weighed into, each reading's index evidence, and whether the deck
+        counts as familiar. The any-deck index reader (the index reader where a folder has none) reads every
+        reading, counts the familiarity and reads an unfamiliar deck, whose faces the any-deck face reader reads
+        where the folder has one (``unseen_face_reader``); on a familiar deck the index reader reads the doubtful
+        readings again, and its look is the one weighed in."""
         assert self.index_columns is not None and self.any_index_columns is not None
         settings = self.settings
         if outlines is None:  # a frame of sure readings (cards lying apart) is cut at the boxes alone
@@ -379,11 +390,13 @@ class CardReader:
                     for rows in self.read_patch_sets(any_read, patch_sets)]
         counted = self.familiarity.update([int(p.argmax()) for p in probs], any_deck)
         familiar = {"auto": counted, "known": True, "unseen": False}[settings.familiar_deck]
-        fused = probs.copy()
         if not familiar:
-            for i in range(len(boxes)):
-                fused[i] = fuse(probs[i], any_deck[i], settings.unseen_index_weight)
-            return fused, any_deck, False
+            faces = probs
+            if settings.unseen_face_reader and backend.has_any_classifier:
+                faces = self.classify(frame, boxes, any_deck=True)
+            fused = np.stack([fuse(faces[i], any_deck[i], settings.unseen_index_weight) for i in range(len(boxes))])
+            return fused, faces, any_deck, False
+        fused = probs.copy()
         doubtful = self.doubtful(boxes, scores, probs)
         evidence = list(any_deck)
         if backend.has_any_index_reader:
@@ -392,7 +405,7 @@ class CardReader:
                 evidence[i] = index_evidence(rows, self.index_columns)
         for i in doubtful:
             fused[i] = fuse(probs[i], evidence[i], settings.index_weight)
-        return fused, evidence, True
+        return fused, probs, evidence, True
 
     def read_raw(self, frame: Image) -> list[RawReading]:
         with self._lock:
@@ -421,8 +434,7 @@ class CardReader:
                     outlines = self.outlines(frame)[0]
                 probs = self.straight_look(frame, boxes, probs, doubtful, outlines)
             if self.settings.index_look and len(boxes) and self.index_columns is not None:
-                faces = probs
-                probs, evidence, familiar = self.index_first(frame, boxes, scores, probs, outlines)
+                probs, faces, evidence, familiar = self.index_first(frame, boxes, scores, probs, outlines)
                 strict = not familiar and self.familiarity.seen >= settings.unseen_settled
                 return [RawReading(tuple(float(v) for v in b), float(s), p,  # type: ignore[arg-type]
                                    int(face.argmax()), float(face.max()), e.card, e.sure, familiar, strict)

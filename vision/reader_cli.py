@@ -105,6 +105,9 @@ def register(vision_subparsers: Any) -> None:
     ex.add_argument("--index-any-run", type=Path, default=None,
                     help="the any-deck index reader's run (default: runs/vision/index-transfer, when it has been "
                          "trained: --stage index-transfer)")
+    ex.add_argument("--face-any-run", type=Path, default=None,
+                    help="the any-deck face reader's run (default: runs/vision/face-transfer, when it has been "
+                         "trained: --stage face-transfer)")
     ex.add_argument("--models", type=Path, default=None)
     ex.set_defaults(func=_export)
 
@@ -259,19 +262,20 @@ def _device_settings(device: str) -> dict[str, object]:
 
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
                outline_run: Path | None, straight_run: Path | None, models: Path | None,
-               any_index_run: Path | None = None) -> Path:
+               any_index_run: Path | None = None, any_face_run: Path | None = None) -> Path:
     from vision import train
 
     return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
                                models or train.REPO_ROOT / "models", index_run or train.RUNS / "index",
                                outline_run or train.RUNS / "outline", straight_run or train.RUNS / "straight",
-                               any_index_run or train.RUNS / "index-transfer")
+                               any_index_run or train.RUNS / "index-transfer",
+                               any_face_run or train.RUNS / "face-transfer")
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
         manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run,
-                              args.straight_run, args.models, args.index_any_run)
+                              args.straight_run, args.models, args.index_any_run, args.face_any_run)
         print(f"exported: {manifest}")
     except FileNotFoundError as error:
         raise InputError(str(error)) from error

@@ -29,6 +29,9 @@ STRAIGHT_CLASSIFIER = "card-straight"  # optional: reads cards straightened by t
 # optional: an index reader trained on hundreds of deck designs, for decks the card classifier never saw (index
 # first, vision.reader_familiar); without it the index reader serves both
 ANY_DECK_INDEX_READER = "card-index-any"
+# optional: the card classifier fine-tuned on hundreds of procedural deck designs, the face reader of a deck the card
+# classifier never saw (index first, vision.reader_familiar); without it the card classifier reads every deck
+ANY_DECK_CLASSIFIER = "card-classifier-any"
 
 
 @dataclass(frozen=True)
@@ -59,11 +62,13 @@ class ModelManifest:
             any_index = (data.get("index_any") or {}) if index else {}  # read only beside an index reader
             if any_index and int(any_index.get("imgsz", 0)) != int(index.get("imgsz", 0)):
                 raise InputError(f"{path}: the any-deck index reader must read patches of the index reader's size")
-            straight = data.get("straight")
-            if straight is not None and list(straight["names"]) != list(data["classifier"]["names"]):
-                raise InputError(f"{path}: the straight classifier's classes are not the card classifier's, in "
-                                 "the same order; export the two from runs on the same classes, or remove "
-                                 f"{STRAIGHT_CLASSIFIER}.onnx and its entry")
+            for key, role, what in (("straight", STRAIGHT_CLASSIFIER, "straight classifier"),
+                                    ("classifier_any", ANY_DECK_CLASSIFIER, "any-deck face reader")):
+                other = data.get(key)
+                if other is not None and list(other["names"]) != list(data["classifier"]["names"]):
+                    raise InputError(f"{path}: the {what}'s classes are not the card classifier's, in the same "
+                                     "order; export the two from runs on the same classes, or remove "
+                                     f"{role}.onnx and its entry")
             return cls(int(data["detector"]["imgsz"]), int(data["classifier"]["imgsz"]),
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
@@ -145,6 +150,11 @@ class Backend(Protocol):
 
     def classify_straight(self, batch: Floats) -> Floats: ...
 
+    def classify_any(self, batch: Floats) -> Floats: ...
+
+    @property
+    def has_any_classifier(self) -> bool: ...
+
 
 class OnnxBackend:
     """ONNX Runtime on the CPU: what the kiosk runs."""
@@ -168,6 +178,8 @@ class OnnxBackend:
         self._out = self._open(ort, outline, options) if outline.exists() else None
         straight = folder / f"{STRAIGHT_CLASSIFIER}.onnx"
         self._straight = self._open(ort, straight, options) if straight.exists() else self._cls
+        any_face = folder / f"{ANY_DECK_CLASSIFIER}.onnx"
+        self._any_cls = self._open(ort, any_face, options) if any_face.exists() else None
 
     @staticmethod
     def _open(ort: Any, path: Path, options: Any) -> Any:
@@ -184,6 +196,14 @@ class OnnxBackend:
     def classify_straight(self, batch: Floats) -> Floats:
         """Cards straightened by their outlines, read by the straight classifier (the card classifier without one)."""
         return self._run_classifier(self._straight, batch)
+
+    @property
+    def has_any_classifier(self) -> bool:
+        return self._any_cls is not None
+
+    def classify_any(self, batch: Floats) -> Floats:
+        """Crops read by the any-deck face reader (the card classifier where the folder has none)."""
+        return self._run_classifier(self._cls if self._any_cls is None else self._any_cls, batch)
 
     @property
     def has_index_reader(self) -> bool:
@@ -242,6 +262,8 @@ class TorchBackend:
         self._out = self._load(YOLO, outline) if outline.exists() else None
         straight = folder / f"{STRAIGHT_CLASSIFIER}.pt"
         self._straight = self._load(YOLO, straight) if straight.exists() else self._cls
+        any_face = folder / f"{ANY_DECK_CLASSIFIER}.pt"
+        self._any_cls = self._load(YOLO, any_face) if any_face.exists() else None
 
     @staticmethod
     def _load(yolo: Any, path: Path) -> Any:
@@ -274,6 +296,15 @@ class TorchBackend:
         if len(batch) == 0:
             return np.zeros((0, 0), np.float32)
         return self._forward(self._straight, batch)
+
+    @property
+    def has_any_classifier(self) -> bool:
+        return self._any_cls is not None
+
+    def classify_any(self, batch: Floats) -> Floats:
+        if len(batch) == 0:
+            return np.zeros((0, 0), np.float32)
+        return self._forward(self._cls if self._any_cls is None else self._any_cls, batch)
 
     @property
     def has_index_reader(self) -> bool:

@@ -406,7 +406,8 @@ def train_straight_classifier(crops: Path, run_dir: Path = RUNS / "straight", ep
 
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
                   index_run: Path | None = None, outline_run: Path | None = None,
-                  straight_run: Path | None = None, any_index_run: Path | None = None) -> Path:
+                  straight_run: Path | None = None, any_index_run: Path | None = None,
+                  any_face_run: Path | None = None) -> Path:
     """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
     ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. A model whose run has
     no checkpoint is kept as ``models_dir`` already has it (so one retrained model can be exported alone); without
@@ -417,6 +418,7 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
     from ultralytics import YOLO
 
     from vision.reader_models import (
+        ANY_DECK_CLASSIFIER,
         ANY_DECK_INDEX_READER,
         CLASSIFIER,
         DETECTOR,
@@ -429,7 +431,7 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
     models_dir.mkdir(parents=True, exist_ok=True)
     path = models_dir / MANIFEST
     keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index", OUTLINE_MODEL: "outline",
-            STRAIGHT_CLASSIFIER: "straight", ANY_DECK_INDEX_READER: "index_any"}
+            STRAIGHT_CLASSIFIER: "straight", ANY_DECK_INDEX_READER: "index_any", ANY_DECK_CLASSIFIER: "classifier_any"}
     before = json.loads(path.read_text()) if path.exists() else {}
     manifest: dict[str, Any] = {role: before[key] for role, key in keys.items()
                                 if key in before and (models_dir / f"{role}.onnx").exists()}
@@ -438,11 +440,13 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
              (INDEX_READER, index_run, INDEX_RECIPE["imgsz"], True),
              (OUTLINE_MODEL, outline_run, OUTLINE_RECIPE["imgsz"], True),
              (STRAIGHT_CLASSIFIER, straight_run, CLASSIFIER_RECIPE["imgsz"], True),
-             (ANY_DECK_INDEX_READER, any_index_run, INDEX_RECIPE["imgsz"], True)]
+             (ANY_DECK_INDEX_READER, any_index_run, INDEX_RECIPE["imgsz"], True),
+             (ANY_DECK_CLASSIFIER, any_face_run, CLASSIFIER_RECIPE["imgsz"], True)]
     for role, run, imgsz, dynamic in roles:
         best = run / "weights" / "best.pt" if run is not None else None
         if best is None or not best.exists():
-            if role in manifest or role in (INDEX_READER, OUTLINE_MODEL, STRAIGHT_CLASSIFIER, ANY_DECK_INDEX_READER):
+            if role in manifest or role in (INDEX_READER, OUTLINE_MODEL, STRAIGHT_CLASSIFIER, ANY_DECK_INDEX_READER,
+                                            ANY_DECK_CLASSIFIER):
                 continue
             raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
         target = models_dir / f"{role}.pt"
