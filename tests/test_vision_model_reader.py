@@ -303,6 +303,16 @@ def test_on_an_unfamiliar_deck_a_reading_goes_unflagged_only_when_its_index_is_s
     assert LOW_CONFIDENCE in flags_of(2, 0.95, familiar=False)  # the index reads an 8S
     assert LOW_CONFIDENCE not in flags_of(0, 0.7, familiar=True)  # a familiar deck trusts its face
 
+    def with_face(face_card: int, face_prob: float) -> frozenset[str]:  # the index sure of the 7S
+        probs = np.array([0.9, 0.05, 0.05], np.float32)  # the looks fused: the index outweighs the face
+        reading = RawReading((500.0, 250.0, 620.0, 420.0), 0.9, probs, face_card, face_prob, 0, 0.95, False,
+                             index_must_agree=True)
+        return flag_readings(frame, [reading], cards, ReaderSettings())[0].flags
+
+    assert LOW_CONFIDENCE in with_face(2, 0.6)  # the any-deck face reader is fairly sure of the 8S
+    assert LOW_CONFIDENCE not in with_face(2, 0.3)  # it only guesses
+    assert LOW_CONFIDENCE not in with_face(0, 0.6)  # it agrees
+
 
 def test_on_a_familiar_deck_a_sure_face_is_not_flagged_for_an_overlap_unless_its_index_names_another_card() -> None:
     frame = _table(4)

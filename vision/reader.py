@@ -166,6 +166,10 @@ class ReaderSettings:
     # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
     # of the decks it trained on.
     unseen_face_reader: bool = True
+    # and a reading whose face is at least this sure of another card is flagged (1.0: never): a second opinion
+    # that can disagree (held-out designs' validation scenes, with the any-deck face reader: unflagged wrong 6 -> 4
+    # of ~300, flags 53 -> 58 %).
+    unseen_face_contradiction: float = 0.5
     cover_contradiction: float = 0.5
 
     def __post_init__(self) -> None:
@@ -173,6 +177,7 @@ class ReaderSettings:
                              "outline_match", "outline_min", "outline_find_min", "outline_find_index",
                              "one_deck_alternative", "familiar_agreement", "unseen_contradiction",
                              "unseen_needs_index", "agree_clears_cover", "sure_clears_cover",
+                             "unseen_face_contradiction",
                              "cover_contradiction")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
@@ -228,6 +233,11 @@ class CardReader:
                                   if self.backend.has_any_index_reader else self.index_columns)
         self.familiarity = DeckFamiliarity(self.settings.familiar_agreement)
         self._lock = threading.Lock()
+
+    def deck_familiar(self) -> bool:
+        """Whether the deck counts as one the card classifier knows, as ``familiar_deck`` says (counted so far)."""
+        mode = self.settings.familiar_deck
+        return mode == "known" or (mode == "auto" and self.familiarity.familiar())
 
     def forget_deck(self) -> None:
         """Count the deck's familiarity afresh (another deck on the table)."""
@@ -310,8 +320,12 @@ class CardReader:
         size = self.manifest.index_imgsz
         shift = settings.outline_shift
         patches = [patch for o in candidates for patch in outline_patches(frame, outlines[o], size, shift)]
-        read = self.backend.read_index(to_tensor(patches))
-        index_sureness = read[:, self.index_columns].reshape(len(candidates), -1).max(axis=1)
+        batch = to_tensor(patches)
+        sureness = self.backend.read_index(batch)[:, self.index_columns].max(axis=1)
+        if self.backend.has_any_index_reader and self.any_index_columns is not None and not self.deck_familiar():
+            # a deck the index reader never saw reads surely by the any-deck one
+            sureness = np.maximum(sureness, self.backend.read_any_index(batch)[:, self.any_index_columns].max(axis=1))
+        index_sureness = sureness.reshape(len(candidates), -1).max(axis=1)
         found = [o for o, sure in zip(candidates, index_sureness, strict=True) if sure >= settings.outline_find_index]
         if not found:
             return boxes, scores
@@ -542,6 +556,9 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
         if (reading.index_must_agree
                 and not (reading.index_card == pick and reading.index_sure >= settings.unseen_needs_index)):
             flags.add(LOW_CONFIDENCE)  # an unfamiliar deck's index is not sure of it
+        if (not reading.familiar and reading.face_card not in (-1, pick)
+                and reading.face_prob >= settings.unseen_face_contradiction):
+            flags.add(LOW_CONFIDENCE)  # an unfamiliar deck's face says another card
         overlapped = overlapped_by_another(i, [r.box for r in raw], settings.covered_overlap)
         corners = card_outline(frame, reading.box)
         looks_agree = (reading.face_card == pick == reading.index_card
