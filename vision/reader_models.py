@@ -97,9 +97,9 @@ def letterbox(image: Image, size: int) -> tuple[Image, float, tuple[float, float
 
 
 def to_tensor(images: list[Image]) -> Floats:
-    """BGR uint8 images (all one size) → float32 NCHW RGB in 0..1."""
-    batch = np.stack([im[:, :, ::-1] for im in images]).astype(np.float32) / 255.0
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+    """BGR uint8 images (all one size) → float32 NCHW RGB in 0..1 (OpenCV's blob maker: a few times faster than
+    numpy's stack, cast and transpose, the same numbers)."""
+    return np.asarray(cv2.dnn.blobFromImages(images, 1.0 / 255.0, swapRB=True), np.float32)
 
 
 def decode_detections(raw: Floats, conf: float, iou: float) -> tuple[Floats, Floats]:
