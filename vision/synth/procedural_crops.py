@@ -16,12 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.synth.dataset import write_crops
-from vision.synth.faces import register_deck
-from vision.synth.procedural import TEST_DECK_SEEDS, procedural_deck
-from vision.synth.procedural_patches import PROCEDURAL_SCENES
-from vision.synth.scene import render_scene
-
-_CURRENT = "procedural-crops"  # one registered name, redrawn for each deck
+from vision.synth.procedural_patches import procedural_deck_scenes
 
 
 def procedural_face_crops(out: Path, deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
@@ -29,23 +24,11 @@ def procedural_face_crops(out: Path, deck_seeds: Iterable[int], done_log: Path, 
     """Crops (``out/<card>/face<deck>_<scene>_<i>_0.jpg``) of every labelled card of ``scenes_per_deck`` scenes of
     each procedural training deck of ``deck_seeds``. Resumable: a deck whose scenes were cut is listed in
     ``done_log``."""
-    done_log.parent.mkdir(parents=True, exist_ok=True)
-    done = {int(v) for v in done_log.read_text().split()} if done_log.exists() else set()
     count = 0
-    with done_log.open("a") as record:
-        for seed in deck_seeds:
-            if seed >= TEST_DECK_SEEDS:
-                raise ValueError(f"deck seed {seed} is a test deck's; training decks are under {TEST_DECK_SEEDS}")
-            if seed in done:
-                continue
-            register_deck(_CURRENT, procedural_deck(seed))
-            for k in range(scenes_per_deck):
-                scene = render_scene(PROCEDURAL_SCENES + seed * scenes_per_deck + k, decks=[_CURRENT])
-                h, w = scene.image.shape[:2]
-                boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
-                                        min(p.box[3], float(h)))) for p in scene.labelled_cards]
-                count += write_crops(scene.image, boxes, out, f"face{seed}_{scene.seed:07d}",
-                                     np.random.default_rng(scene.seed), 1, jitter)
-            record.write(f"{seed}\n")
-            record.flush()
+    for seed, scene in procedural_deck_scenes(deck_seeds, done_log, scenes_per_deck):
+        h, w = scene.image.shape[:2]
+        boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
+                                min(p.box[3], float(h)))) for p in scene.labelled_cards]
+        count += write_crops(scene.image, boxes, out, f"face{seed}_{scene.seed:07d}", np.random.default_rng(scene.seed),
+                             1, jitter)
     return count

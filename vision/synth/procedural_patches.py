@@ -9,7 +9,7 @@ rendering alone, so that thousands of designs fit in a CPU hour. Labels as ``vis
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -19,7 +19,7 @@ from vision.reader_index import NO_INDEX
 from vision.synth.faces import register_deck
 from vision.synth.index_patches import scene_patches
 from vision.synth.procedural import TEST_DECK_SEEDS, procedural_deck
-from vision.synth.scene import render_scene
+from vision.synth.scene import Scene, render_scene
 
 CORNER_JITTER = 0.03  # of the card's width: how far off an outline is taken to be
 OUTLINE_SHIFT = 0.10  # the reader's ``outline_shift``
@@ -56,13 +56,13 @@ def _done(log: Path) -> set[int]:
     return {int(v) for v in log.read_text().split()} if log.exists() else set()
 
 
-def procedural_index_patches(out: Path, deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
-                             keep_none: int = 4, keep_card: float = 0.5, cuts: int = 1) -> int:
-    """Patches of ``scenes_per_deck`` scenes of each procedural deck of ``deck_seeds`` (training decks only).
-    Resumable: a deck whose scenes were cut is listed in ``done_log``."""
+def procedural_deck_scenes(deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
+                           ) -> Iterator[tuple[int, Scene]]:
+    """``scenes_per_deck`` table scenes of each procedural training deck of ``deck_seeds`` that ``done_log`` does not
+    list yet, as (deck seed, scene); a deck is listed there once the caller asks for the next deck's first scene (or
+    finishes), so a run stopped half-way redoes only the deck it was on."""
     done_log.parent.mkdir(parents=True, exist_ok=True)
     done = _done(done_log)
-    count = 0
     with done_log.open("a") as record:
         for seed in deck_seeds:
             if seed >= TEST_DECK_SEEDS:
@@ -71,12 +71,17 @@ def procedural_index_patches(out: Path, deck_seeds: Iterable[int], done_log: Pat
                 continue
             register_deck(_CURRENT, procedural_deck(seed))
             for k in range(scenes_per_deck):
-                scene = render_scene(PROCEDURAL_SCENES + seed * scenes_per_deck + k, decks=[_CURRENT])
-                count += write_patches(out, scene, f"proc{seed}", keep_none, keep_card,
-                                       np.random.default_rng(scene.seed), cuts)
+                yield seed, render_scene(PROCEDURAL_SCENES + seed * scenes_per_deck + k, decks=[_CURRENT])
             record.write(f"{seed}\n")
             record.flush()
-    return count
+
+
+def procedural_index_patches(out: Path, deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
+                             keep_none: int = 4, keep_card: float = 0.5, cuts: int = 1) -> int:
+    """Patches of ``scenes_per_deck`` scenes of each procedural deck of ``deck_seeds`` (training decks only).
+    Resumable: a deck whose scenes were cut is listed in ``done_log``."""
+    return sum(write_patches(out, scene, f"proc{seed}", keep_none, keep_card, np.random.default_rng(scene.seed), cuts)
+               for seed, scene in procedural_deck_scenes(deck_seeds, done_log, scenes_per_deck))
 
 
 def deck_index_patches(out: Path, scene_seeds: Iterable[int], done_log: Path, decks: list[str] | None = None,
