@@ -118,15 +118,5 @@ def test_an_enrolled_model_keeps_the_base_models_corner_readers(tmp_path) -> Non
     assert manifest["classifier"] == {"imgsz": 160, "names": ["AS"]}
 
 
-def test_a_deck_is_learnt_from_the_any_deck_face_reader_where_the_base_has_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from vision.enroll.learn import learning_start
-
-    assert learning_start(tmp_path) is None  # nothing to start from: a first run trains from scratch
-    (tmp_path / "card-classifier.pt").write_text("classifier")
-    assert learning_start(tmp_path) == tmp_path / "card-classifier.pt"
-    (tmp_path / "card-classifier-any.pt").write_text("any deck")
-    assert learning_start(tmp_path) == tmp_path / "card-classifier-any.pt"
-
-
 def base_manifest_entry(base, key: str):  # type: ignore[no-untyped-def]
     return json.loads((base / "reader.json").read_text())[key]

@@ -273,18 +273,22 @@ def test_every_reading_gets_an_index_look_weighed_in_as_the_decks_familiarity_sa
     assert any(o is not None for o in outlines)
     every_patch = sum(4 + 10 * (o is not None) for o in outlines)
     assert len(raw) >= 2 and counting.any_patches == 8 + every_patch and counting.patches == every_patch
-    # by hand: the second look's probabilities with the surest index patch averaged in, index_weight on a known
-    # deck (both readings here are doubtful), unseen_index_weight on a deck never seen
+    # by hand: the face's probabilities with the surest index patch averaged in, index_weight on a known deck (the
+    # card classifier's looks; both readings here are doubtful), unseen_index_weight on a deck never seen (the
+    # any-deck face reader's first look, and the any-deck index reader)
     looked = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(index_look=False)).read_raw(overlapped)
-    unseen = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="unseen")).read_raw(overlapped)
-    for reading, index_first, before, outline in zip(raw, unseen, looked, outlines, strict=True):
+    unseen_reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="unseen"))
+    unseen = unseen_reader.read_raw(overlapped)
+    any_faces = unseen_reader.classify(overlapped, np.array([r.box for r in unseen], np.float32), any_deck=True)
+    for reading, index_first, before, any_face, outline in zip(raw, unseen, looked, any_faces, outlines,
+                                                                strict=True):
         patches = to_tensor(index_patches(overlapped, reading.box) + outline_patches(overlapped, outline, 64, 0.1))
-        # a deck never seen is read by the any-deck index reader (the index reader where a folder has none)
-        for read, rows, columns, weight in (
-                (reading, reader.backend.read_index(patches), reader.index_columns, ReaderSettings().index_weight),
-                (index_first, reader.backend.read_any_index(patches), reader.any_index_columns,
+        for read, face, rows, columns, weight in (
+                (reading, before.probabilities, reader.backend.read_index(patches), reader.index_columns,
+                 ReaderSettings().index_weight),
+                (index_first, any_face, reader.backend.read_any_index(patches), reader.any_index_columns,
                  ReaderSettings().unseen_index_weight)):
-            expected = fuse_index(before.probabilities, rows, columns, weight)
+            expected = fuse_index(face, rows, columns, weight)
             assert np.allclose(read.probabilities, expected, atol=1e-5)
         assert reading.face_card == int(before.probabilities.argmax()) and reading.index_sure > 0
 
@@ -674,6 +678,44 @@ def test_a_model_folder_without_a_straight_classifier_reads_straightened_cards_w
              for p in scene.labelled_cards[:3]]
     batch = to_tensor(views)
     assert np.allclose(bare.backend.classify_straight(batch), bare.backend.classify(batch), atol=1e-6)
+
+
+def test_the_networks_input_is_the_images_rgb_channels_first_in_0_to_1() -> None:
+    images = [np.random.default_rng(k).integers(0, 256, (64, 48, 3), dtype=np.uint8) for k in range(3)]
+    batch = to_tensor(images)
+    assert batch.shape == (3, 3, 64, 48) and batch.dtype == np.float32 and batch.flags.c_contiguous
+    for image, planes in zip(images, batch, strict=True):
+        assert np.allclose(planes, image[:, :, ::-1].transpose(2, 0, 1) / 255.0, atol=1e-6)  # BGR → RGB planes
+
+
+def test_an_unfamiliar_decks_faces_are_read_by_the_any_deck_face_reader(tmp_path: Path) -> None:
+    overlapped = _two_overlapping_cards()
+    unseen = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="unseen"))
+    assert unseen.backend.has_any_classifier  # shipped since step 43
+    raw = unseen.read_raw(overlapped)
+    boxes = np.array([r.box for r in raw], np.float32)
+    faces = unseen.classify(overlapped, boxes, any_deck=True)
+    assert not np.allclose(faces, unseen.classify(overlapped, boxes), atol=1e-3)  # another reader
+    assert [r.face_card for r in raw] == [int(f.argmax()) for f in faces]
+    assert np.allclose([r.face_prob for r in raw], faces.max(axis=1), atol=1e-5)
+    # a folder without one reads an unfamiliar deck's faces with the card classifier, as before
+    bare = CardReader(_folder_without(tmp_path, "card-classifier-any", "classifier_any"),
+                      settings=ReaderSettings(familiar_deck="unseen"))
+    assert not bare.backend.has_any_classifier
+    first_look = bare.read_raw(overlapped)
+    assert [r.face_card for r in first_look] != [int(f.argmax()) for f in faces] or not np.allclose(
+        [r.face_prob for r in first_look], faces.max(axis=1), atol=1e-3)
+
+
+def test_an_any_deck_face_reader_with_other_classes_is_refused_by_name(tmp_path: Path) -> None:
+    import json
+
+    folder = _folder_without(tmp_path, "card-straight", "straight")
+    manifest = json.loads((folder / "reader.json").read_text())
+    manifest["classifier_any"] = {"imgsz": 160, "names": manifest["classifier"]["names"][::-1]}
+    (folder / "reader.json").write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="the any-deck face reader's classes are not the card classifier's"):
+        CardReader(folder)
 
 
 def test_a_straight_classifier_with_other_classes_is_refused_by_name(tmp_path: Path) -> None:

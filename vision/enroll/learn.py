@@ -246,7 +246,7 @@ class LearnJob:
         run_dir = self.folder / "run"
         if (run_dir / "done").exists():  # finished before a restart
             return run_dir
-        start = learning_start(base_folder)
+        start = base_folder / "card-classifier.pt"
         counter = {"batch": 0}
 
         def on_epoch_start(trainer: Any) -> None:
@@ -263,7 +263,7 @@ class LearnJob:
             overrides["batch"] = self.settings.batch
         self._report("train", 0.0)
         train.train_classifier(cls_dir, run_dir, epochs=self.settings.epochs, threads=self.settings.threads,
-                               start_from=start,
+                               start_from=start if start.exists() else None,
                                callbacks={"on_train_epoch_start": on_epoch_start,
                                           "on_train_batch_end": on_batch_end}, **overrides)
         return run_dir
@@ -291,16 +291,6 @@ class LearnJob:
         })
         os.replace(staging, target)
         return target
-
-
-def learning_start(base: Path) -> Path | None:
-    """The checkpoint a new deck is learnt from: the base's any-deck face reader where it has one (it reads the pips
-    and indices of decks it never saw; with it, enrolling procedural-standard left 1 of 200 unflagged readings wrong
-    instead of 2 of 185, flags 24 -> 17 %, models/README.md step 43), else its card classifier (None: neither)."""
-    from vision.reader_models import ANY_DECK_CLASSIFIER, CLASSIFIER
-
-    return next((path for path in (base / f"{ANY_DECK_CLASSIFIER}.pt", base / f"{CLASSIFIER}.pt") if path.exists()),
-                None)
 
 
 def _carry_corner_models(base: Path, folder: Path) -> None:
