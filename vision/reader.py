@@ -162,6 +162,7 @@ class ReaderSettings:
     # partly_covered, all 56 were right. Chosen on the validation sets (step 43): real validation photos flagged
     # 18.8 -> 9.6 % of readings, built-in deck validation scenes 15.9 -> 9.3 %, unflagged wrong unchanged (3 and 0).
     sure_clears_cover: float = 0.8
+    cover_contradiction: float = 0.5
     # An unfamiliar deck's faces are read by the any-deck face reader where the model folder has one (step 43): the
     # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
     # of the decks it trained on.
@@ -170,15 +171,13 @@ class ReaderSettings:
     # that can disagree (held-out designs' validation scenes, with the any-deck face reader: unflagged wrong 6 -> 4
     # of ~300, flags 53 -> 58 %).
     unseen_face_contradiction: float = 0.5
-    cover_contradiction: float = 0.5
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
                              "outline_match", "outline_min", "outline_find_min", "outline_find_index",
                              "one_deck_alternative", "familiar_agreement", "unseen_contradiction",
                              "unseen_needs_index", "agree_clears_cover", "sure_clears_cover",
-                             "unseen_face_contradiction",
-                             "cover_contradiction")
+                             "cover_contradiction", "unseen_face_contradiction")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -402,8 +401,8 @@ class CardReader:
         any_read = backend.read_any_index if backend.has_any_index_reader else backend.read_index
         any_deck = [index_evidence(rows, self.any_index_columns)
                     for rows in self.read_patch_sets(any_read, patch_sets)]
-        counted = self.familiarity.update([int(p.argmax()) for p in probs], any_deck)
-        familiar = {"auto": counted, "known": True, "unseen": False}[settings.familiar_deck]
+        self.familiarity.update([int(p.argmax()) for p in probs], any_deck)
+        familiar = self.deck_familiar()
         if not familiar:
             faces = probs
             if settings.unseen_face_reader and backend.has_any_classifier:
@@ -534,6 +533,12 @@ def one_deck_picks(raw: list[RawReading], alternative_min: float) -> list[int]:
     return [firsts[i] if pick is None else pick for i, pick in enumerate(picks)]
 
 
+def names_another(card: int, sure: float, pick: int, at_least: float) -> bool:
+    """Whether a look (its card, -1 when it read none, and how sure it is) names a card other than ``pick`` at
+    least ``at_least`` surely."""
+    return card not in (-1, pick) and sure >= at_least
+
+
 def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
                   settings: ReaderSettings) -> list[Detection]:
     if settings.one_deck:
@@ -550,14 +555,14 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
             flags.add(LOW_CONFIDENCE)
         if counts[pick] > 1:
             flags.add(DUPLICATE)
-        if (not reading.familiar and reading.index_card not in (-1, pick)
-                and reading.index_sure >= settings.unseen_contradiction):
+        if not reading.familiar and names_another(reading.index_card, reading.index_sure, pick,
+                                                  settings.unseen_contradiction):
             flags.add(LOW_CONFIDENCE)  # an unfamiliar deck's index says another card
         if (reading.index_must_agree
                 and not (reading.index_card == pick and reading.index_sure >= settings.unseen_needs_index)):
             flags.add(LOW_CONFIDENCE)  # an unfamiliar deck's index is not sure of it
-        if (not reading.familiar and reading.face_card not in (-1, pick)
-                and reading.face_prob >= settings.unseen_face_contradiction):
+        if not reading.familiar and names_another(reading.face_card, reading.face_prob, pick,
+                                                  settings.unseen_face_contradiction):
             flags.add(LOW_CONFIDENCE)  # an unfamiliar deck's face says another card
         overlapped = overlapped_by_another(i, [r.box for r in raw], settings.covered_overlap)
         corners = card_outline(frame, reading.box)
@@ -565,8 +570,8 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
                        and min(reading.face_prob, reading.index_sure) >= settings.agree_clears_cover)
         face_sure = (reading.familiar and reading.face_card == pick and settings.sure_clears_cover < 1.0
                      and confidence >= settings.sure_clears_cover
-                     and not (reading.index_card not in (-1, pick)
-                              and reading.index_sure >= settings.cover_contradiction))
+                     and not names_another(reading.index_card, reading.index_sure, pick,
+                                           settings.cover_contradiction))
         hidden = overlapped or (corners is None and _card_coloured_share(frame, reading.box) < 0.45)
         if hidden and not (looks_agree or face_sure):
             flags.add(PARTLY_COVERED)
