@@ -162,8 +162,21 @@ def parse_settings(pairs: list[str]):  # type: ignore[no-untyped-def]
         if name not in defaults:
             raise SystemExit(f"--setting {pair}: no reader setting {name!r}; see vision.reader.ReaderSettings")
         kind = type(defaults[name])
-        chosen[name] = value.lower() in ("1", "true", "yes") if kind is bool else kind(value)
-    return ReaderSettings(**chosen)  # type: ignore[arg-type]
+        try:
+            if kind is bool:
+                chosen[name] = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[
+                    value.lower()]
+            else:
+                chosen[name] = kind(value)
+        except (KeyError, ValueError):
+            raise SystemExit(f"--setting {pair}: {name} takes a {kind.__name__} (now {defaults[name]!r}), "
+                             f"not {value!r}") from None
+    from engine.errors import InputError
+
+    try:
+        return ReaderSettings(**chosen)  # type: ignore[arg-type]
+    except InputError as error:
+        raise SystemExit(f"--setting: {error}") from None
 
 
 def main() -> int:

@@ -1,0 +1,40 @@
+"""bench/vision_transfer.py's reader settings to try (--setting NAME=VALUE): typed as the setting is, and a wrong
+name or value named in one line rather than tried as something else."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "vision_transfer.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vision_transfer_bench", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_settings_take_the_type_of_their_default() -> None:
+    settings = _bench().parse_settings(["second_look=yes", "confident=0.7", "unseen_settled=4",
+                                        "familiar_deck=unseen", "turned_too=0"])
+    assert (settings.second_look, settings.confident, settings.unseen_settled) == (True, 0.7, 4)
+    assert settings.familiar_deck == "unseen" and settings.turned_too is False
+
+
+@pytest.mark.parametrize(("pair", "message"), [
+    ("no_such=1", "no reader setting 'no_such'"),
+    ("second_look=maybe", "second_look takes a bool"),
+    ("confident=high", "confident takes a float"),
+    ("confident=1.5", "confident must be within 0..1"),
+])
+def test_a_wrong_setting_is_named(pair: str, message: str) -> None:
+    with pytest.raises(SystemExit, match=message):
+        _bench().parse_settings([pair])
