@@ -30,12 +30,14 @@ def register(vision_subparsers: Any) -> None:
 
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
     tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "index-transfer", "face-transfer",
-                                        "outline", "straight", "export", "all"],
+                                        "detector-transfer", "outline", "straight", "export", "all"],
                     default="all", help="index: build the index reader's patch set and train it (models/README.md, "
                     "step 15); index-transfer: the index reader on procedural decks as well as the built-in ones, "
                     "without running any model to cut them (step 41; runs/vision/index-transfer); face-transfer: the "
                     "any-deck face reader, the card classifier fine-tuned on crops of procedural decks (--transfer-"
-                    "decks, step 43; runs/vision/face-transfer); outline: the "
+                    "decks, step 43; runs/vision/face-transfer); detector-transfer: the detector fine-tuned on tiles of "
+                    "procedural decks with whole-card boxes (--transfer-decks, step 44; runs/vision/detector-transfer); "
+                    "outline: the "
                     "outline model's tiles and training (step 17); straight: the straight classifier's crops (cards "
                     "straightened by the shipped outline model) and training (step 30)")
     tr.add_argument("--detector-epochs", type=int, default=30)
@@ -46,7 +48,8 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--index-photo-scenes", type=int, default=600,
                     help="scenes of the photographed deck cut for the index reader (default 600)")
     tr.add_argument("--transfer-decks", type=int, default=300,
-                    help="procedural training decks for --stage index-transfer and face-transfer, two scenes each "
+                    help="procedural training decks for --stage index-transfer, face-transfer and detector-transfer, "
+                         "two scenes each "
                          "(default 300)")
     tr.add_argument("--transfer-cuts", type=int, default=2, choices=(1, 2),
                     help="cuts of each procedural scene for --stage index-transfer (default 2, as step 41; step 42 "
@@ -208,6 +211,12 @@ def _train(args: argparse.Namespace) -> int:
         crops = train.build_transfer_face_crops(decks=args.transfer_decks, real_dir=args.real)
         train.train_face_transfer(crops, epochs=args.classifier_epochs, hours=args.hours, threads=args.threads,
                                   start_from=args.classifier_from, **rate)
+        return 0
+    if args.stage == "detector-transfer":  # needs none of the other sets
+        data = train.build_transfer_detector_set(decks=args.transfer_decks, real_dir=args.real)
+        train.train_detector(data, train.RUNS / "detector-transfer", epochs=args.detector_epochs, hours=args.hours,
+                             threads=args.threads,
+                             start_from=args.detector_from or train.REPO_ROOT / "models" / "card-detector.pt", **rate)
         return 0
     sets = train.build_datasets(train_scenes=args.train_scenes, real_dir=args.real, table_frames=args.table_frames,
                                 extra_scenes=args.extra_scenes, photo_scenes=args.photo_scenes,

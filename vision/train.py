@@ -292,6 +292,38 @@ def build_transfer_face_crops(work: Path = WORK_DIR, decks: int = 600, scenes_pe
     return out
 
 
+def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_per_deck: int = 2,
+                                val_decks: int = 60, real_dir: Path | None = None) -> Path:
+    """The detector's set for boxing whole cards of decks it never saw (``work/det-transfer/data.yaml``): two 640 px
+    tiles of ``scenes_per_deck`` scenes of each of ``decks`` procedural training decks
+    (``vision.synth.procedural_tiles``), of two-thirds as many scenes of the built-in decks (seeds 0…, the detector's
+    own ``synth-tiles``) and the real training photos, so that the decks the detector knows stay known; validated on
+    the real validation photos and one scene of each of ``val_decks`` other procedural decks (seeds 800 000…). Test
+    decks never take part. Resumable."""
+    import yaml
+
+    from vision.synth.dataset import detector_tiles, write_scenes
+    from vision.synth.procedural_tiles import procedural_detector_tiles
+    from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_real_detector_set
+
+    prepare_real_detector_set(work / "real-det", real_dir or DEFAULT_REAL_PHOTOS)
+    synth = work / "synth" / "train"
+    write_scenes(synth, range(0, decks * 2 // 3))
+    detector_tiles(synth, work / "synth-tiles" / "train", seed=4)
+    out, logs = work / "det-transfer", work / "det-transfer-logs"
+    procedural_detector_tiles(out / "val", range(TRANSFER_VAL_DECKS, TRANSFER_VAL_DECKS + val_decks),
+                              logs / "val-decks.txt", scenes_per_deck=1)
+    procedural_detector_tiles(out / "train", range(0, decks), logs / "decks.txt", scenes_per_deck=scenes_per_deck)
+    data = out / "data.yaml"
+    data.write_text(yaml.safe_dump({
+        "path": str(work),
+        "train": ["real-det/train/images", "synth-tiles/train/images", "det-transfer/train/images"],
+        "val": ["real-det/val/images", "det-transfer/val/images"],
+        "names": {0: "card"},
+    }, sort_keys=False))
+    return data
+
+
 def train_face_transfer(crops: Path, run_dir: Path = RUNS / "face-transfer", epochs: int = 4,
                         hours: float | None = None, start_from: Path | None = None, threads: int = 2,
                         **overrides: Any) -> Path:

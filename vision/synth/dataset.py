@@ -171,36 +171,52 @@ def detector_tiles(scenes_dir: Path, out: Path, tile: int = 640, per_scene: int 
     rng = np.random.default_rng(seed)
     for line in (scenes_dir / SCENES_FILE).read_text().splitlines():
         record = json.loads(line)
-        offsets = [(int(rng.integers(0, max(FRAME_SIZE[0] - tile, 0) + 1)),
-                    int(rng.integers(0, max(FRAME_SIZE[1] - tile, 0) + 1))) for _ in range(per_scene)]
-        names = [f"{Path(record['image']).stem}_x{ox}_y{oy}" for ox, oy in offsets]  # where the tile was cut
-        if all((out / "labels" / f"{name}.txt").exists() for name in names):
+        offsets = tile_offsets(rng, tile, per_scene)
+        stem = Path(record["image"]).stem
+        if all((out / "labels" / f"{stem}_x{ox}_y{oy}.txt").exists() for ox, oy in offsets):
             continue
         image = cv2.imread(str(scenes_dir / record["image"]))
         h, w = image.shape[:2]
-        boxes = _scene_boxes(record, (w, h))
+        boxes = [box for _, box in _scene_boxes(record, (w, h))]
         outlines = [np.array(card["corners"], np.float64) for card in record["cards"] if card["labelled"]]
-        for name, (ox, oy) in zip(names, offsets, strict=True):
-            piece = image[oy : oy + tile, ox : ox + tile]
-            th, tw = piece.shape[:2]
-            lines = []
-            for (_, (x1, y1, x2, y2)), outline in zip(boxes, outlines, strict=True):
-                cx1, cy1 = max(x1 - ox, 0.0), max(y1 - oy, 0.0)
-                cx2, cy2 = min(x2 - ox, float(tw)), min(y2 - oy, float(th))
-                if cx2 - cx1 < 2 or cy2 - cy1 < 2:
-                    continue
-                if (cx2 - cx1) * (cy2 - cy1) < keep_share * (x2 - x1) * (y2 - y1):
-                    continue
-                if oriented:
-                    label = oriented_label(outline - np.array([ox, oy]), (tw, th))
-                    if label is not None:
-                        lines.append(label)
-                    continue
-                lines.append(f"0 {(cx1 + cx2) / 2 / tw:.6f} {(cy1 + cy2) / 2 / th:.6f} "
-                             f"{(cx2 - cx1) / tw:.6f} {(cy2 - cy1) / th:.6f}")
-            cv2.imwrite(str(out / "images" / f"{name}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            (out / "labels" / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
+        write_scene_tiles(image, boxes, outlines, out, stem, offsets, tile, keep_share, oriented)
     return out
+
+
+def tile_offsets(rng: np.random.Generator, tile: int = 640, per_scene: int = 2) -> list[tuple[int, int]]:
+    """Where ``per_scene`` square tiles are cut from a frame, drawn at random."""
+    return [(int(rng.integers(0, max(FRAME_SIZE[0] - tile, 0) + 1)),
+             int(rng.integers(0, max(FRAME_SIZE[1] - tile, 0) + 1))) for _ in range(per_scene)]
+
+
+def write_scene_tiles(image: npt.NDArray[np.uint8], boxes: list[tuple[float, float, float, float]],
+                      outlines: list[npt.NDArray[np.float64]], out: Path, stem: str,
+                      offsets: list[tuple[int, int]], tile: int = 640, keep_share: float = 0.3,
+                      oriented: bool = False) -> int:
+    """One scene's tiles (``out/images/<stem>_x<ox>_y<oy>.jpg`` and their labels), as ``detector_tiles`` cuts them:
+    ``boxes`` are the labelled cards' whole-card boxes, ``outlines`` their corners, in the same order."""
+    for ox, oy in offsets:
+        name = f"{stem}_x{ox}_y{oy}"  # where the tile was cut
+        piece = image[oy : oy + tile, ox : ox + tile]
+        th, tw = piece.shape[:2]
+        lines = []
+        for (x1, y1, x2, y2), outline in zip(boxes, outlines, strict=True):
+            cx1, cy1 = max(x1 - ox, 0.0), max(y1 - oy, 0.0)
+            cx2, cy2 = min(x2 - ox, float(tw)), min(y2 - oy, float(th))
+            if cx2 - cx1 < 2 or cy2 - cy1 < 2:
+                continue
+            if (cx2 - cx1) * (cy2 - cy1) < keep_share * (x2 - x1) * (y2 - y1):
+                continue
+            if oriented:
+                label = oriented_label(outline - np.array([ox, oy]), (tw, th))
+                if label is not None:
+                    lines.append(label)
+                continue
+            lines.append(f"0 {(cx1 + cx2) / 2 / tw:.6f} {(cy1 + cy2) / 2 / th:.6f} "
+                         f"{(cx2 - cx1) / tw:.6f} {(cy2 - cy1) / th:.6f}")
+        cv2.imwrite(str(out / "images" / f"{name}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (out / "labels" / f"{name}.txt").write_text("".join(x + "\n" for x in lines))
+    return len(offsets)
 
 
 def oriented_label(outline: npt.NDArray[np.float64], size: tuple[int, int]) -> str | None:
