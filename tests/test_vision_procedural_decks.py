@@ -117,6 +117,31 @@ def test_face_crops_of_a_procedural_deck_are_its_labelled_cards_and_never_a_test
         procedural_face_crops(tmp_path / "out", [TEST_DECK_SEEDS], log)
 
 
+def test_detector_tiles_of_a_procedural_deck_box_covered_cards_whole(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from vision.synth.faces import register_deck
+    from vision.synth.procedural_patches import PROCEDURAL_SCENES
+    from vision.synth.procedural_tiles import procedural_detector_tiles
+    from vision.synth.scene import render_scene
+
+    log = tmp_path / "log.txt"
+    assert procedural_detector_tiles(tmp_path / "out", [3], log, scenes_per_deck=1, per_scene=1) == 1
+    register_deck("tiles-check", procedural_deck(3))
+    scene = render_scene(PROCEDURAL_SCENES + 3, decks=["tiles-check"])
+    (label,) = (tmp_path / "out" / "labels").glob("*.txt")
+    x, y = (int(v[1:]) for v in label.stem.rsplit("_", 2)[1:])
+    boxes = [[(float(cx) - float(w) / 2) * 640 + x, (float(cy) - float(h) / 2) * 640 + y,
+              (float(cx) + float(w) / 2) * 640 + x, (float(cy) + float(h) / 2) * 640 + y]
+             for _, cx, cy, w, h in (row.split() for row in label.read_text().splitlines())]
+    inside = [p for p in scene.labelled_cards  # cards lying wholly inside the tile keep their whole box
+              if p.box[0] >= x and p.box[1] >= y and p.box[2] <= x + 640 and p.box[3] <= y + 640]
+    assert any(p.visible < 0.95 for p in inside)  # a covered card among them
+    for card in inside:
+        assert any(np.allclose(box, card.box, atol=1.0) for box in boxes), card
+    assert procedural_detector_tiles(tmp_path / "out", [3], log, scenes_per_deck=1) == 0  # resumed: done already
+    with pytest.raises(ValueError, match="test deck"):
+        procedural_detector_tiles(tmp_path / "out", [TEST_DECK_SEEDS], log)
+
+
 def test_the_raster_debian_decks_give_52_distinct_faces() -> None:
     from vision.synth.raster_decks import RASTER_DECKS, raster_deck
 
