@@ -296,8 +296,9 @@ def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_
                                 val_decks: int = 60, real_dir: Path | None = None) -> Path:
     """The detector's set for boxing whole cards of decks it never saw (``work/det-transfer/data.yaml``): two 640 px
     tiles of ``scenes_per_deck`` scenes of each of ``decks`` procedural training decks
-    (``vision.synth.procedural_tiles``), of two-thirds as many scenes of the built-in decks (seeds 0…, the detector's
-    own ``synth-tiles``) and the real training photos, so that the decks the detector knows stay known; validated on
+    (``vision.synth.procedural_tiles``), the built-in decks' tiles (the detector's own ``synth-tiles/train``: at
+    least two-thirds as many scenes, seeds 0…, more where the detector stage rendered more) and the real training
+    photos, so that the decks the detector knows stay known; validated on
     the real validation photos and one scene of each of ``val_decks`` other procedural decks (seeds 800 000…). Test
     decks never take part. Resumable."""
     import yaml

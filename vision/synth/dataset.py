@@ -24,8 +24,7 @@ def yolo_label_lines(scene: Scene, class_of: dict | None = None) -> list[str]:
     h, w = scene.image.shape[:2]
     lines = []
     for placed in scene.labelled_cards:
-        x1, y1, x2, y2 = placed.box
-        x1, y1, x2, y2 = max(x1, 0.0), max(y1, 0.0), min(x2, float(w)), min(y2, float(h))
+        x1, y1, x2, y2 = placed.box_in_frame((w, h))
         if x2 - x1 < 2 or y2 - y1 < 2:
             continue
         cls = 0 if class_of == {} else CLASS_INDEX[placed.card]
@@ -132,8 +131,7 @@ def rendered_crops(out: Path, seeds: Iterable[int], done_log: Path, decks: list[
     count = 0
     for scene in scenes_not_done(seeds, done_log, size, decks):
         h, w = scene.image.shape[:2]
-        boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
-                                min(p.box[3], float(h)))) for p in scene.labelled_cards]
+        boxes = [(str(p.card), p.box_in_frame((w, h))) for p in scene.labelled_cards]
         rng = np.random.default_rng(scene.seed)
         count += write_crops(scene.image, boxes, out, f"{prefix}_{scene.seed:07d}", rng, 1, jitter)
     return count

@@ -66,7 +66,7 @@ def scene_patches(scene: Scene, detector_boxes: npt.NDArray[np.float32], rng: np
         if card.visible < min_visible:
             continue
         x1, y1, x2, y2 = card.box
-        own = (max(x1, 0.0), max(y1, 0.0), min(x2, float(w)), min(y2, float(h)))
+        own = card.box_in_frame((w, h))
         size = np.array([x2 - x1, y2 - y1, x2 - x1, y2 - y1])
         boxes = [tuple(float(v) for v in np.array(own) + rng.normal(0, BOX_JITTER, 4) * size)]
         boxes += [tuple(float(v) for v in b) for b in detector_boxes if iou(tuple(b), own) >= 0.5]

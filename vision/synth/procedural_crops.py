@@ -27,8 +27,7 @@ def procedural_face_crops(out: Path, deck_seeds: Iterable[int], done_log: Path, 
     count = 0
     for seed, scene in procedural_deck_scenes(deck_seeds, done_log, scenes_per_deck):
         h, w = scene.image.shape[:2]
-        boxes = [(str(p.card), (max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)),
-                                min(p.box[3], float(h)))) for p in scene.labelled_cards]
+        boxes = [(str(p.card), p.box_in_frame((w, h))) for p in scene.labelled_cards]
         count += write_crops(scene.image, boxes, out, f"face{seed}_{scene.seed:07d}", np.random.default_rng(scene.seed),
                              1, jitter)
     return count

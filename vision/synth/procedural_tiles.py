@@ -29,8 +29,7 @@ def procedural_detector_tiles(out: Path, deck_seeds: Iterable[int], done_log: Pa
     for seed, scene in procedural_deck_scenes(deck_seeds, done_log, scenes_per_deck):
         h, w = scene.image.shape[:2]
         cards = scene.labelled_cards
-        boxes = [(max(p.box[0], 0.0), max(p.box[1], 0.0), min(p.box[2], float(w)), min(p.box[3], float(h)))
-                 for p in cards]
+        boxes = [p.box_in_frame((w, h)) for p in cards]
         outlines = [p.corners.astype(np.float64) for p in cards]
         offsets = tile_offsets(np.random.default_rng(scene.seed), tile, per_scene)
         count += write_scene_tiles(scene.image, boxes, outlines, out, f"tile{seed}_{scene.seed:07d}", offsets, tile)

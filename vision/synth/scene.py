@@ -46,6 +46,11 @@ class PlacedCard:
         x2, y2 = self.corners.max(axis=0)
         return (float(x1), float(y1), float(x2), float(y2))
 
+    def box_in_frame(self, size: tuple[int, int]) -> tuple[float, float, float, float]:
+        """The whole card's box clipped to a frame of ``size`` (width, height)."""
+        x1, y1, x2, y2 = self.box
+        return (max(x1, 0.0), max(y1, 0.0), min(x2, float(size[0])), min(y2, float(size[1])))
+
     @property
     def labelled(self) -> bool:
         return self.visible >= LABEL_MIN_VISIBLE
