@@ -35,10 +35,10 @@ def register(vision_subparsers: Any) -> None:
                     "step 15); index-transfer: the index reader on procedural decks as well as the built-in ones, "
                     "without running any model to cut them (step 41; runs/vision/index-transfer); face-transfer: the "
                     "any-deck face reader, the card classifier fine-tuned on crops of procedural decks (--transfer-"
-                    "decks, step 43; runs/vision/face-transfer); detector-transfer: the detector fine-tuned on tiles of "
-                    "procedural decks with whole-card boxes (--transfer-decks, step 44; runs/vision/detector-transfer); "
-                    "outline: the "
-                    "outline model's tiles and training (step 17); straight: the straight classifier's crops (cards "
+                    "decks, step 43; runs/vision/face-transfer); detector-transfer: the detector fine-tuned on "
+                    "tiles of procedural decks with whole-card boxes (--transfer-decks, step 44; "
+                    "runs/vision/detector-transfer); outline: the outline model's tiles and training (step 17); "
+                    "straight: the straight classifier's crops (cards "
                     "straightened by the shipped outline model) and training (step 30)")
     tr.add_argument("--detector-epochs", type=int, default=30)
     tr.add_argument("--classifier-epochs", type=int, default=12)
