@@ -4,6 +4,7 @@ with progress, a time estimate, and a restart that resumes instead of starting o
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -11,9 +12,12 @@ from engine.cards import standard_deck
 from vision.enroll.capture import FaceProposer, capture_frame
 from vision.enroll.confirm import ConfirmController
 from vision.enroll.learn import LearnJob, LearnSettings, format_status
+from vision.enroll.learn_index import INDEX_CLASSES
 from vision.enroll.profile import Draft, ProfileError
 from vision.enroll.spread import render_spread
 from vision.reader_classes import CLASS_NAMES
+from vision.reader_index import NO_INDEX
+from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.faces import available_decks, load_deck
 
 DECK = "nicu-white" if "nicu-white" in available_decks() else "five-card-draw"
@@ -46,12 +50,30 @@ def test_the_job_builds_its_data_from_the_profile(profile):
     assert job.status()["stage"] == "crops" and 0.25 <= job.status()["progress"] <= 0.3
 
 
+def test_the_job_cuts_the_decks_index_corners_from_its_scenes_and_the_dealers_photos(profile):
+    deck_profile, root = profile
+    job = LearnJob(deck_profile, LearnSettings.quick(), root)
+    job.folder.mkdir(parents=True, exist_ok=True)
+    index = job._index_patches(job._scenes())
+    assert index is not None
+    # every class the index reader has, in both splits (the deck's own cards, and "none" for a corner without one)
+    assert all(any((index / split / name).iterdir()) for split in ("train", "val") for name in INDEX_CLASSES)
+    # each captured card's corners are taught under its own name: the dealer's photos are the validation split
+    named = {folder.name for folder in (index / "val").iterdir() if any(folder.glob("captured*.jpg"))}
+    assert named - {NO_INDEX} == {str(card) for card in deck_profile.cards}
+    assert list((index / "train").glob("*/scene_*.jpg")) and list((index / "train").glob("*/proc*.jpg"))
+    assert 0.3 <= job.status()["progress"] <= 0.31  # the crops stage is over
+    # no index learning asked for: none cut
+    assert LearnJob(deck_profile, LearnSettings(index_epochs=0), root)._index_patches(job.folder / "scenes") is None
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_a_few_batches_of_fine_tuning_with_progress_and_resume(profile):
     deck_profile, root = profile
     bare = root / "bare-model"  # a base model without a detector: the job must say it cannot pair
     bare.mkdir(exist_ok=True)
+    shutil.copy(DEFAULT_MODEL_DIR / "card-index-any.pt", bare)  # the index reader the deck's corners teach
     job = LearnJob(deck_profile, LearnSettings.quick(), root, base_model=bare)
     seen: list[dict] = []
     original = job._report
@@ -64,6 +86,7 @@ def test_a_few_batches_of_fine_tuning_with_progress_and_resume(profile):
     with pytest.raises(ProfileError, match=r"no card-detector\.pt"):  # no shipped reader here to pair with
         job.run()
     assert (job.folder / "run" / "weights" / "last.pt").exists()
+    assert (job.folder / "index-run" / "weights" / "last.pt").exists()  # the index reader learnt the corners too
     progress = [s["progress"] for s in seen]
     assert progress == sorted(progress) and progress[-1] >= 0.9
     assert any(s["stage"] == "train" and s.get("epoch") == 1 for s in seen)
@@ -79,7 +102,7 @@ def test_a_few_batches_of_fine_tuning_with_progress_and_resume(profile):
     with pytest.raises(ProfileError, match=r"no card-detector\.pt"):
         again.run()
     assert (job.folder / "scenes" / "scenes.jsonl").stat().st_mtime_ns == scenes_before
-    assert (job.folder / "run" / "done").exists()
+    assert (job.folder / "run" / "done").exists() and (job.folder / "index-run" / "done").exists()
 
 
 def test_learning_without_the_training_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -116,6 +139,25 @@ def test_an_enrolled_model_keeps_the_base_models_corner_readers(tmp_path) -> Non
     assert (enrolled / "card-outline.pt").read_text() == "card-outline.pt"
     assert manifest["index"] == base_manifest_entry(base, "index_any") and "outline" in manifest
     assert manifest["classifier"] == {"imgsz": 160, "names": ["AS"]}
+
+    # an index reader the job taught the deck stays the enrolled folder's own
+    learnt = {"imgsz": 64, "names": ["AS", "KS", "none"]}
+    (enrolled / "card-index.onnx").write_text("learnt")
+    (enrolled / "reader.json").write_text(json.dumps({"classifier": {"imgsz": 160, "names": ["AS"]}, "index": learnt}))
+    _carry_corner_models(base, enrolled, index_learnt=True)
+    manifest = json.loads((enrolled / "reader.json").read_text())
+    assert (enrolled / "card-index.onnx").read_text() == "learnt" and manifest["index"] == learnt
+    assert "outline" in manifest
+
+
+def test_the_reader_knows_an_index_reader_that_learnt_the_deck(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from vision.enroll.learn import _mark_index_deck
+    from vision.reader_models import MANIFEST, ModelManifest
+
+    shutil.copy(DEFAULT_MODEL_DIR / MANIFEST, tmp_path / MANIFEST)
+    assert ModelManifest.load(tmp_path).index_deck == ""  # the shipped index reader learnt many designs
+    _mark_index_deck(tmp_path, "house-deck@v2")
+    assert ModelManifest.load(tmp_path).index_deck == "house-deck@v2"
 
 
 def base_manifest_entry(base, key: str):  # type: ignore[no-untyped-def]

@@ -319,6 +319,22 @@ def test_on_an_unfamiliar_deck_a_reading_goes_unflagged_only_when_its_index_is_s
     assert LOW_CONFIDENCE not in with_face(0, 0.6)  # it agrees
 
 
+def test_an_index_reader_that_learnt_the_deck_flags_a_sure_face_it_contradicts() -> None:
+    frame = _table(4)
+    frame[250:420, 500:620] = 245  # a lone card's stock, face sure of the 7S
+    cards = tuple(parse_card(n) for n in ("7S", "9D", "8S"))
+
+    def flags_of(index_card: int, index_sure: float, index_knows_deck: bool) -> frozenset[str]:
+        reading = RawReading((500.0, 250.0, 620.0, 420.0), 0.9, np.array([0.97, 0.02, 0.01], np.float32), 0, 0.97,
+                             index_card, index_sure, True, index_knows_deck=index_knows_deck)
+        return flag_readings(frame, [reading], cards, ReaderSettings())[0].flags
+
+    assert LOW_CONFIDENCE in flags_of(2, 0.95, index_knows_deck=True)  # an enrolled deck's index reads an 8S
+    assert LOW_CONFIDENCE not in flags_of(0, 0.95, index_knows_deck=True)  # it agrees
+    assert LOW_CONFIDENCE not in flags_of(2, 0.6, index_knows_deck=True)  # it only guesses
+    assert LOW_CONFIDENCE not in flags_of(2, 0.95, index_knows_deck=False)  # the shipped index never saw the deck
+
+
 def test_on_a_familiar_deck_a_sure_face_is_not_flagged_for_an_overlap_unless_its_index_names_another_card() -> None:
     frame = _table(4)
     frame[250:420, 500:620] = 245  # two cards' stock, overlapping: an overlap alone flagged both before step 43

@@ -166,6 +166,13 @@ class ReaderSettings:
     # 18.8 -> 9.6 % of readings, built-in deck validation scenes 15.9 -> 9.3 %, unflagged wrong unchanged (3 and 0).
     sure_clears_cover: float = 0.8
     cover_contradiction: float = 0.5
+    # With an index reader that learnt the deck on the table (an enrolled model, ``vision.enroll.learn_index``), a
+    # reading whose index is at least this sure of another card is doubtful whatever its face says: the index is
+    # weighed in (``index_weight``) and the reading flagged (1.0: off). Chosen on the enrollment bench's validation
+    # scenes (procedural-standard, seeds 9 500 000…, models/README.md step 45): 0.9 and 0.99 both named 411 of 416
+    # right, off 410, with unflagged wrong 1 -> 0. The index reader the kiosk ships never learnt a casino's deck:
+    # there it stays off (on the real validation photos it added flags and named no card more).
+    deck_index_contradiction: float = 0.9
     # An unfamiliar deck's faces are read by the any-deck face reader where the model folder has one (step 43): the
     # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
     # of the decks it trained on.
@@ -180,7 +187,7 @@ class ReaderSettings:
                              "outline_match", "outline_min", "outline_find_min", "outline_find_index",
                              "one_deck_alternative", "familiar_agreement", "unseen_contradiction",
                              "unseen_needs_index", "agree_clears_cover", "sure_clears_cover",
-                             "cover_contradiction", "unseen_face_contradiction")
+                             "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -217,6 +224,8 @@ class RawReading:
     familiar: bool = True
     # an unfamiliar deck, counted over enough readings to be sure of it: unflagged only when the index is sure
     index_must_agree: bool = False
+    # a familiar deck read by an index reader that learnt it (an enrolled model): a sure index is a second opinion
+    index_knows_deck: bool = False
 
 
 class CardReader:
@@ -240,6 +249,11 @@ class CardReader:
         """Whether the deck counts as one the card classifier knows, as ``familiar_deck`` says (counted so far)."""
         mode = self.settings.familiar_deck
         return mode == "known" or (mode == "auto" and self.familiarity.familiar())
+
+    def index_knows_deck(self) -> bool:
+        """Whether the index reader learnt the deck the face knows (an enrolled model's, ``deck_index_contradiction``)
+        and the deck on the table counts as that one."""
+        return bool(self.manifest.index_deck) and self.settings.deck_index_contradiction < 1.0 and self.deck_familiar()
 
     def forget_deck(self) -> None:
         """Count the deck's familiarity afresh (another deck on the table)."""
@@ -414,6 +428,9 @@ class CardReader:
             return fused, faces, any_deck, False
         fused = probs.copy()
         doubtful = self.doubtful(boxes, scores, probs)
+        if self.index_knows_deck():
+            doubtful = sorted(set(doubtful) | {i for i, e in enumerate(any_deck) if names_another(
+                e.card, e.sure, int(probs[i].argmax()), settings.deck_index_contradiction)})
         evidence = list(any_deck)
         if backend.has_any_index_reader:
             known_rows = self.read_patch_sets(backend.read_index, [patch_sets[i] for i in doubtful])
@@ -452,8 +469,9 @@ class CardReader:
             if self.settings.index_look and len(boxes) and self.index_columns is not None:
                 probs, faces, evidence, familiar = self.index_first(frame, boxes, scores, probs, outlines)
                 strict = not familiar and self.familiarity.seen >= settings.unseen_settled
+                knows = familiar and self.index_knows_deck()
                 return [RawReading(tuple(float(v) for v in b), float(s), p,  # type: ignore[arg-type]
-                                   int(face.argmax()), float(face.max()), e.card, e.sure, familiar, strict)
+                                   int(face.argmax()), float(face.max()), e.card, e.sure, familiar, strict, knows)
                         for b, s, p, face, e in zip(boxes, scores, probs, faces, evidence, strict=True)]
         return [RawReading(tuple(float(v) for v in b), float(s), p)  # type: ignore[arg-type]
                 for b, s, p in zip(boxes, scores, probs, strict=True)]
@@ -567,6 +585,9 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
         if not reading.familiar and names_another(reading.face_card, reading.face_prob, pick,
                                                   settings.unseen_face_contradiction):
             flags.add(LOW_CONFIDENCE)  # an unfamiliar deck's face says another card
+        if reading.index_knows_deck and names_another(reading.index_card, reading.index_sure, pick,
+                                                      settings.deck_index_contradiction):
+            flags.add(LOW_CONFIDENCE)  # the index reader learnt this deck, and it says another card
         overlapped = overlapped_by_another(i, [r.box for r in raw], settings.covered_overlap)
         corners = card_outline(frame, reading.box)
         looks_agree = (reading.face_card == pick == reading.index_card

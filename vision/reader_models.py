@@ -45,6 +45,7 @@ class ModelManifest:
     index_imgsz: int = 0  # 0: the folder has no index reader
     index_names: tuple[str, ...] = ()
     any_index_names: tuple[str, ...] = ()  # the any-deck index reader's classes (empty: none in the folder)
+    index_deck: str = ""  # the deck profile the index reader learnt (an enrolled model's; empty: many designs)
 
     def detector_input_size(self, height: int, width: int) -> int:
         """The detector's square input for a frame: cards should reach it at about the size they were trained at
@@ -73,7 +74,7 @@ class ModelManifest:
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
                        int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())),
-                       tuple(str(n) for n in any_index.get("names", ())))
+                       tuple(str(n) for n in any_index.get("names", ())), str(index.get("deck", "")))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error

@@ -65,7 +65,7 @@ def register(vision_subparsers: Any) -> None:
     pr.set_defaults(func=_progress)
 
     for name, handler, text in (("verify", _verify, "check the new model and the active one on a second spread"),
-                                ("activate", _activate, "verify, then activate the new model only if it is better")):
+                                ("activate", _activate, "verify, then activate the new model unless it reads worse")):
         p = sub.add_parser(name, help=text)
         p.add_argument("profile")
         p.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="photos of a second spread of the deck")
@@ -261,8 +261,8 @@ def _verify_both(args: argparse.Namespace) -> tuple[Any, Path, Any, Any]:
 
 def _verify(args: argparse.Namespace) -> int:
     _profile, _candidate_folder, old, new = _verify_both(args)
-    print("the new model is better: activate it with 'enroll activate'" if new.right > old.right
-          else "the new model is not better than the active one")
+    print("the new model reads the deck at least as well: activate it with 'enroll activate'" if new.right >= old.right
+          else "the new model reads worse than the active one")
     return 0
 
 

@@ -212,7 +212,7 @@ class EnrollDialog(Dialog):
 
     def activate(self) -> None:
         """Check the new model and the active one on the spread now under the camera (a second spread, not the one
-        captured); switch only if the new one reads more cards right; the journal records it first."""
+        captured); switch only if the new one reads at least as many cards right; the journal records it first."""
         from kiosk.enroll_journal import record_switch
         from vision.enroll.registry import active_model
         from vision.enroll.verify import active_reader, decide_and_activate, model_reader, spread_truth, verify_reader

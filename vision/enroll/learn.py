@@ -1,4 +1,4 @@
-"""Learn: fine-tune the card reader's classifier on one deck profile, as a resumable background job.
+"""Learn: fine-tune the card reader's classifier and index reader on one deck profile, as a resumable background job.
 
 The job, under ``<data>/enroll-jobs/<slug>-v<N>/``, goes through stages, each of which picks up where it stopped:
 
@@ -6,9 +6,12 @@ The job, under ``<data>/enroll-jobs/<slug>-v<N>/``, goes through stages, each of
    (``render_scene`` with the faces registered as a deck: overlaps, fans, glare, perspective …);
 2. ``crops``: classifier crops of those scenes (the reader's ``scene_crops``) plus the captured crops of the real
    cards (``write_crops`` on the capture frames, jittered like a detector's boxes); validation: the captured crops;
-3. ``train``: the reader's ``train_classifier`` started from the active model's classifier (resumes from its last
+   and the index corners of the same scenes and photos (``vision.enroll.learn_index``);
+3. ``train``: the reader's ``train_classifier`` started from the active model's classifier, then its
+   ``train_index_reader`` started from the active model's any-deck index reader (each resumes from its last
    checkpoint after a restart);
-4. ``export``: the reader's ``export_models`` into a new model folder (the active detector, the new classifier).
+4. ``export``: the reader's ``export_models`` into a new model folder (the active detector and outline model, the
+   new classifier and index reader).
 
 ``status.json`` says the stage, the progress (0..1) and the seconds left (estimated from the rate so far); it is
 rewritten atomically, so the kiosk can poll it while the old model keeps serving the table.
@@ -52,17 +55,23 @@ class LearnSettings:
     scene_size: tuple[int, int] = (960, 540)
     captured_copies: int = 12  # jittered crops of each captured card
     epochs: int = 4
+    # The index reader learns the deck's corners too (0: the enrolled model keeps the active any-deck index reader).
+    index_epochs: int = 4
+    index_other_decks: int = 60  # generated decks' corners mixed in, so that other designs are not forgotten
     threads: int = 2
     batch: int | None = None  # None: the reader's recipe
     seed: int = 7_000_000  # scene seeds start here (far from the reader's own training seeds)
 
     def __post_init__(self) -> None:
-        if self.scenes < 0 or self.epochs < 1 or self.captured_copies < 1 or self.threads < 1:
-            raise ProfileError("learning needs scenes ≥ 0, epochs ≥ 1, captured copies ≥ 1 and threads ≥ 1")
+        if (self.scenes < 0 or self.epochs < 1 or self.captured_copies < 1 or self.threads < 1
+                or self.index_epochs < 0 or self.index_other_decks < 0):
+            raise ProfileError("learning needs scenes ≥ 0, epochs ≥ 1, captured copies ≥ 1, threads ≥ 1, index epochs "
+                               "≥ 0 and other decks ≥ 0")
 
     @classmethod
     def quick(cls) -> LearnSettings:
-        return cls(scenes=4, scene_size=(640, 360), captured_copies=1, epochs=1, batch=32)
+        return cls(scenes=4, scene_size=(640, 360), captured_copies=1, epochs=1, index_epochs=1, index_other_decks=1,
+                   batch=32)
 
 
 class TrainingStackMissing(ProfileError):
@@ -152,8 +161,10 @@ class LearnJob:
         try:
             scenes = self._scenes()
             cls_dir = self._crops(scenes)
+            index_dir = self._index_patches(scenes)
             run_dir = self._train(cls_dir, base)
-            model = self._export(run_dir, base)
+            index_run = self._train_index(index_dir, base) if index_dir is not None else None  # None: base has none
+            model = self._export(run_dir, base, index_run)
         except BaseException as error:
             state = "stopped" if isinstance(error, KeyboardInterrupt) else "failed"
             self._report(self.status().get("stage", "scenes"), 0.0, state=state, error=str(error) or repr(error))
@@ -193,6 +204,7 @@ class LearnJob:
             return cls
         shutil.rmtree(cls, ignore_errors=True)
         self._report("crops", 0.0)
+        share = self._face_share()
         rng = np.random.default_rng(self.settings.seed)
         for name in CLASS_NAMES:  # every class folder, so that the classes keep the base model's order
             (cls / "train" / name).mkdir(parents=True, exist_ok=True)
@@ -209,10 +221,60 @@ class LearnJob:
                         copies=self.settings.captured_copies, jitter=0.06)
             write_crops(frame, [(card_text, box_f)], cls / "val", f"captured_{i}", rng, copies=1,  # type: ignore[list-item]
                         jitter=0.0)
-            self._report("crops", (i + 1) / (len(self.profile.sources) + 1))
+            self._report("crops", share * (i + 1) / (len(self.profile.sources) + 1))
         self._fill_empty_classes(cls)
         marker.write_text("built\n")
         return cls
+
+    def _face_share(self) -> float:
+        """The share of the crops and train stages the faces take (the index corners take the rest)."""
+        return 0.6 if self.settings.index_epochs else 1.0
+
+    def _index_patches(self, scenes: Path) -> Path | None:
+        if not self.settings.index_epochs:
+            return None
+        from vision.enroll.learn_index import build_index_patches
+
+        share = self._face_share()
+        self._register_faces()  # the other decks' scenes register their own; the deck's is needed again on resume
+        return build_index_patches(self.folder / "index", scenes, self.profile, seed=self.settings.seed,
+                                   captured_cuts=self.settings.captured_copies,
+                                   other_decks=self.settings.index_other_decks,
+                                   report=lambda within: self._report("crops", share + (1 - share) * within))
+
+    def _train_callbacks(self, start: float, end: float) -> dict[str, Any]:
+        """Ultralytics callbacks reporting the train stage's progress from ``start`` to ``end`` of it."""
+        counter = {"batch": 0}
+
+        def on_epoch_start(trainer: Any) -> None:
+            counter["batch"] = 0
+
+        def on_batch_end(trainer: Any) -> None:
+            counter["batch"] += 1
+            per_epoch = max(len(trainer.train_loader), 1)
+            within = (trainer.epoch + counter["batch"] / per_epoch) / max(trainer.epochs, 1)
+            self._report("train", start + (end - start) * within, epoch=int(trainer.epoch) + 1,
+                         epochs=int(trainer.epochs))
+
+        return {"on_train_epoch_start": on_epoch_start, "on_train_batch_end": on_batch_end}
+
+    def _train_index(self, index_dir: Path, base_folder: Path) -> Path | None:
+        from vision import train
+        from vision.reader_models import ANY_DECK_INDEX_READER, INDEX_READER
+
+        run_dir = self.folder / "index-run"
+        if (run_dir / "done").exists():
+            return run_dir
+        start = next((p for p in (base_folder / f"{ANY_DECK_INDEX_READER}.pt", base_folder / f"{INDEX_READER}.pt")
+                      if p.exists()), None)
+        if start is None:  # a base model without an index reader: the enrolled one reads without one too
+            return None
+        overrides: dict[str, Any] = {"plots": False, "verbose": False}
+        self._report("train", self._face_share())
+        train.train_index_reader(index_dir, run_dir, epochs=self.settings.index_epochs, start_from=start,
+                                 threads=self.settings.threads,
+                                 callbacks=self._train_callbacks(self._face_share(), 1.0), **overrides)
+        return run_dir
 
     def _fill_empty_classes(self, cls: Path) -> None:
         """A class this deck lacks (a deck without a joker) still needs examples, or the classifier's output order
@@ -247,28 +309,16 @@ class LearnJob:
         if (run_dir / "done").exists():  # finished before a restart
             return run_dir
         start = base_folder / "card-classifier.pt"
-        counter = {"batch": 0}
-
-        def on_epoch_start(trainer: Any) -> None:
-            counter["batch"] = 0
-
-        def on_batch_end(trainer: Any) -> None:
-            counter["batch"] += 1
-            per_epoch = max(len(trainer.train_loader), 1)
-            within = (trainer.epoch + counter["batch"] / per_epoch) / max(trainer.epochs, 1)
-            self._report("train", within, epoch=int(trainer.epoch) + 1, epochs=int(trainer.epochs))
-
         overrides: dict[str, Any] = {"plots": False, "verbose": False}
         if self.settings.batch:
             overrides["batch"] = self.settings.batch
         self._report("train", 0.0)
         train.train_classifier(cls_dir, run_dir, epochs=self.settings.epochs, threads=self.settings.threads,
                                start_from=start if start.exists() else None,
-                               callbacks={"on_train_epoch_start": on_epoch_start,
-                                          "on_train_batch_end": on_batch_end}, **overrides)
+                               callbacks=self._train_callbacks(0.0, self._face_share()), **overrides)
         return run_dir
 
-    def _export(self, run_dir: Path, base_folder: Path) -> Path:
+    def _export(self, run_dir: Path, base_folder: Path, index_run: Path | None = None) -> Path:
         from vision import train
 
         self._report("export", 0.0)
@@ -282,8 +332,10 @@ class LearnJob:
         target = new_model_folder(self.profile.slug, self.root)
         staging = target.with_name("." + target.name + ".partial")
         shutil.rmtree(staging, ignore_errors=True)
-        train.export_models(shim.parent, run_dir, staging)
-        _carry_corner_models(base_folder, staging)
+        train.export_models(shim.parent, run_dir, staging, index_run=index_run)
+        _carry_corner_models(base_folder, staging, index_learnt=index_run is not None)
+        if index_run is not None:
+            _mark_index_deck(staging, self.profile.ref)
         write_model_info(staging, {
             "profile": self.profile.ref, "base_model": self.status().get("base_model", ""),
             "created": self.clock.now().isoformat(timespec="seconds"), "settings": asdict(self.settings),
@@ -293,10 +345,11 @@ class LearnJob:
         return target
 
 
-def _carry_corner_models(base: Path, folder: Path) -> None:
-    """Give the enrolled folder the base model's outline model and, as its index reader, the base's any-deck index
-    reader (its index reader where it has none): they read card corners and outlines of any French-suited deck, so
-    the enrolled deck keeps the index look and the check of face against index (``vision.reader_familiar``)."""
+def _carry_corner_models(base: Path, folder: Path, index_learnt: bool = False) -> None:
+    """Give the enrolled folder the base model's outline model and, unless the job taught the index reader the deck
+    (``index_learnt``), as its index reader the base's any-deck index reader (its index reader where it has none):
+    they read card corners and outlines of any French-suited deck, so the enrolled deck keeps the index look and the
+    check of face against index (``vision.reader_familiar``)."""
     import json
 
     from vision.reader_models import ANY_DECK_INDEX_READER, INDEX_READER, MANIFEST, OUTLINE_MODEL
@@ -305,8 +358,10 @@ def _carry_corner_models(base: Path, folder: Path) -> None:
     manifest = json.loads((folder / MANIFEST).read_text())
     index_source, index_key = ((ANY_DECK_INDEX_READER, "index_any") if "index_any" in base_manifest
                                else (INDEX_READER, "index"))
-    for source, target, key_from, key_to in ((index_source, INDEX_READER, index_key, "index"),
-                                             (OUTLINE_MODEL, OUTLINE_MODEL, "outline", "outline")):
+    carried = [(OUTLINE_MODEL, OUTLINE_MODEL, "outline", "outline")]
+    if not index_learnt:
+        carried.insert(0, (index_source, INDEX_READER, index_key, "index"))
+    for source, target, key_from, key_to in carried:
         files = [base / f"{source}{suffix}" for suffix in (".onnx", ".pt")]
         if key_from not in base_manifest or not files[0].exists():
             continue
@@ -314,6 +369,17 @@ def _carry_corner_models(base: Path, folder: Path) -> None:
             if file.exists():
                 shutil.copy(file, folder / f"{target}{file.suffix}")
         manifest[key_to] = base_manifest[key_from]
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def _mark_index_deck(folder: Path, profile_ref: str) -> None:
+    """Record in the manifest that the folder's index reader learnt this deck (``deck_index_contradiction``)."""
+    import json
+
+    from vision.reader_models import MANIFEST
+
+    manifest = json.loads((folder / MANIFEST).read_text())
+    manifest["index"]["deck"] = profile_ref
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
 
 

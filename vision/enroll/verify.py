@@ -3,7 +3,8 @@
 The truth comes from the profile, not from a model: every card of the spread is found by its outline, warped flat and
 compared with the profile's faces (``FaceMatcher``). Then each model reads the same frames the way it reads the table
 (detector, crop, classifier) and a card counts as read right when a detection on it names it. A new model is
-activated only if it reads strictly more cards right than the active one; the switch goes to the journal.
+activated when it reads at least as many cards right as the active one (a tie goes to the model that learnt the deck
+on the table: the spread, cards lying apart, is easy for both, table scenes are not); the switch goes to the journal.
 """
 
 from __future__ import annotations
@@ -162,13 +163,13 @@ class Switch:
 def decide_and_activate(candidate: Path, profile: DeckProfile, old: VerifyReport, new: VerifyReport, *, by: str,
                         record: Callable[[Switch], None] | None, clock: Clock | None = None,
                         root: Path | None = None) -> tuple[ActiveModel, Switch]:
-    """Activate ``candidate`` if it read more cards of the check right than the active model did; ``record``
+    """Activate ``candidate`` if it read at least as many cards of the check right as the active model; ``record``
     (the journal) is called first, so a switch that cannot be recorded does not happen."""
     if len(old.checks) != len(new.checks) or not new.checks:
         raise ProfileError("both models must be checked on the same verification cards")
-    if new.right <= old.right:
+    if new.right < old.right:
         raise ActivationRefused(f"the new model read {new.right} of {len(new.checks)} cards right, the active one "
-                                f"{old.right}: it is not better, so the active model stays. Capture more of the deck "
+                                f"{old.right}: it reads worse, so the active model stays. Capture more of the deck "
                                 "or learn longer, then verify again")
     previous = active_model(root)
     switch = Switch(model_hash(candidate), candidate.name, profile.ref, previous.hash, len(new.checks), old.right,
