@@ -259,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(line("before", spread_before))
     print(line("after", spread_after))
     print(f"  the kiosk's verdict (truth from the profile's faces, {len(truth.cards)} cards found): "
-          f"before {old.accuracy:.1%}, after {new.accuracy:.1%}; activated: {new.right > old.right}; "
+          f"before {old.accuracy:.1%}, after {new.accuracy:.1%}; activated: {new.right >= old.right}; "
           f"verification took {verify_s:.1f} s")
     print(f"(b) held-out table scenes: {args.check_scenes} scenes (seeds {CHECK_SCENE_SEEDS}…), "
           f"{scenes_before.cards} labelled cards, rendered in {render_s:.1f} s")
