@@ -20,7 +20,7 @@ For each: *named right*: the cards (on the scenes: labelled, ≥ 40 % showing) a
 *flagged*: the share of readings given with a flag. Truth comes from the renderer. Each reader forgets the deck's
 familiarity before each set. Wall time is printed for every step.
 
-    .venv/bin/python bench/vision_enroll.py [--deck procedural-standard] [--scenes 150] [--epochs 4]
+    .venv/bin/python bench/vision_enroll.py [--deck procedural-standard] [--scenes 300] [--epochs 6]
                                             [--check-scenes 40] [--base MODEL_DIR] [--work DIR]
 
 ``--scenes`` and ``--epochs`` default to the kiosk's own (``LearnSettings``). The base model is the active one
