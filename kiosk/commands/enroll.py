@@ -51,11 +51,13 @@ def register(vision_subparsers: Any) -> None:
     co.add_argument("--save", action="store_true", help="save the profile (its next version) when complete")
     co.set_defaults(func=_confirm)
 
-    le = sub.add_parser("learn", help="fine-tune the classifier on a profile (in the background)")
+    le = sub.add_parser("learn", help="fine-tune the classifier and the index reader on a profile (in the background)")
     le.add_argument("profile", help="profile name or slug, optionally @vN")
     le.add_argument("--foreground", action="store_true", help="run here, with a progress bar")
-    le.add_argument("--scenes", type=int, default=None, help="synthetic scenes to render (default 150)")
-    le.add_argument("--epochs", type=int, default=None, help="training epochs (default 4)")
+    le.add_argument("--scenes", type=int, default=None, help="synthetic scenes to render (default 300)")
+    le.add_argument("--epochs", type=int, default=None, help="the classifier's training epochs (default 6)")
+    le.add_argument("--index-epochs", type=int, default=None,
+                    help="the index reader's epochs on the deck's corners (default 4; 0: keep the active model's)")
     le.add_argument("--threads", type=int, default=None, help="CPU threads (default 2)")
     le.set_defaults(func=_learn)
 
@@ -188,8 +190,8 @@ def _learn(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile)
     job = LearnJob(profile)
     settings = job.settings if (job.folder / "settings.json").exists() else LearnSettings()
-    changes = {k: v for k, v in (("scenes", args.scenes), ("epochs", args.epochs), ("threads", args.threads))
-               if v is not None}
+    changes = {k: v for k, v in (("scenes", args.scenes), ("epochs", args.epochs),
+                                 ("index_epochs", args.index_epochs), ("threads", args.threads)) if v is not None}
     settings = replace(settings, **changes)
     if not args.foreground:
         job = start_in_background(profile.ref, settings)
