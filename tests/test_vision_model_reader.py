@@ -319,6 +319,25 @@ def test_on_an_unfamiliar_deck_a_reading_goes_unflagged_only_when_its_index_is_s
     assert LOW_CONFIDENCE not in with_face(0, 0.6)  # it agrees
 
 
+def test_a_second_low_scored_box_over_a_sure_card_does_not_make_the_frame_doubtful(reader: CardReader) -> None:
+    boxes = np.array([[0, 0, 100, 140], [5, 5, 95, 135], [400, 0, 500, 140]], np.float32)
+    scores = np.array([0.8, 0.33, 0.9], np.float32)  # the second box: the same card, boxed again, unsurely
+    probs = np.full((3, len(reader.cards)), 0.0001, np.float32)
+    probs[[0, 1], 0] = probs[2, 1] = 0.99
+    assert reader.doubtful(boxes, scores, probs) == []  # merged into one sure reading later: nothing to look over
+    plain = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(double_box_not_doubtful=False))
+    assert plain.doubtful(boxes, scores, probs) == [0, 1]
+    probs[1] = 0.0001
+    probs[1, 2] = 0.99  # another card under the first: both doubtful, as before
+    assert reader.doubtful(boxes, scores, probs) == [0, 1]
+    overlapping = np.concatenate([boxes, [[40, 40, 140, 180]]]).astype(np.float32)  # a third card over the first
+    probs[1, 2], probs[1, 0] = 0.0001, 0.99
+    more_probs = np.concatenate([probs, probs[2:3]])
+    more_probs[3] = 0.0001
+    more_probs[3, 3] = 0.99
+    assert 0 in reader.doubtful(overlapping, np.append(scores, 0.9).astype(np.float32), more_probs)
+
+
 def test_an_index_reader_that_learnt_the_deck_flags_a_sure_face_it_contradicts() -> None:
     frame = _table(4)
     frame[250:420, 500:620] = 245  # a lone card's stock, face sure of the 7S
