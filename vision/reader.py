@@ -301,14 +301,10 @@ class CardReader:
         settings = self.settings
         sure = [reading_confidence(float(p.max()), float(s)) >= settings.confident for p, s in zip(probs, scores,
                                                                                                    strict=True)]
-        if not settings.double_box_not_doubtful:
-            return [i for i in range(len(box_list))
-                    if not sure[i] or overlapped_by_another(i, box_list, settings.covered_overlap)]
         cards = probs.argmax(axis=1)
-        same = settings.same_card_overlap
-        doubles = [{j for j in range(len(box_list)) if j != i and cards[j] == cards[i] and max(
-            covered_share(box_list[i], box_list[j]), covered_share(box_list[j], box_list[i])) >= same}
-            for i in range(len(box_list))]
+        doubles = [{j for j in range(len(box_list)) if j != i and cards[j] == cards[i]
+                    and one_card_twice(box_list[i], box_list[j], settings.same_card_overlap)}
+                   if settings.double_box_not_doubtful else set() for i in range(len(box_list))]
         return [i for i, box in enumerate(box_list)
                 if not any(sure[j] for j in doubles[i])
                 and (not sure[i] or any(covered_share(box, other) > settings.covered_overlap
@@ -526,7 +522,7 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
             if box_area(small.box) > box_area(large.box) or int(np.argmax(small.probabilities)) != int(
                     np.argmax(large.probabilities)):
                 continue
-            if covered_share(small.box, large.box) < inside_share:
+            if not one_card_twice(small.box, large.box, inside_share):
                 continue
             a, b = small.box, large.box
             union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
@@ -537,6 +533,13 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
             merged = True
             break
     return readings
+
+
+def one_card_twice(a: tuple[float, float, float, float], b: tuple[float, float, float, float],
+                   inside_share: float) -> bool:
+    """Whether two boxes are one card boxed twice (their readings naming it alike): the smaller lies at least
+    ``inside_share`` inside the larger."""
+    return max(covered_share(a, b), covered_share(b, a)) >= inside_share
 
 
 def overlapped_by_another(i: int, boxes: list[tuple[float, float, float, float]], share: float) -> bool:
