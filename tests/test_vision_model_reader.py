@@ -15,7 +15,7 @@ from vision.eval import EvalResult, iou, score_image
 from vision.reader import CardReader, RawReading, ReaderSettings, flag_readings, merge_double_boxes
 from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
 from vision.reader_index import fuse_index, index_patches
-from vision.reader_models import DEFAULT_MODEL_DIR, to_tensor
+from vision.reader_models import DEFAULT_MODEL_DIR, letterbox, to_tensor
 from vision.reader_outline import (
     outline_box,
     outline_patches,
@@ -86,6 +86,25 @@ def test_cards_laid_apart_are_read_with_their_boxes(reader: CardReader) -> None:
             assert str(d.card) == text or d.flags, d
     for d in found:
         assert any(abs(d.center[0] - cx) < 60 and abs(d.center[1] - cy) < 60 for cx, cy in laid.values()), d
+
+
+def test_a_wide_frame_is_padded_only_to_the_models_stride_not_to_a_square() -> None:
+    frame = np.full((720, 1280, 3), 200, np.uint8)
+    padded, scale, (pad_x, pad_y) = letterbox(frame, 640, stride=32)
+    assert padded.shape == (384, 640, 3) and scale == 0.5 and (pad_x, pad_y) == (0.0, 12.0)
+    assert (padded[:12] == 114).all() and (padded[12:372] == 200).all() and (padded[372:] == 114).all()
+    square, _, (_, square_pad_y) = letterbox(frame, 640)
+    assert square.shape == (640, 640, 3) and square_pad_y == 140.0
+
+
+def test_the_stride_padded_input_boxes_the_cards_where_the_square_one_does(reader: CardReader) -> None:
+    scene = render_scene(UNSEEN_SEEDS[0])
+    square = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(input_stride=0)).read(scene.image)
+    padded = reader.read(scene.image)
+    assert reader.settings.input_stride == 32 and len(padded) == len(square) >= 4
+    for d in padded:
+        twin = max(square, key=lambda s: iou(s.box, d.box))
+        assert twin.card == d.card and iou(twin.box, d.box) > 0.9, (d, twin)
 
 
 def test_empty_table_has_no_cards(reader: CardReader) -> None:

@@ -65,6 +65,10 @@ class ReaderSettings:
     # validation photos left without any flag were right (0.6: 98.5 %, 0.9: 98.7 %, with fewer left unflagged).
     confident: float = 0.80
     nms_iou: float = 0.6  # boxes overlapping more are one card
+    # ``input_stride``: the detector and the outline model see the frame padded only up to the next multiple of this
+    # many pixels on each side (their largest stride), not to a square (0): a 1280x720 frame is 640x384 instead of
+    # 640x640, 40 % fewer pixels for both (models/README.md, step 46).
+    input_stride: int = 32
     covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
     # Two boxes naming the same card, the smaller over this share inside the larger, are one card boxed twice (the
     # detector boxes a turned card and a part of it): one reading over both boxes. Chosen on the validation sets
@@ -270,8 +274,8 @@ class CardReader:
         """Card boxes (xyxy in frame pixels) and detector scores."""
         image = check_frame(frame)
         size = self.manifest.detector_input_size(*image.shape[:2])
-        square, scale, (pad_x, pad_y) = letterbox(image, size)
-        raw = self.backend.detect_raw(to_tensor([square]))
+        padded, scale, (pad_x, pad_y) = letterbox(image, size, self.settings.input_stride)
+        raw = self.backend.detect_raw(to_tensor([padded]))
         boxes, scores = decode_detections(raw, self.settings.detect_min, self.settings.nms_iou)
         boxes = (boxes - np.array([pad_x, pad_y, pad_x, pad_y], np.float32)) / np.float32(scale)
         h, w = image.shape[:2]
@@ -331,8 +335,8 @@ class CardReader:
         if not (self.backend.has_outline_model and self.settings.outline_look):
             return [], np.zeros(0, np.float32)
         size = self.manifest.detector_input_size(*frame.shape[:2])
-        square, scale, (pad_x, pad_y) = letterbox(frame, size)
-        raw = self.backend.outline_raw(to_tensor([square]))
+        padded, scale, (pad_x, pad_y) = letterbox(frame, size, self.settings.input_stride)
+        raw = self.backend.outline_raw(to_tensor([padded]))
         found, scores = decode_outlines(raw, self.settings.outline_min, self.settings.nms_iou)
         return [(quad - np.array([pad_x, pad_y])) / scale for quad in found], scores
 

@@ -84,15 +84,17 @@ class ModelManifest:
             raise InputError(f"{path} is not a valid card-reader manifest ({error})") from error
 
 
-def letterbox(image: Image, size: int) -> tuple[Image, float, tuple[float, float]]:
-    """Resize keeping the shape into a ``size`` square padded with grey; returns the scale and the padding."""
+def letterbox(image: Image, size: int, stride: int = 0) -> tuple[Image, float, tuple[float, float]]:
+    """Resize keeping the shape so the longer side is ``size``, padded with grey to a ``size`` square, or with
+    ``stride`` only up to the next multiple of ``stride`` on each side; returns the scale and the padding."""
     h, w = image.shape[:2]
     scale = min(size / h, size / w)
     nw, nh = round(w * scale), round(h * scale)
-    pad_x, pad_y = (size - nw) / 2, (size - nh) / 2
+    out_w, out_h = (-(-nw // stride) * stride, -(-nh // stride) * stride) if stride else (size, size)
+    pad_x, pad_y = (out_w - nw) / 2, (out_h - nh) / 2
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR) if (nw, nh) != (w, h) else image
     top, left = round(pad_y - 0.1), round(pad_x - 0.1)
-    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left, cv2.BORDER_CONSTANT,
+    out = cv2.copyMakeBorder(resized, top, out_h - nh - top, left, out_w - nw - left, cv2.BORDER_CONSTANT,
                              value=(114, 114, 114))
     return out, scale, (float(left), float(top))
 
