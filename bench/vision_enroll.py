@@ -43,13 +43,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from vision_transfer import DESIGNS, MATCH_IOU, DesignFigures, design_faces  # noqa: E402
-
-from vision.detection import iou  # noqa: E402
+from vision_transfer import DESIGNS, DesignFigures, design_faces, scene_truth, tally  # noqa: E402
 
 DEFAULT_DECK = "procedural-standard"
 CHECK_SCENE_SEEDS = 9_000_000  # far from the learning job's scene seeds (LearnSettings.seed, 7 000 000…)
-TruthCards = Sequence[tuple[Any, tuple[float, float, float, float]]]  # (card, box)
 
 
 def trained_decks() -> tuple[str, ...]:
@@ -97,22 +94,6 @@ def deck_faces(deck: str) -> tuple[dict[Any, Any], bool]:
     return load_deck(deck), False
 
 
-def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards, present: TruthCards) -> None:
-    """Count one frame: ``labelled`` the cards that should be named, ``present`` every card lying there."""
-    for card, box in labelled:
-        figures.cards += 1
-        best = max(readings, key=lambda d: iou(d.box, box), default=None)
-        figures.right += best is not None and iou(best.box, box) >= MATCH_IOU and best.card == card
-    for reading in readings:
-        figures.readings += 1
-        if reading.flags:
-            figures.flagged += 1
-            continue
-        figures.unflagged += 1
-        figures.unflagged_wrong += not any(card == reading.card and iou(reading.box, box) >= MATCH_IOU
-                                           for card, box in present)
-
-
 def spread_box(corners: Any) -> tuple[float, float, float, float]:
     return (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()),
             float(corners[:, 1].max()))
@@ -138,8 +119,7 @@ def read_scenes(reader: Any, scenes: Sequence[Any], name: str) -> DesignFigures:
     started = time.perf_counter()
     for scene in scenes:
         readings = reader.read(scene.image)
-        tally(figures, readings, [(p.card, p.box) for p in scene.labelled_cards],
-              [(p.card, p.box) for p in scene.cards])
+        tally(figures, readings, *scene_truth(scene))
         figures.scenes += 1
     figures.seconds = round(time.perf_counter() - started, 1)
     return figures

@@ -30,8 +30,10 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -88,11 +90,40 @@ def design_faces(design: str):  # type: ignore[no-untyped-def]
     raise SystemExit(f"unknown design {design!r}; held-out designs: {', '.join(DESIGNS)}")
 
 
+TruthCards = Sequence[tuple[Any, tuple[float, float, float, float]]]  # (card, box)
+
+
+def scene_truth(scene: Any) -> tuple[TruthCards, TruthCards]:
+    """The cards of a rendered scene a reader should name, and every card lying there, each with its box clipped to
+    the frame: a reader boxes what the camera shows (the detector learnt clipped boxes), so a card half out of the
+    frame is named right with the half that shows."""
+    size = (scene.image.shape[1], scene.image.shape[0])
+    return ([(p.card, p.box_in_frame(size)) for p in scene.labelled_cards],
+            [(p.card, p.box_in_frame(size)) for p in scene.cards])
+
+
+def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards, present: TruthCards) -> None:
+    """Count one frame: ``labelled`` the cards that should be named, ``present`` every card lying there."""
+    from vision.detection import iou
+
+    for card, box in labelled:
+        figures.cards += 1
+        best = max(readings, key=lambda d: iou(d.box, box), default=None)
+        figures.right += best is not None and iou(best.box, box) >= MATCH_IOU and best.card == card
+    for reading in readings:
+        figures.readings += 1
+        if reading.flags:
+            figures.flagged += 1
+            continue
+        figures.unflagged += 1
+        figures.unflagged_wrong += not any(card == reading.card and iou(reading.box, box) >= MATCH_IOU
+                                           for card, box in present)
+
+
 def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
             first_seed: int = SCENE_SEEDS) -> DesignFigures:
     import numpy as np
 
-    from vision.detection import iou
     from vision.reader_index import index_patch
     from vision.reader_models import to_tensor
     from vision.synth.faces import register_deck
@@ -109,18 +140,7 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
         readings = reader.read(scene.image)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()
-        for placed in scene.labelled_cards:
-            figures.cards += 1
-            best = max(readings, key=lambda d: iou(d.box, placed.box), default=None)
-            figures.right += best is not None and iou(best.box, placed.box) >= MATCH_IOU and best.card == placed.card
-        for reading in readings:
-            figures.readings += 1
-            if reading.flags:
-                figures.flagged += 1
-                continue
-            figures.unflagged += 1
-            figures.unflagged_wrong += not any(p.card == reading.card and iou(reading.box, p.box) >= MATCH_IOU
-                                               for p in scene.cards)
+        tally(figures, readings, *scene_truth(scene))
         if not index_names:
             continue
         patches, truth = [], []

@@ -38,3 +38,20 @@ def test_settings_take_the_type_of_their_default() -> None:
 def test_a_wrong_setting_is_named(pair: str, message: str) -> None:
     with pytest.raises(SystemExit, match=message):
         _bench().parse_settings([pair])
+
+
+def test_a_card_half_out_of_the_frame_is_scored_on_the_part_the_camera_shows() -> None:
+    from engine.cards import parse_card
+    from vision.detection import Detection
+    from vision.synth.scene import render_scene
+
+    bench = _bench()
+    scene = render_scene(7_000_008)  # its 6D runs off the bottom of the frame
+    labelled, present = bench.scene_truth(scene)
+    h, w = scene.image.shape[:2]
+    assert all(0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h for _, (x1, y1, x2, y2) in [*labelled, *present])
+    (card, shown), = labelled
+    assert str(card) == "6D" and shown[3] == h < scene.labelled_cards[0].box[3]
+    figures = bench.DesignFigures("t")
+    bench.tally(figures, [Detection(parse_card("6D"), 0.95, shown)], labelled, present)  # a box inside the frame
+    assert (figures.right, figures.unflagged_wrong) == (1, 0)
