@@ -373,6 +373,28 @@ def test_an_index_reader_that_learnt_the_deck_flags_a_sure_face_it_contradicts()
     assert LOW_CONFIDENCE not in flags_of(2, 0.95, index_knows_deck=False)  # the shipped index never saw the deck
 
 
+def test_an_unsure_overlapped_face_that_a_deck_learnt_index_reads_alike_is_not_flagged() -> None:
+    frame = _table(4)
+    frame[250:420, 500:700] = 245  # two overlapping cards' stock
+    cards = tuple(parse_card(n) for n in ("7S", "9D", "8S"))
+    face = np.array([0.55, 0.05, 0.40], np.float32)  # the face leans to the 7S, unsure
+
+    def read(index_card: int, index_sure: float, knows: bool, **settings: float) -> Detection:
+        under = RawReading((500.0, 250.0, 620.0, 420.0), 0.9, face, 0, 0.55, index_card, index_sure, True,
+                           index_knows_deck=knows)
+        over = RawReading((560.0, 250.0, 700.0, 420.0), 0.9, np.array([0.0, 1.0, 0.0], np.float32), 1, 1.0, 1,
+                          1.0, True, index_knows_deck=knows)
+        return flag_readings(frame, [under, over], cards, ReaderSettings(**settings))[0]
+
+    agreed = read(0, 0.995, knows=True)
+    assert str(agreed.card) == "7S" and not agreed.flags and agreed.confidence >= 0.99
+    assert read(0, 0.995, knows=True, deck_agree_index=1.0).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # off
+    assert read(2, 0.995, knows=True).flags >= {LOW_CONFIDENCE, PARTLY_COVERED}  # the index names the 8S
+    assert read(0, 0.95, knows=True).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # the index not sure enough
+    assert read(0, 0.995, knows=True, deck_agree_face=0.6).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # nor the face
+    assert read(0, 0.995, knows=False).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # the index never learnt the deck
+
+
 def test_on_a_familiar_deck_a_sure_face_is_not_flagged_for_an_overlap_unless_its_index_names_another_card() -> None:
     frame = _table(4)
     frame[250:420, 500:620] = 245  # two cards' stock, overlapping: an overlap alone flagged both before step 43

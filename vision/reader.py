@@ -183,6 +183,17 @@ class ReaderSettings:
     # right, off 410, with unflagged wrong 1 -> 0. The index reader the kiosk ships never learnt a casino's deck:
     # there it stays off (on the real validation photos it added flags and named no card more).
     deck_index_contradiction: float = 0.9
+    # With such an index reader, a reading whose face names its card at least ``deck_agree_face`` surely (its
+    # first choice, likelier than all the others together) and whose index names it too at least
+    # ``deck_agree_index`` surely is not flagged ``low_confidence`` or ``partly_covered``: two looks that learnt the
+    # deck apart agree. It is given the chance that at least one of them is right, 1 - (1 - face) (1 - index), as its
+    # confidence. (``deck_agree_index`` 1.0: off.) Chosen on the enrollment bench's validation scenes (seeds
+    # 9 500 000…, models/README.md step 46), of the flagged readings an enrolled model cleared, right / wrong:
+    # procedural-standard 28 / 0 of 137 flagged, konqi-modern 17 / 0 of 68, xskat-french 8 / 0 of 33. Any agreement
+    # with the index at least 0.9 sure cleared 50 / 0, 26 / 1 and 13 / 1: an index corner read surely can be a
+    # neighbour's, and then the face is unsure (0.38, 0.52).
+    deck_agree_face: float = 0.5
+    deck_agree_index: float = 0.99
     # An unfamiliar deck's faces are read by the any-deck face reader where the model folder has one (step 43): the
     # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
     # of the decks it trained on.
@@ -197,7 +208,8 @@ class ReaderSettings:
                              "outline_match", "outline_min", "outline_find_min", "outline_find_index",
                              "one_deck_alternative", "familiar_agreement", "unseen_contradiction",
                              "unseen_needs_index", "agree_clears_cover", "sure_clears_cover",
-                             "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction")
+                             "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction",
+                             "deck_agree_face", "deck_agree_index")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -597,6 +609,9 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
         confidence = reading_confidence(float(reading.probabilities[pick]), reading.detector_score)
         flags = set()
         renamed = pick != int(np.argmax(reading.probabilities))  # one deck: its first card went to a surer reading
+        deck_agrees = deck_looks_agree(reading, pick, settings.deck_agree_face, settings.deck_agree_index)
+        if deck_agrees:
+            confidence = max(confidence, looks_agreement(reading))
         if confidence < settings.confident or renamed:
             flags.add(LOW_CONFIDENCE)
         if counts[pick] > 1:
@@ -622,12 +637,24 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
                      and not names_another(reading.index_card, reading.index_sure, pick,
                                            settings.cover_contradiction))
         hidden = overlapped or (corners is None and _card_coloured_share(frame, reading.box) < 0.45)
-        if hidden and not (looks_agree or face_sure):
+        if hidden and not (looks_agree or face_sure or deck_agrees):
             flags.add(PARTLY_COVERED)
         detections.append(Detection(cards[pick], min(max(confidence, 0.0), 1.0), reading.box, corners,
                                     frozenset(flags)))
     detections.sort(key=lambda d: (d.box[1], d.box[0]))
     return detections
+
+
+def looks_agreement(reading: RawReading) -> float:
+    """The chance that at least one of a reading's two looks is right, were they independent."""
+    return 1.0 - (1.0 - reading.face_prob) * (1.0 - reading.index_sure)
+
+
+def deck_looks_agree(reading: RawReading, pick: int, face_least: float, index_least: float) -> bool:
+    """Whether the face and an index reader that learnt this deck both name ``pick``, at least ``face_least`` and
+    ``index_least`` surely (``ReaderSettings.deck_agree_face``, ``deck_agree_index``)."""
+    return (reading.index_knows_deck and index_least < 1.0 and reading.face_card == pick == reading.index_card
+            and reading.face_prob >= face_least and reading.index_sure >= index_least)
 
 
 def _card_coloured_share(frame: Image, box: tuple[float, float, float, float]) -> float:
