@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Card, parse_card, parse_cards, standard_deck
+from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.layout import draw_layout, load_layout
 from vision.sources import CaptureSource, SyntheticTableSource
@@ -215,6 +216,39 @@ def test_merging_keeps_the_surest_reading_of_a_spot_and_shows_disagreement() -> 
     eight, six = merged
     assert "low_confidence" in eight.flags  # another tile read that spot as 6H
     assert not six.flags
+
+
+class ShortOfTheEdgeReader(ColourReader):
+    """Boxes a card the tile's edge cuts a few pixels short of that edge and names it wrongly (the 6S a tile-cut
+    9S read as, step 46), as a detector does that sees the tile with no padding around it."""
+
+    def __call__(self, image: np.ndarray) -> Sequence[Detection]:
+        h, w = image.shape[:2]
+        out = []
+        for d in super().__call__(image):
+            x1, y1, x2, y2 = d.box
+            if min(x1, y1) <= 0 or x2 >= w - 1 or y2 >= h - 1:
+                d = Detection(parse_card("JK"), 0.95, (max(x1, 4.0), max(y1, 4.0), min(x2, w - 5.0),
+                                                       min(y2, h - 5.0)))
+            out.append(d)
+        return out
+
+
+def test_a_card_cut_by_a_tile_edge_is_read_only_where_it_lies_whole() -> None:
+    expected = {zone: set(parse_cards(cards)) for zone, cards in ROUND.items()}
+    table = TableReader(_table(), read=ShortOfTheEdgeReader(), settings=StabilitySettings(1, 1))
+    table.step()
+    assert {z: set(table.snapshot.cards_in(z)) for z in expected} == expected
+    assert not any(parse_card("JK") in table.snapshot.cards_in(z) for z in LAYOUT.zone_names)
+    tight = TableReader(_table(), read=ShortOfTheEdgeReader(), settings=StabilitySettings(1, 1),
+                        view=ReadView(cut_margin_mm=2.0))
+    tight.step()  # the margin before step 46: the cut cards come through
+    assert any(parse_card("JK") in tight.snapshot.cards_in(z) for z in LAYOUT.zone_names)
+
+
+def test_a_cut_margin_beyond_a_quarter_card_is_refused() -> None:
+    with pytest.raises(InputError, match="cut_margin_mm"):
+        ReadView(cut_margin_mm=30.0)
 
 
 def test_cards_fanned_close_together_in_one_tile_stay_apart() -> None:

@@ -59,12 +59,19 @@ class ReadView:
     px_per_mm: float = 1.0
     tile: tuple[int, int] = (960, 576)
     same_card_mm: float = 25.0  # two readings whose centres lie closer are one physical card (tiles overlap)
+    # A reading whose box comes this close to an inner tile edge is of a card the edge cuts (the neighbouring tile,
+    # overlapping by 1.3 card lengths, sees it whole). The detector boxes such a card a few pixels short of the edge
+    # where the tile fills its input (step 46, no padding around a 960x576 tile): 2 px let a cut 9S through as 6S.
+    cut_margin_mm: float = 5.0
 
     def __post_init__(self) -> None:
         if self.mode not in ("table", "frame"):
             raise InputError(f"read view must be 'table' or 'frame', got {self.mode!r}")
         if not (0.2 <= self.px_per_mm <= 10):
             raise InputError(f"px_per_mm must be within 0.2..10, got {self.px_per_mm}")
+        if not 0.0 <= self.cut_margin_mm <= 0.25 * CARD_LONG_SIDE_MM:
+            raise InputError(f"cut_margin_mm must be within 0..{0.25 * CARD_LONG_SIDE_MM:g} (a quarter of a card), "
+                             f"got {self.cut_margin_mm}")
         if min(self.tile) < 2 * CARD_LONG_SIDE_MM * self.px_per_mm:
             raise InputError(
                 f"tiles of {self.tile[0]}x{self.tile[1]} px are too small for cards at {self.px_per_mm} px/mm"
@@ -102,7 +109,7 @@ def read_table_view(
     tile_w, tile_h = min(view.tile[0], width), min(view.tile[1], height)
     readings: list[Reading] = []
     origins = [(ox, oy) for oy in tile_origins(height, tile_h, overlap) for ox in tile_origins(width, tile_w, overlap)]
-    margin = 2.0
+    margin = view.cut_margin_mm * p
     for tile_number, (ox, oy) in enumerate(origins):
         tile = np.ascontiguousarray(table[oy : oy + tile_h, ox : ox + tile_w])
         tile_readings = read(tile) if still is None else still.read((ox, oy, tile_w, tile_h), tile, read)
