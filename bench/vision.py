@@ -24,8 +24,8 @@ sys.path.insert(0, str(REPO))
 def frames_per_second(backend: str, frames: list, threads: int, passes: int = 3,
                       **changes: bool | int) -> tuple[float, float, float]:
     """Frames a second of the reader with its default settings, ``changes`` made: the median of ``passes`` passes
-    over ``frames`` after a first pass (a kiosk reads for days: ONNX Runtime plans memory once for each batch shape
-    it meets, and the first pass meets most of them), that first pass's, and cards a frame."""
+    over ``frames`` after a first pass (a kiosk reads for days; the first pass over a fresh reader is the slower one,
+    by more than the spread of the later passes), that first pass's, and cards a frame."""
     from vision.reader import CardReader, ReaderSettings
 
     reader = CardReader(backend=backend, threads=threads, settings=ReaderSettings(**changes))
