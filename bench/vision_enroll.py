@@ -252,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "scenes": args.scenes, "epochs": args.epochs, "capture_s": round(capture_s, 1), "learn_s": round(learn_s, 1),
         "verify_s": round(verify_s, 1), "proposed_right": proposed_right,
         "kiosk_verify_before": old.accuracy, "kiosk_verify_after": new.accuracy,
-        **{name: {**vars(f), **f.shares()} for name, f in (("spread_before", spread_before),
+        **{name: {**f.counts(), **f.shares()} for name, f in (("spread_before", spread_before),
                                                            ("spread_after", spread_after),
                                                            ("scenes_before", scenes_before),
                                                            ("scenes_after", scenes_after))},

@@ -27,11 +27,12 @@ The default (30 scenes a design) takes a few minutes on 2 cores.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,12 @@ class DesignFigures:
     corners_sure_wrong: int = 0
     familiar_frames: int = 0  # frames read with the face trusted (the deck counted as familiar)
     seconds: float = 0.0
+    # every reading's confidence and whether a card of its name lies under it, for the calibration table
+    confidences: list[tuple[float, bool]] = field(default_factory=list)
+
+    def counts(self) -> dict[str, Any]:
+        """The figures without the per-reading confidences (for JSON)."""
+        return {k: v for k, v in asdict(self).items() if k != "confidences"}
 
     def shares(self) -> dict[str, float]:
         def share(a: int, b: int) -> float:
@@ -112,12 +119,13 @@ def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards,
         figures.right += best is not None and iou(best.box, box) >= MATCH_IOU and best.card == card
     for reading in readings:
         figures.readings += 1
+        right = any(card == reading.card and iou(reading.box, box) >= MATCH_IOU for card, box in present)
+        figures.confidences.append((float(reading.confidence), right))
         if reading.flags:
             figures.flagged += 1
             continue
         figures.unflagged += 1
-        figures.unflagged_wrong += not any(card == reading.card and iou(reading.box, box) >= MATCH_IOU
-                                           for card, box in present)
+        figures.unflagged_wrong += not right
 
 
 def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
@@ -167,6 +175,19 @@ def row(figures: DesignFigures) -> str:
     return (f"{figures.design:<22}{figures.cards:>6}{s['named_right_pct']:>12.1f}%{wrong:>22}"
             f"{s['flagged_pct']:>8.1f}%{figures.corners:>15}{s['index_right_pct']:>12.1f}%"
             f"{s['index_sure_wrong_pct']:>11.1f}%{figures.familiar_frames:>6}/{figures.scenes}")
+
+
+CONFIDENCE_BANDS = (0.0, 0.5, 0.8, 0.9, 0.99, 1.0)
+
+
+def calibration(confidences: Sequence[tuple[float, bool]]) -> list[tuple[float, float, int, float]]:
+    """Per confidence band (from, to, readings, share right): whether a confidence means the same on a deck
+    never seen as the thresholds chosen on the known deck assume."""
+    rows = []
+    for low, high in itertools.pairwise(CONFIDENCE_BANDS):
+        inside = [right for conf, right in confidences if low <= conf < high or (high == 1.0 and conf == 1.0)]
+        rows.append((low, high, len(inside), sum(inside) / len(inside) if inside else 0.0))
+    return rows
 
 
 def parse_settings(pairs: list[str]):  # type: ignore[no-untyped-def]
@@ -234,13 +255,19 @@ def main() -> int:
         figures = measure(reader, design, args.scenes, first_seed)
         results.append(figures)
         print(row(figures), flush=True)
-        for key, value in asdict(figures).items():
+        for key, value in figures.counts().items():
             if isinstance(value, int) and key != "design":
                 setattr(total, key, getattr(total, key) + value)
+        total.confidences.extend(figures.confidences)
     print(row(total))
+    print("confidence against readings right, all designs: "
+          + "; ".join(f"{low:.2f}-{high:.2f} {count} readings, {100 * right:.1f}% right"
+                      for low, high, count, right in calibration(total.confidences) if count))
     if args.json:
         args.json.write_text(json.dumps({"models": str(models), "scenes": args.scenes,
-                                         "designs": [{**asdict(f), **f.shares()} for f in [*results, total]]},
+                                         "designs": [{**f.counts(), **f.shares()} for f in [*results, total]],
+                                         "calibration": [dict(zip(("from", "to", "readings", "right"), r, strict=True))
+                                                         for r in calibration(total.confidences)]},
                                         indent=1) + "\n")
     return 0
 

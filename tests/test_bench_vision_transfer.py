@@ -55,3 +55,19 @@ def test_a_card_half_out_of_the_frame_is_scored_on_the_part_the_camera_shows() -
     figures = bench.DesignFigures("t")
     bench.tally(figures, [Detection(parse_card("6D"), 0.95, shown)], labelled, present)  # a box inside the frame
     assert (figures.right, figures.unflagged_wrong) == (1, 0)
+
+
+def test_the_calibration_table_says_how_often_each_confidence_band_was_right() -> None:
+    from engine.cards import parse_card
+    from vision.detection import Detection
+
+    bench = _bench()
+    box, other = (10.0, 10.0, 98.0, 133.0), (200.0, 10.0, 288.0, 133.0)
+    truth = [(parse_card("10C"), box), (parse_card("AH"), other)]
+    figures = bench.DesignFigures("t")
+    bench.tally(figures, [Detection(parse_card("10S"), 0.995, box), Detection(parse_card("AH"), 1.0, other),
+                          Detection(parse_card("AH"), 0.6, (400.0, 10.0, 488.0, 133.0))], truth, truth)
+    assert figures.confidences == [(0.995, False), (1.0, True), (0.6, False)]
+    bands = {(low, high): (count, right) for low, high, count, right in bench.calibration(figures.confidences)}
+    assert bands[(0.99, 1.0)] == (2, 0.5) and bands[(0.5, 0.8)] == (1, 0.0) and bands[(0.9, 0.99)] == (0, 0.0)
+    assert "confidences" not in figures.counts() and figures.counts()["readings"] == 3
