@@ -15,7 +15,7 @@ import functools
 import itertools
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -321,10 +321,9 @@ class CardReader:
         doubles = [{j for j in range(len(box_list)) if j != i and cards[j] == cards[i]
                     and one_card_twice(box_list[i], box_list[j], settings.same_card_overlap)}
                    if settings.double_box_not_doubtful else set() for i in range(len(box_list))]
-        return [i for i, box in enumerate(box_list)
+        return [i for i in range(len(box_list))
                 if not any(sure[j] for j in doubles[i])
-                and (not sure[i] or any(covered_share(box, other) > settings.covered_overlap
-                                        for j, other in enumerate(box_list) if j != i and j not in doubles[i]))]
+                and (not sure[i] or overlapped_by_another(i, box_list, settings.covered_overlap, doubles[i]))]
 
     def second_look(self, frame: Image, boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32],
                     probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -558,9 +557,10 @@ def one_card_twice(a: tuple[float, float, float, float], b: tuple[float, float, 
     return max(covered_share(a, b), covered_share(b, a)) >= inside_share
 
 
-def overlapped_by_another(i: int, boxes: list[tuple[float, float, float, float]], share: float) -> bool:
-    """Whether another box covers more than ``share`` of box ``i``."""
-    return any(covered_share(boxes[i], other) > share for j, other in enumerate(boxes) if j != i)
+def overlapped_by_another(i: int, boxes: list[tuple[float, float, float, float]], share: float,
+                          ignore: Collection[int] = ()) -> bool:
+    """Whether another box (not one of ``ignore``) covers more than ``share`` of box ``i``."""
+    return any(covered_share(boxes[i], other) > share for j, other in enumerate(boxes) if j != i and j not in ignore)
 
 
 def reading_confidence(probability: float, detector_score: float) -> float:
@@ -609,7 +609,9 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
         confidence = reading_confidence(float(reading.probabilities[pick]), reading.detector_score)
         flags = set()
         renamed = pick != int(np.argmax(reading.probabilities))  # one deck: its first card went to a surer reading
-        deck_agrees = deck_looks_agree(reading, pick, settings.deck_agree_face, settings.deck_agree_index)
+        # an enrolled deck: the face and the index reader that learnt the deck agree (``deck_agree_*``)
+        deck_agrees = (reading.index_knows_deck and settings.deck_agree_index < 1.0
+                       and both_looks_name(reading, pick, settings.deck_agree_face, settings.deck_agree_index))
         if deck_agrees:
             confidence = max(confidence, looks_agreement(reading))
         if confidence < settings.confident or renamed:
@@ -630,8 +632,7 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
             flags.add(LOW_CONFIDENCE)  # the index reader learnt this deck, and it says another card
         overlapped = overlapped_by_another(i, [r.box for r in raw], settings.covered_overlap)
         corners = card_outline(frame, reading.box)
-        looks_agree = (reading.face_card == pick == reading.index_card
-                       and min(reading.face_prob, reading.index_sure) >= settings.agree_clears_cover)
+        looks_agree = both_looks_name(reading, pick, settings.agree_clears_cover, settings.agree_clears_cover)
         face_sure = (reading.familiar and reading.face_card == pick and settings.sure_clears_cover < 1.0
                      and confidence >= settings.sure_clears_cover
                      and not names_another(reading.index_card, reading.index_sure, pick,
@@ -650,10 +651,9 @@ def looks_agreement(reading: RawReading) -> float:
     return 1.0 - (1.0 - reading.face_prob) * (1.0 - reading.index_sure)
 
 
-def deck_looks_agree(reading: RawReading, pick: int, face_least: float, index_least: float) -> bool:
-    """Whether the face and an index reader that learnt this deck both name ``pick``, at least ``face_least`` and
-    ``index_least`` surely (``ReaderSettings.deck_agree_face``, ``deck_agree_index``)."""
-    return (reading.index_knows_deck and index_least < 1.0 and reading.face_card == pick == reading.index_card
+def both_looks_name(reading: RawReading, pick: int, face_least: float, index_least: float) -> bool:
+    """Whether the face and the index both name ``pick``, at least ``face_least`` and ``index_least`` surely."""
+    return (reading.face_card == pick == reading.index_card
             and reading.face_prob >= face_least and reading.index_sure >= index_least)
 
 
