@@ -97,6 +97,12 @@ def test_a_wide_frame_is_padded_only_to_the_models_stride_not_to_a_square() -> N
     assert square.shape == (640, 640, 3) and square_pad_y == 140.0
 
 
+@pytest.mark.parametrize("stride", [-32, 20])
+def test_an_input_stride_the_models_cannot_take_is_refused(stride: int) -> None:
+    with pytest.raises(InputError, match=r"input_stride must be 0 .* or a multiple of 32"):
+        ReaderSettings(input_stride=stride)
+
+
 def test_the_stride_padded_input_boxes_the_cards_where_the_square_one_does(reader: CardReader) -> None:
     scene = render_scene(UNSEEN_SEEDS[0])
     square = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(input_stride=0)).read(scene.image)

@@ -221,6 +221,9 @@ class ReaderSettings:
             if not 1.0 <= getattr(self, name) <= 2.0:
                 raise InputError(f"reader setting {name} must be within 1..2 (a card outline's length over its "
                                  f"width), got {getattr(self, name)}")
+        if self.input_stride < 0 or self.input_stride % 32:
+            raise InputError(f"reader setting input_stride must be 0 (pad the frame to a square) or a multiple of 32 "
+                             f"(the detector's largest stride), got {self.input_stride}")
         if self.unseen_settled < 0:
             raise InputError(f"reader setting unseen_settled is a number of readings, 0 or more, "
                              f"got {self.unseen_settled}")
