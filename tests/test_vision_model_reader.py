@@ -12,8 +12,9 @@ from engine.cards import parse_card
 from engine.errors import InputError
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.eval import EvalResult, iou, score_image
-from vision.reader import CardReader, RawReading, ReaderSettings, flag_readings, merge_double_boxes
+from vision.reader import CardReader, RawReading, ReaderSettings, flag_readings, merge_double_boxes, suit_from_index
 from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
+from vision.reader_familiar import IndexEvidence
 from vision.reader_index import fuse_index, index_patches
 from vision.reader_models import DEFAULT_MODEL_DIR, letterbox, to_tensor
 from vision.reader_outline import (
@@ -399,6 +400,24 @@ def test_an_unsure_overlapped_face_that_a_deck_learnt_index_reads_alike_is_not_f
     assert read(0, 0.95, knows=True).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # the index not sure enough
     assert read(0, 0.995, knows=True, deck_agree_face=0.6).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # nor the face
     assert read(0, 0.995, knows=False).flags == {LOW_CONFIDENCE, PARTLY_COVERED}  # the index never learnt the deck
+
+
+def test_an_index_that_learnt_the_deck_gives_the_suit_when_it_reads_the_faces_rank_in_another_suit() -> None:
+    cards = tuple(parse_card(n) for n in ("7C", "7S", "8S", "7H"))
+    face = np.array([0.60, 0.38, 0.01, 0.01], np.float32)  # the fused look leans to the 7C
+
+    def first(index_card: int, index_sure: float, at_least: float = 0.99) -> str:
+        share = np.eye(len(cards), dtype=np.float32)[index_card]
+        fused = suit_from_index(face, IndexEvidence(share, index_card, index_sure), cards, at_least)
+        assert sorted(fused.tolist()) == sorted(face.tolist())  # the chances are moved, none made up
+        return str(cards[int(fused.argmax())])
+
+    assert first(1, 0.995) == "7S"  # the index reads the 7's suit pip as a spade
+    assert first(3, 0.995) == "7H"  # any other suit too
+    assert first(1, 0.95) == "7C"  # not sure enough
+    assert first(1, 0.995, at_least=1.0) == "7C"  # off
+    assert first(2, 0.999) == "7C"  # another rank: the index may be a neighbour's corner
+    assert first(0, 0.999) == "7C"  # it agrees
 
 
 def test_on_a_familiar_deck_a_sure_face_is_not_flagged_for_an_overlap_unless_its_index_names_another_card() -> None:

@@ -194,6 +194,13 @@ class ReaderSettings:
     # neighbour's, and then the face is unsure (0.38, 0.52).
     deck_agree_face: float = 0.5
     deck_agree_index: float = 0.99
+    # With such an index reader, a doubtful reading whose face names a card and whose index names the same rank in
+    # another suit at least ``deck_index_suit`` surely takes the index's suit: the index prints the suit pip big
+    # and alone, while a face fine-tuned for minutes mixes up suits of one colour (7C for 7S). The looks disagree, so
+    # the reading stays flagged. (1.0: off.) On the enrollment bench's validation scenes (seeds 9 500 000…, 100 a
+    # design, models/README.md step 47) it named 3 more cards of 696 right on procedural-large (684 -> 687) and
+    # changed nothing on the four other enrolled designs: no reading more unflagged, none more wrong.
+    deck_index_suit: float = 0.99
     # An unfamiliar deck's faces are read by the any-deck face reader where the model folder has one (step 43): the
     # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
     # of the decks it trained on.
@@ -209,7 +216,7 @@ class ReaderSettings:
                              "one_deck_alternative", "familiar_agreement", "unseen_contradiction",
                              "unseen_needs_index", "agree_clears_cover", "sure_clears_cover",
                              "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction",
-                             "deck_agree_face", "deck_agree_index")
+                             "deck_agree_face", "deck_agree_index", "deck_index_suit")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -470,6 +477,9 @@ class CardReader:
                 evidence[i] = index_evidence(rows, self.index_columns)
         for i in doubtful:
             fused[i] = fuse(probs[i], evidence[i], settings.index_weight)
+        if self.index_knows_deck() and settings.deck_index_suit < 1.0:
+            for i in doubtful:
+                fused[i] = suit_from_index(fused[i], evidence[i], self.cards, settings.deck_index_suit)
         return fused, probs, evidence, True
 
     def read_raw(self, frame: Image) -> list[RawReading]:
@@ -592,6 +602,18 @@ def one_deck_picks(raw: list[RawReading], alternative_min: float) -> list[int]:
         picks[i] = c
         taken.add(c)
     return [firsts[i] if pick is None else pick for i, pick in enumerate(picks)]
+
+
+def suit_from_index(probs: npt.NDArray[np.float32], evidence: IndexEvidence, cards: tuple[Card, ...],
+                    at_least: float) -> npt.NDArray[np.float32]:
+    """``probs`` with its first card's and the index's card's chances swapped, where the index names the first
+    card's rank in another suit at least ``at_least`` surely (``deck_index_suit``)."""
+    top = int(probs.argmax())
+    if evidence.card in (-1, top) or evidence.sure < at_least or cards[evidence.card].rank is not cards[top].rank:
+        return probs
+    swapped = probs.copy()
+    swapped[[top, evidence.card]] = probs[[evidence.card, top]]
+    return swapped
 
 
 def names_another(card: int, sure: float, pick: int, at_least: float) -> bool:
