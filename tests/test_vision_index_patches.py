@@ -182,3 +182,23 @@ def test_an_index_fine_tune_starts_gently_and_a_first_run_from_the_classifier(mo
     assert first_run["lr0"] == 0.002 and first_run["warmup_epochs"] == 0.5
     assert chosen_rate["lr0"] == 0.0002
     assert all(s["fliplr"] == 0.0 and s["flipud"] == 0.0 for s in seen)  # a mirrored index is not a card
+
+
+def test_a_real_photos_index_corner_under_another_card_is_left_out_of_the_labels() -> None:
+    from vision.real_index_patches import outlined_cards
+
+    under = _card_corners((300.0, 300.0), 100.0, 0.0)  # upright: index corners at its top left and bottom right
+    over = _card_corners((370.0, 395.0), 100.0, 0.0)  # lies over the first card's bottom-right corner only
+    lone = _card_corners((700.0, 300.0), 100.0, 0.3)
+    labelled = [(parse_card(name), _box(corners)) for name, corners in (("7H", under), ("KS", over), ("2D", lone))]
+    cards = {str(c.card): c for c in outlined_cards(labelled, [lone, under, over])}  # outlines in any order
+    assert cards["7H"].index_free == (True, False)
+    # Which card lies on top is not known: the second card's top-left corner lies on the first card, left out too.
+    assert cards["KS"].index_free == (False, True)
+    assert cards["2D"].index_free == (True, True)
+    # A labelled card the outline model missed still covers by its box, and has no corners to cut.
+    cards = {str(c.card): c for c in outlined_cards(labelled, [lone, under])}
+    assert set(cards) == {"7H", "2D"} and cards["7H"].index_free == (True, False)
+    placed = PlacedCard(parse_card("7H"), cards["7H"].outline.astype(np.float32), 1.0, (1.0, 0.5))
+    assert patch_label(placed, cards["7H"].outline) == "7H"  # the free corner names the card
+    assert patch_label(placed, np.roll(cards["7H"].outline, -2, axis=0)) is None  # the covered one is left out

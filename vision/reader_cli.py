@@ -29,11 +29,13 @@ def register(vision_subparsers: Any) -> None:
     ev.set_defaults(func=_eval)
 
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
-    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "index-transfer", "face-transfer",
-                                        "detector-transfer", "outline", "straight", "export", "all"],
+    tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "index-real", "index-transfer",
+                                        "face-transfer", "detector-transfer", "outline", "straight", "export", "all"],
                     default="all", help="index: build the index reader's patch set and train it (models/README.md, "
-                    "step 15); index-transfer: the index reader on procedural decks as well as the built-in ones, "
-                    "without running any model to cut them (step 41; runs/vision/index-transfer); face-transfer: the "
+                    "step 15); index-real: the shipped index reader fine-tuned on the real training photos' index "
+                    "corners as well (step 47; runs/vision/index-real); index-transfer: the index reader on "
+                    "procedural decks as well as the built-in ones, without running any model to cut them (step 41; "
+                    "runs/vision/index-transfer); face-transfer: the "
                     "any-deck face reader, the card classifier fine-tuned on crops of procedural decks (--transfer-"
                     "decks, step 43; runs/vision/face-transfer); detector-transfer: the detector fine-tuned on "
                     "tiles of procedural decks with whole-card boxes (--transfer-decks, step 44; "
@@ -201,6 +203,12 @@ def _train(args: argparse.Namespace) -> int:
     if args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
+    if args.stage == "index-real":  # needs none of the other sets
+        patches = train.build_real_index_patches(real_dir=args.real)
+        train.train_index_reader(patches, train.RUNS / "index-real", epochs=args.index_epochs, hours=args.hours,
+                                 threads=args.threads,
+                                 start_from=args.index_from or train.REPO_ROOT / "models" / "card-index.pt", **rate)
+        return 0
     if args.stage == "index-transfer":  # needs none of the other sets
         patches = train.build_transfer_index_patches(decks=args.transfer_decks, real_dir=args.real,
                                                      procedural_cuts=args.transfer_cuts)

@@ -223,6 +223,34 @@ def build_index_patches(work: Path = WORK_DIR, train_scenes: int = 1600, photo_s
     return out
 
 
+def build_real_index_patches(work: Path = WORK_DIR, real_cuts: int = 4, builtin_scenes: int = 200,
+                             photo_scenes: int = 100, val_scenes: int = 30, real_dir: Path | None = None) -> Path:
+    """The index reader's set for learning the known deck's real corners (``work/index-real``, step 47): the index
+    corners of the real training photos (``vision.real_index_patches``, each cut ``real_cuts`` times), with the
+    built-in decks' and the photographed deck's scenes cut as the any-deck set cuts them (the same seeds), so that
+    the reader keeps what it read; validated on the real validation photos' corners and ``val_scenes`` built-in
+    deck validation scenes. Resumable part by part."""
+    from vision.real_index_patches import real_index_patches
+    from vision.synth.photo_deck import photo_faces, register_photo_decks
+    from vision.synth.procedural_patches import deck_index_patches
+    from vision.train_data import DEFAULT_REAL_PHOTOS
+
+    out, logs = work / "index-real", work / "index-real-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    for split, cuts in (("train", real_cuts), ("val", 1)):
+        marker = logs / f"real-{split}.done"
+        if not marker.exists():
+            real_index_patches(out / split, split, cuts, real_dir=real_dir)
+            marker.write_text("done\n")
+    deck_index_patches(out / "val", range(1_000_000, 1_000_000 + val_scenes), logs / "val-scenes.txt", keep_card=1.0)
+    deck_index_patches(out / "train", range(0, builtin_scenes), logs / "builtin.txt", keep_none=3, keep_card=1.0,
+                       cuts=2)
+    names = register_photo_decks(photo_faces(real_dir or DEFAULT_REAL_PHOTOS), PHOTO_DECKS)
+    deck_index_patches(out / "train", range(PHOTO_DECK_SEEDS, PHOTO_DECK_SEEDS + photo_scenes), logs / "photo.txt",
+                       decks=names, prefix="photo", keep_none=3, keep_card=1.0, cuts=2)
+    return out
+
+
 TRANSFER_VAL_DECKS = 800_000  # procedural decks of the transfer set's validation patches (never trained, never tested)
 
 
