@@ -828,3 +828,35 @@ def test_a_straight_classifier_with_other_classes_is_refused_by_name(tmp_path: P
     (folder / "reader.json").write_text(json.dumps(manifest))
     with pytest.raises(InputError, match="the straight classifier's classes are not the card classifier's"):
         CardReader(folder)
+
+
+def test_a_low_scored_box_is_a_card_when_the_deck_learnt_index_reads_a_card_no_other_reading_names(
+        reader: CardReader) -> None:
+    frame = _table(11)
+    faces = load_deck(FIVE_CARD_DRAW)
+    paste_card(frame, faces[parse_card("7S")], _card_corners(300, 360))
+    paste_card(frame, faces[parse_card("QH")], _card_corners(800, 360))
+    kept = np.array([[800 - 65, 360 - 91, 800 + 65, 360 + 91]], np.float32)  # the queen, boxed surely
+    scores = np.array([0.9], np.float32)
+    queen = np.zeros((1, len(reader.cards)), np.float32)
+    queen[0, reader.cards.index(parse_card("QH"))] = 1.0
+    seven = np.array([[300 - 65, 360 - 91, 300 + 65, 360 + 91]], np.float32)
+    felt_only = np.array([[500, 100, 630, 282]], np.float32)
+
+    def found(low: np.ndarray, probs: np.ndarray = queen, **settings: float) -> int:
+        shipped = reader.settings
+        reader.settings = ReaderSettings(**settings)
+        try:
+            boxes, _ = reader.found_by_deck_index(frame, kept, scores, probs, low, np.full(len(low), 0.1, np.float32))
+        finally:
+            reader.settings = shipped
+        return len(boxes) - len(kept)
+
+    assert found(seven) == 1  # the 7S's corners read surely, and no reading names it
+    assert found(felt_only) == 0  # bare felt reads no index
+    named_seven = np.zeros_like(queen)
+    named_seven[0, reader.cards.index(parse_card("7S"))] = 1.0
+    assert found(seven, named_seven) == 0  # one deck: a card already read is not found twice
+    assert found(kept + np.float32(4)) == 0  # a box over a kept one is the same card
+    assert found(np.concatenate([seven, seven + np.float32(3)])) == 1  # a low box twice is one card
+    assert found(seven, deck_box_index=1.0) == 0  # the index must be that sure
