@@ -419,18 +419,20 @@ class CardReader:
         the deck reads surely as a card no other reading names (``deck_box_*``)."""
         settings = self.settings
         assert self.index_columns is not None
+        free = [i for i, box in enumerate(low_boxes)
+                if all(iou(box, other) < settings.deck_box_overlap for other in boxes)]
+        size = self.manifest.index_imgsz
+        patch_sets = [index_patches(frame, tuple(float(v) for v in low_boxes[i]), size)  # type: ignore[arg-type]
+                      for i in free]
         named = {int(p.argmax()) for p in probs}
         added: list[npt.NDArray[np.float32]] = []
         added_scores: list[float] = []
-        for box, score in zip(low_boxes, low_scores, strict=True):
-            if any(iou(box, other) >= settings.deck_box_overlap for other in [*boxes, *added]):
-                continue
-            patches = index_patches(frame, (float(box[0]), float(box[1]), float(box[2]), float(box[3])),
-                                    self.manifest.index_imgsz)
-            evidence = index_evidence(self.backend.read_index(to_tensor(patches)), self.index_columns)
-            if evidence.card >= 0 and evidence.sure >= settings.deck_box_index and evidence.card not in named:
-                added.append(box)
-                added_scores.append(float(score))
+        for i, rows in zip(free, self.read_patch_sets(self.backend.read_index, patch_sets), strict=True):
+            evidence = index_evidence(rows, self.index_columns)
+            if (evidence.card >= 0 and evidence.sure >= settings.deck_box_index and evidence.card not in named
+                    and all(iou(low_boxes[i], other) < settings.deck_box_overlap for other in added)):
+                added.append(low_boxes[i])
+                added_scores.append(float(low_scores[i]))
                 named.add(evidence.card)
         if not added:
             return boxes, scores
