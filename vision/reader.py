@@ -422,8 +422,8 @@ class CardReader:
         free = [i for i, box in enumerate(low_boxes)
                 if all(iou(box, other) < settings.deck_box_overlap for other in boxes)]
         size = self.manifest.index_imgsz
-        patch_sets = [index_patches(frame, tuple(float(v) for v in low_boxes[i]), size)  # type: ignore[arg-type]
-                      for i in free]
+        patch_sets = [index_patches(frame, (float(b[0]), float(b[1]), float(b[2]), float(b[3])), size)
+                      for b in low_boxes[free]]
         named = {int(p.argmax()) for p in probs}
         added: list[npt.NDArray[np.float32]] = []
         added_scores: list[float] = []
@@ -527,10 +527,10 @@ class CardReader:
             known_rows = self.read_patch_sets(backend.read_index, [patch_sets[i] for i in doubtful])
             for i, rows in zip(doubtful, known_rows, strict=True):
                 evidence[i] = index_evidence(rows, self.index_columns)
+        suit_from_learnt_index = self.index_knows_deck() and settings.deck_index_suit < 1.0
         for i in doubtful:
             fused[i] = fuse(probs[i], evidence[i], settings.index_weight)
-        if self.index_knows_deck() and settings.deck_index_suit < 1.0:
-            for i in doubtful:
+            if suit_from_learnt_index:
                 fused[i] = suit_from_index(fused[i], evidence[i], self.cards, settings.deck_index_suit)
         return fused, probs, evidence, True
 
