@@ -16,6 +16,7 @@ is flagged. On either, a reading overlapped by another card whose face and index
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,11 +35,15 @@ class IndexEvidence:
     sure: float
 
 
-def index_evidence(patch_probs: npt.NDArray[np.float32], columns: list[int]) -> IndexEvidence:
-    """The surest of a reading's index patches (rows of the index reader's output)."""
-    if not len(patch_probs):
+def index_evidence(patch_probs: npt.NDArray[np.float32], columns: list[int],
+                   not_cards: Collection[int] = ()) -> IndexEvidence:
+    """The surest of a reading's index patches (rows of the index reader's output), leaving out the patches whose
+    card is one of ``not_cards`` (the corners of the cards lying over it)."""
+    cards = patch_probs[:, columns] if len(patch_probs) else patch_probs
+    if len(cards) and not_cards:
+        cards = cards[[int(row.argmax()) not in not_cards for row in cards]]
+    if not len(cards):
         return IndexEvidence(np.zeros(len(columns), np.float32), -1, 0.0)
-    cards = patch_probs[:, columns]
     best = int(cards.max(axis=1).argmax())
     share = (cards[best] / max(float(cards[best].sum()), 1e-9)).astype(np.float32)
     return IndexEvidence(share, int(share.argmax()), float(cards[best].max()))
