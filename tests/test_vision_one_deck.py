@@ -84,3 +84,17 @@ def test_one_deck_names_follow_the_readings_chances(rows: list[list[float]], alt
         holders = [i for i, pick in enumerate(picks) if pick == card]
         if len(holders) > 1:
             assert all(picks[i] == firsts[i] for i in holders)
+
+
+def test_of_a_card_read_twice_the_one_copy_both_looks_vouch_for_is_not_flagged_duplicate() -> None:
+    seven = CLASS_INDEX[parse_card("7S")]
+
+    def copy(x: float, face: float, index_sure: float) -> RawReading:
+        plain = _reading(x, **{"7S": face})
+        return RawReading(plain.box, 0.9, plain.probabilities, seven, face, seven, index_sure, True)
+
+    vouched, unsure = copy(100.0, 0.99, 1.0), copy(400.0, 0.98, 0.3)
+    assert _read([vouched, unsure]) == [("7S", frozenset()), ("7S", frozenset({DUPLICATE}))]
+    assert _read([vouched, unsure], duplicate_sure_copy=False) == [("7S", frozenset({DUPLICATE}))] * 2
+    both = _read([vouched, copy(400.0, 0.98, 0.95)])  # two copies vouched for: which is the misread one is unknown
+    assert both == [("7S", frozenset({DUPLICATE}))] * 2
