@@ -20,6 +20,7 @@ chips, perspective, light, blur, noise), read by the whole reader, and reported:
   agreed); a held-out design should be read index first. The reader forgets the deck between designs.
 
     .venv/bin/python bench/vision_transfer.py [--scenes 30] [--models DIR] [--designs a,b] [--json OUT]
+        [--surface stone|paper|...]  (the same scenes drawn on one table top; stone and paper are no training top)
 
 The default (30 scenes a design) takes a few minutes on 2 cores.
 """
@@ -129,7 +130,7 @@ def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards,
 
 
 def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
-            first_seed: int = SCENE_SEEDS) -> DesignFigures:
+            first_seed: int = SCENE_SEEDS, surface: str | None = None) -> DesignFigures:
     import numpy as np
 
     from vision.reader_index import index_patch
@@ -144,7 +145,7 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
     index_names = reader.manifest.any_index_names or reader.manifest.index_names
     started = time.perf_counter()
     for seed in range(first_seed, first_seed + scenes):
-        scene = render_scene(seed, decks=[name])
+        scene = render_scene(seed, decks=[name], surface=surface)
         readings = reader.read(scene.image)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()
@@ -221,6 +222,8 @@ def parse_settings(pairs: list[str]):  # type: ignore[no-untyped-def]
 
 
 def main() -> int:
+    from vision.synth.textures import SURFACES
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=30, help="scenes per held-out design (default 30)")
     parser.add_argument("--models", type=Path, default=None, help="model folder (default: the shipped models/)")
@@ -230,6 +233,9 @@ def main() -> int:
                         help=f"draw the validation scenes (seeds {VALIDATION_SEEDS}…), for choosing settings")
     parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                         help="a reader setting to try (vision.reader.ReaderSettings), repeatable")
+    parser.add_argument("--surface", choices=list(SURFACES), default=None,
+                        help="draw every scene on this table top (the same cards, hands and light): felt, wood and "
+                             "cloth are the training scenes' tops, stone and paper (a white table) are not")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -246,13 +252,14 @@ def main() -> int:
     first_seed = VALIDATION_SEEDS if args.validation else SCENE_SEEDS
     reader = CardReader(models, settings=parse_settings(args.setting), threads=args.threads)
     tried = f"; settings {' '.join(args.setting)}" if args.setting else ""
-    print(f"models {models}; {args.scenes} scenes per held-out design (seeds {first_seed}…){tried}")
+    on = f"; every scene on {args.surface}" if args.surface else ""
+    print(f"models {models}; {args.scenes} scenes per held-out design (seeds {first_seed}…){tried}{on}")
     print(f"{'design':<22}{'cards':>6}{'named right':>13}{'unflagged wrong':>22}{'flagged':>9}"
           f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}{'familiar':>10}")
     results = []
     total = DesignFigures("all")
     for design in designs:
-        figures = measure(reader, design, args.scenes, first_seed)
+        figures = measure(reader, design, args.scenes, first_seed, args.surface)
         results.append(figures)
         print(row(figures), flush=True)
         for key, value in figures.counts().items():

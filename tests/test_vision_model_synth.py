@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import deck_with_joker, parse_card, standard_deck
+from engine.errors import InputError
 from vision.reader_classes import CLASS_INDEX, CLASS_NAMES, card_of_class_name
 from vision.synth.dataset import detector_tiles, write_scenes, yolo_label_lines
 from vision.synth.faces import FACE_SIZE, FIVE_CARD_DRAW, available_decks, load_deck, paste_card
@@ -213,3 +214,24 @@ def test_proposal_crops_are_named_after_the_card_the_detector_boxed(tmp_path: Pa
         assert cv2.imread(str(crop)).shape == (160, 160, 3)
     # run again: the scenes in the log are not redone
     assert proposal_crops(tmp_path / "crops", seeds, tmp_path / "done.txt") == 0
+
+
+def _off_the_cards(scene) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """The scene's pixels that no card covers."""
+    mask = np.zeros(scene.image.shape[:2], np.uint8)
+    for placed in scene.cards:
+        cv2.fillConvexPoly(mask, placed.corners.astype(np.int32), 1)
+    return scene.image[mask == 0]
+
+
+def test_a_scene_drawn_on_another_table_top_keeps_its_cards_and_changes_only_the_top() -> None:
+    default, white, stone = (render_scene(7_500_003, surface=s) for s in (None, "paper", "stone"))
+    for other in (white, stone):
+        assert [(str(c.card), c.corners.tolist(), c.visible) for c in other.cards] == \
+               [(str(c.card), c.corners.tolist(), c.visible) for c in default.cards]
+        assert not np.array_equal(other.image, default.image)
+    white_top, stone_top = _off_the_cards(white).astype(np.float32), _off_the_cards(stone).astype(np.float32)
+    assert np.median(white_top) > np.median(stone_top)  # a white table is brighter than grey stone
+    assert np.median(white_top.max(axis=1) - white_top.min(axis=1)) < 30  # and nearly colourless, as card stock is
+    with pytest.raises(InputError, match="unknown table surface 'marble'; one of felt, wood, cloth, stone, paper"):
+        render_scene(1, surface="marble")

@@ -14,11 +14,13 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import Card
+from engine.errors import InputError
 from vision.synth import textures
 from vision.synth.faces import CARD_ASPECT, FACE_SIZE, available_decks, face_mask, load_deck, paste_card
 
 Image = npt.NDArray[np.uint8]
 FRAME_SIZE = (1280, 720)
+SURFACE_STREAM = 0x5F  # the random stream of a table top chosen by the caller (``render_scene``'s ``surface``)
 # A card is labelled when at least this share of its face shows; layouts avoid cards that show a little less, so
 # that nothing on the picture is half-way between "a card" and "not a card".
 LABEL_MIN_VISIBLE = 0.4
@@ -123,8 +125,12 @@ def _lens_map(k: float, size: tuple[int, int]) -> tuple[npt.NDArray[np.float32],
     return (qx * f * norm + w / 2).astype(np.float32), (qy * f * norm + h / 2).astype(np.float32)
 
 
-def render_scene(seed: int, size: tuple[int, int] = FRAME_SIZE, decks: list[str] | None = None) -> Scene:
-    """Render the scene of ``seed``; ``decks`` limits the deck designs drawn from (default: all available)."""
+def render_scene(seed: int, size: tuple[int, int] = FRAME_SIZE, decks: list[str] | None = None,
+                 surface: str | None = None) -> Scene:
+    """Render the scene of ``seed``; ``decks`` limits the deck designs drawn from (default: all available).
+    ``surface`` (one of ``textures.SURFACES``) draws the same scene, cards, hands and light, on that table top."""
+    if surface is not None and surface not in textures.SURFACES:
+        raise InputError(f"unknown table surface {surface!r}; one of {', '.join(textures.SURFACES)}")
     rng = np.random.default_rng(seed)
     deck_names = decks or available_decks()
     deck_name = str(deck_names[int(rng.integers(len(deck_names)))])
@@ -134,6 +140,8 @@ def render_scene(seed: int, size: tuple[int, int] = FRAME_SIZE, decks: list[str]
     pool = [pool[i] for i in order]
     w, h = size
     image = textures.table_surface(rng, size)
+    if surface is not None:  # its own random stream, so that everything drawn after it is the default scene's
+        image = textures.SURFACES[surface](np.random.default_rng((seed, SURFACE_STREAM)), size)
     width = float(rng.uniform(75, 150)) * w / 1280
 
     # Place groups where they do not collide with earlier ones (a rough test on bounding circles).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +58,29 @@ def cloth(rng: Rng, size: tuple[int, int]) -> Image:
     pattern = ((xs // period + ys // period) % 2) if rng.random() < 0.5 else ((xs // period) % 2)
     image = np.where(pattern[:, :, None] == 1, c1, c2) + rng.standard_normal((h, w, 1)).astype(np.float32) * 6
     return np.clip(cv2.GaussianBlur(image, (3, 3), 0), 0, 255).astype(np.uint8)
+
+
+def stone(rng: Rng, size: tuple[int, int]) -> Image:
+    """A grey stone or concrete top: speckled grain over cloudy patches."""
+    w, h = size
+    base = rng.uniform(90, 200) * rng.uniform(0.85, 1.1, 3).astype(np.float32)
+    speckle = rng.standard_normal((h, w)).astype(np.float32) * rng.uniform(8, 25)
+    clouds = smooth_noise(rng, size, rng.uniform(30, 120)) * rng.uniform(15, 40)
+    image = base[None, None, :] + (speckle + clouds)[:, :, None]
+    return np.clip(cv2.GaussianBlur(image, (3, 3), 0), 0, 255).astype(np.uint8)
+
+
+def paper(rng: Rng, size: tuple[int, int]) -> Image:
+    """A white top (paper, a white table): nearly the card stock's own colour, so a card's edge shows little."""
+    w, h = size
+    base = rng.uniform(215, 245) * rng.uniform(0.95, 1.03, 3).astype(np.float32)
+    shade = smooth_noise(rng, size, 300) * 8 + rng.standard_normal((h, w)).astype(np.float32) * 2
+    return np.clip(base[None, None, :] + shade[:, :, None], 0, 255).astype(np.uint8)
+
+
+# Every table top a scene can be drawn on; the training scenes draw felt, wood and cloth (``table_surface``).
+SURFACES: dict[str, Callable[[Rng, tuple[int, int]], Image]] = {
+    "felt": felt, "wood": wood, "cloth": cloth, "stone": stone, "paper": paper}
 
 
 def table_surface(rng: Rng, size: tuple[int, int]) -> Image:
