@@ -53,6 +53,9 @@ def register(vision_subparsers: Any) -> None:
                     help="procedural training decks for --stage index-transfer, face-transfer and detector-transfer, "
                          "two scenes each "
                          "(default 300)")
+    tr.add_argument("--top-decks", type=int, default=0,
+                    help="for --stage detector-transfer: this many more procedural decks, their scenes drawn on a "
+                         "white table and grey stone, tops the other scenes lack (default 0; step 48: 300)")
     tr.add_argument("--transfer-cuts", type=int, default=2, choices=(1, 2),
                     help="cuts of each procedural scene for --stage index-transfer (default 2, as step 41; step 42 "
                          "cut once and drew more decks instead)")
@@ -221,7 +224,8 @@ def _train(args: argparse.Namespace) -> int:
                                   start_from=args.classifier_from, **rate)
         return 0
     if args.stage == "detector-transfer":  # needs none of the other sets
-        data = train.build_transfer_detector_set(decks=args.transfer_decks, real_dir=args.real)
+        data = train.build_transfer_detector_set(decks=args.transfer_decks, real_dir=args.real,
+                                                 top_decks=args.top_decks)
         train.train_detector(data, train.RUNS / "detector-transfer", epochs=args.detector_epochs, hours=args.hours,
                              threads=args.threads,
                              start_from=args.detector_from or train.REPO_ROOT / "models" / "card-detector.pt", **rate)

@@ -251,6 +251,8 @@ def build_real_index_patches(work: Path = WORK_DIR, real_cuts: int = 4, builtin_
     return out
 
 
+TOP_DECKS = 700_000  # procedural training decks drawn on other table tops (``build_transfer_detector_set``)
+TOP_SURFACES = ("paper", "stone")  # the tops the built-in scenes lack: a white table, grey stone
 TRANSFER_VAL_DECKS = 800_000  # procedural decks of the transfer set's validation patches (never trained, never tested)
 
 
@@ -321,14 +323,16 @@ def build_transfer_face_crops(work: Path = WORK_DIR, decks: int = 600, scenes_pe
 
 
 def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_per_deck: int = 2,
-                                val_decks: int = 60, real_dir: Path | None = None) -> Path:
+                                val_decks: int = 60, real_dir: Path | None = None, top_decks: int = 0) -> Path:
     """The detector's set for boxing whole cards of decks it never saw (``work/det-transfer/data.yaml``): two 640 px
     tiles of ``scenes_per_deck`` scenes of each of ``decks`` procedural training decks
     (``vision.synth.procedural_tiles``), the built-in decks' tiles (the detector's own ``synth-tiles/train``: at
     least two-thirds as many scenes, seeds 0…, more where the detector stage rendered more) and the real training
     photos, so that the decks the detector knows stay known; validated on
-    the real validation photos and one scene of each of ``val_decks`` other procedural decks (seeds 800 000…). Test
-    decks never take part. Resumable."""
+    the real validation photos and one scene of each of ``val_decks`` other procedural decks (seeds 800 000…). With
+    ``top_decks``, that many more procedural decks (seeds 700 000…) are drawn on the table tops the built-in
+    scenes lack (``TOP_SURFACES``: grey stone, a white table), validated on a scene of each of ``val_decks // 2``
+    more validation decks on those tops. Test decks never take part. Resumable."""
     import yaml
 
     from vision.synth.dataset import detector_tiles, write_scenes
@@ -343,13 +347,19 @@ def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_
     procedural_detector_tiles(out / "val", range(TRANSFER_VAL_DECKS, TRANSFER_VAL_DECKS + val_decks),
                               logs / "val-decks.txt", scenes_per_deck=1)
     procedural_detector_tiles(out / "train", range(0, decks), logs / "decks.txt", scenes_per_deck=scenes_per_deck)
+    train, val = ["real-det/train/images", "synth-tiles/train/images", "det-transfer/train/images"], \
+        ["real-det/val/images", "det-transfer/val/images"]
+    if top_decks:
+        top_val = range(TRANSFER_VAL_DECKS + val_decks, TRANSFER_VAL_DECKS + val_decks + val_decks // 2)
+        procedural_detector_tiles(out / "val-tops", top_val, logs / "val-tops.txt", scenes_per_deck=1,
+                                  surfaces=TOP_SURFACES)
+        procedural_detector_tiles(out / "train-tops", range(TOP_DECKS, TOP_DECKS + top_decks), logs / "tops.txt",
+                                  scenes_per_deck=scenes_per_deck, surfaces=TOP_SURFACES)
+        train.append("det-transfer/train-tops/images")
+        val.append("det-transfer/val-tops/images")
     data = out / "data.yaml"
-    data.write_text(yaml.safe_dump({
-        "path": str(work),
-        "train": ["real-det/train/images", "synth-tiles/train/images", "det-transfer/train/images"],
-        "val": ["real-det/val/images", "det-transfer/val/images"],
-        "names": {0: "card"},
-    }, sort_keys=False))
+    data.write_text(yaml.safe_dump({"path": str(work), "train": train, "val": val, "names": {0: "card"}},
+                                   sort_keys=False))
     return data
 
 

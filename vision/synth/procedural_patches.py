@@ -9,7 +9,7 @@ rendering alone, so that thousands of designs fit in a CPU hour. Labels as ``vis
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -57,10 +57,11 @@ def _done(log: Path) -> set[int]:
 
 
 def procedural_deck_scenes(deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
-                           ) -> Iterator[tuple[int, Scene]]:
+                           surfaces: Sequence[str] = ()) -> Iterator[tuple[int, Scene]]:
     """``scenes_per_deck`` table scenes of each procedural training deck of ``deck_seeds`` that ``done_log`` does not
     list yet, as (deck seed, scene); a deck is listed there once the caller asks for the next deck's first scene (or
-    finishes), so a run stopped half-way redoes only the deck it was on."""
+    finishes), so a run stopped half-way redoes only the deck it was on. With ``surfaces``, the scenes are drawn on
+    those table tops in turn (``render_scene``'s ``surface``)."""
     done_log.parent.mkdir(parents=True, exist_ok=True)
     done = _done(done_log)
     with done_log.open("a") as record:
@@ -71,7 +72,9 @@ def procedural_deck_scenes(deck_seeds: Iterable[int], done_log: Path, scenes_per
                 continue
             register_deck(_CURRENT, procedural_deck(seed))
             for k in range(scenes_per_deck):
-                yield seed, render_scene(PROCEDURAL_SCENES + seed * scenes_per_deck + k, decks=[_CURRENT])
+                scene_seed = PROCEDURAL_SCENES + seed * scenes_per_deck + k
+                surface = surfaces[scene_seed % len(surfaces)] if surfaces else None
+                yield seed, render_scene(scene_seed, decks=[_CURRENT], surface=surface)
             record.write(f"{seed}\n")
             record.flush()
 

@@ -9,7 +9,7 @@ deck (``vision.synth.procedural``) draws ``scenes_per_deck`` table scenes (the i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -19,14 +19,14 @@ from vision.synth.procedural_patches import procedural_deck_scenes
 
 
 def procedural_detector_tiles(out: Path, deck_seeds: Iterable[int], done_log: Path, scenes_per_deck: int = 2,
-                              per_scene: int = 2, tile: int = 640) -> int:
+                              per_scene: int = 2, tile: int = 640, surfaces: Sequence[str] = ()) -> int:
     """``per_scene`` tiles (``out/{images,labels}/tile<deck>_<scene>_x<ox>_y<oy>``) of ``scenes_per_deck`` scenes of
-    each procedural training deck of ``deck_seeds``. Resumable: a deck whose scenes were cut is listed in
-    ``done_log``."""
+    each procedural training deck of ``deck_seeds``, drawn on ``surfaces`` in turn where given. Resumable: a deck
+    whose scenes were cut is listed in ``done_log``."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     count = 0
-    for seed, scene in procedural_deck_scenes(deck_seeds, done_log, scenes_per_deck):
+    for seed, scene in procedural_deck_scenes(deck_seeds, done_log, scenes_per_deck, surfaces):
         h, w = scene.image.shape[:2]
         cards = scene.labelled_cards
         boxes = [p.box_in_frame((w, h)) for p in cards]
