@@ -154,3 +154,18 @@ def test_the_raster_debian_decks_give_52_distinct_faces() -> None:
         assert len({deck[c].tobytes() for c in deck}) == 52
         ace, king = deck[parse_card("AS")], deck[parse_card("KS")]
         assert ace.shape == (FACE_SIZE[1], FACE_SIZE[0], 3) and not np.array_equal(ace, king)
+
+
+def test_a_procedural_decks_scenes_can_be_drawn_on_the_tops_the_built_in_scenes_lack(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import cv2
+
+    from vision.synth.procedural_tiles import procedural_detector_tiles
+
+    plain, white = tmp_path / "plain", tmp_path / "white"
+    assert procedural_detector_tiles(plain, [3], tmp_path / "a.txt", scenes_per_deck=1, per_scene=1) == 1
+    assert procedural_detector_tiles(white, [3], tmp_path / "b.txt", scenes_per_deck=1, per_scene=1,
+                                     surfaces=("paper",)) == 1
+    (a,), (b,) = (sorted((d / "images").iterdir()) for d in (plain, white))
+    assert a.name == b.name and (plain / "labels" / f"{a.stem}.txt").read_text() == \
+        (white / "labels" / f"{b.stem}.txt").read_text()  # the same cards in the same places
+    assert np.median(cv2.imread(str(b))) > np.median(cv2.imread(str(a)))  # on a white table
