@@ -744,9 +744,10 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
     else:
         picks = [int(np.argmax(r.probabilities)) for r in raw]
     counts = Counter(picks)
-    # the copies of a card read twice whose face and index both name it surely
-    sure_copies = Counter(pick for reading, pick in zip(raw, picks, strict=True)
-                          if both_looks_name(reading, pick, settings.agree_clears_cover, settings.agree_clears_cover))
+    # the readings whose face and index both name their card surely (two looks vouch for it), and per card how many
+    vouched = [both_looks_name(reading, pick, settings.agree_clears_cover, settings.agree_clears_cover)
+               for reading, pick in zip(raw, picks, strict=True)]
+    vouched_copies = Counter(pick for pick, sure in zip(picks, vouched, strict=True) if sure)
     detections = []
     for i, (reading, pick) in enumerate(zip(raw, picks, strict=True)):
         confidence = reading_confidence(float(reading.probabilities[pick]), reading.detector_score)
@@ -759,8 +760,7 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
             confidence = max(confidence, looks_agreement(reading))
         if confidence < settings.confident or renamed:
             flags.add(LOW_CONFIDENCE)
-        sole_sure_copy = (settings.duplicate_sure_copy and sure_copies[pick] == 1
-                          and both_looks_name(reading, pick, settings.agree_clears_cover, settings.agree_clears_cover))
+        sole_sure_copy = settings.duplicate_sure_copy and vouched[i] and vouched_copies[pick] == 1
         if counts[pick] > 1 and not sole_sure_copy:
             flags.add(DUPLICATE)
         if not reading.familiar and names_another(reading.index_card, reading.index_sure, pick,
@@ -777,13 +777,12 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
             flags.add(LOW_CONFIDENCE)  # the index reader learnt this deck, and it says another card
         overlapped = overlapped_by_another(i, [r.box for r in raw], settings.covered_overlap)
         corners = card_outline(frame, reading.box)
-        looks_agree = both_looks_name(reading, pick, settings.agree_clears_cover, settings.agree_clears_cover)
         face_sure = (reading.familiar and reading.face_card == pick and settings.sure_clears_cover < 1.0
                      and confidence >= settings.sure_clears_cover
                      and not names_another(reading.index_card, reading.index_sure, pick,
                                            settings.cover_contradiction))
         hidden = overlapped or (corners is None and _card_coloured_share(frame, reading.box) < 0.45)
-        if hidden and not (looks_agree or face_sure or deck_agrees):
+        if hidden and not (vouched[i] or face_sure or deck_agrees):
             flags.add(PARTLY_COVERED)
         detections.append(Detection(cards[pick], min(max(confidence, 0.0), 1.0), reading.box, corners,
                                     frozenset(flags)))

@@ -55,7 +55,7 @@ def register(vision_subparsers: Any) -> None:
                          "(default 300)")
     tr.add_argument("--top-decks", type=int, default=0,
                     help="for --stage detector-transfer: this many more procedural decks, their scenes drawn on a "
-                         "white table and grey stone, tops the other scenes lack (default 0; step 48: 300)")
+                         "white table and grey stone, tops the other scenes lack (default 0; step 48 tried 200)")
     tr.add_argument("--transfer-cuts", type=int, default=2, choices=(1, 2),
                     help="cuts of each procedural scene for --stage index-transfer (default 2, as step 41; step 42 "
                          "cut once and drew more decks instead)")
