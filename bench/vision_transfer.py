@@ -8,7 +8,9 @@ jumbo). The shipped models trained on the 8 built-in decks (and the real photos'
 here, so every figure is a transfer figure.
 
 Each design is drawn into the same synthetic table scenes (``--scenes``, seeds 7 000 000…: overlaps, fans, hands,
-chips, perspective, light, blur, noise), read by the whole reader, and reported:
+chips, perspective, light, blur, noise), read by the whole reader as ``dealer-assist vision read`` reads photos
+given together (``vision.photo_batch``: the deck's familiarity counted over all a design's scenes, and the scenes read
+before it settled read again), and reported:
 
 - named right: the labelled cards (≥ 40 % of the face showing) that a reading over them (IoU ≥ 0.5) names;
 - unflagged wrong: of the readings given without a flag, the share that name no card lying under them (IoU ≥ 0.5);
@@ -18,6 +20,7 @@ chips, perspective, light, blur, noise), read by the whole reader, and reported:
   names wrong at ≥ 0.8 (a sure misread);
 - familiar: the frames read with the face trusted (``vision.reader_familiar``: the deck's face and index readings
   agreed); a held-out design should be read index first. The reader forgets the deck between designs.
+  (Before step 49 each scene was read once, as it came: the first scenes before the count settled.)
 
     .venv/bin/python bench/vision_transfer.py [--scenes 30] [--models DIR] [--designs a,b] [--json OUT]
         [--surface stone|paper|...]  (the same scenes drawn on one table top; stone and paper are no training top)
@@ -133,6 +136,7 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
             first_seed: int = SCENE_SEEDS, surface: str | None = None) -> DesignFigures:
     import numpy as np
 
+    from vision.photo_batch import read_photos
     from vision.reader_index import index_patch
     from vision.reader_models import to_tensor
     from vision.synth.faces import register_deck
@@ -144,9 +148,16 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
     figures = DesignFigures(design)
     index_names = reader.manifest.any_index_names or reader.manifest.index_names
     started = time.perf_counter()
-    for seed in range(first_seed, first_seed + scenes):
-        scene = render_scene(seed, decks=[name], surface=surface)
-        readings = reader.read(scene.image)
+    drawn: dict[int, object] = {}
+
+    def scene_image(seed: int) -> object:
+        if seed not in drawn:
+            drawn[seed] = render_scene(seed, decks=[name], surface=surface)
+        return drawn[seed].image  # type: ignore[attr-defined]
+
+    # read as ``dealer-assist vision read`` reads photos given together (``vision.photo_batch``)
+    for seed, readings in read_photos(reader, range(first_seed, first_seed + scenes), scene_image):
+        scene = drawn.pop(seed)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()
         tally(figures, readings, *scene_truth(scene))

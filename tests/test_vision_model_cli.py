@@ -42,6 +42,20 @@ def test_read_json_prints_one_object_per_image(tmp_path: Path, dealer_assist: li
             assert 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 720
 
 
+@pytest.mark.parametrize("deck", ["known", "unseen"])
+def test_read_deck_says_which_deck_the_photos_show(deck: str, tmp_path: Path, dealer_assist: list[str],
+                                                   cli_env: dict[str, str]) -> None:
+    from vision.reader import CardReader, ReaderSettings
+    from vision.reader_models import DEFAULT_MODEL_DIR
+
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), render_scene(7_100_003).image)
+    done = _run(dealer_assist, cli_env, "read", str(path), "--json", "--deck", deck)
+    assert done.returncode == 0, done.stderr
+    pinned = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck=deck)).read(cv2.imread(str(path)))
+    assert json.loads(done.stdout)["cards"] == [json.loads(json.dumps(d.to_json())) for d in pinned]
+
+
 def test_read_plain_text_names_the_cards(tmp_path: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
     path = tmp_path / "table.jpg"
     cv2.imwrite(str(path), render_scene(7_100_002).image)

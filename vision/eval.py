@@ -17,6 +17,7 @@ import yaml
 from engine.cards import Card
 from engine.errors import InputError
 from vision.detection import Detection, covered_share, iou
+from vision.photo_batch import read_photos
 from vision.reader import CardReader
 from vision.reader_classes import CLASS_NAMES, card_of_class_name
 from vision.synth.dataset import SCENES_FILE
@@ -253,17 +254,23 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
     for folder in {p.parent for p in images}:
         unlabelled.update(unlabelled_cards(folder))
         shown.update(shown_shares(folder))
-    iterator: Any = images
-    if progress:
-        from rich.progress import track
+    from rich.progress import Progress
 
-        iterator = track(images, description=f"reading {len(images)} images")
-    for path in iterator:
-        frame = cv2.imread(str(path))
-        if frame is None:
-            raise InputError(f"cannot read the image {path}")
-        score_image(result, truth_of(path, frame.shape, cards), reader.read(frame),  # type: ignore[arg-type]
-                    unlabelled.get(path.name, []), shown.get(path.name))
+    shapes: dict[Path, tuple[int, ...]] = {}
+    with Progress(transient=True, disable=not progress) as bar:
+        task = bar.add_task(f"reading {len(images)} images", total=len(images))
+
+        def load(path: Path) -> object:
+            frame = cv2.imread(str(path))
+            if frame is None:
+                raise InputError(f"cannot read the image {path}")
+            shapes[path] = frame.shape
+            bar.advance(task)
+            return frame
+
+        for path, detections in read_photos(reader, images, load):
+            score_image(result, truth_of(path, shapes[path], cards), detections,
+                        unlabelled.get(path.name, []), shown.get(path.name))
     return result
 
 

@@ -335,6 +335,12 @@ class CardReader:
         and the deck on the table counts as that one."""
         return bool(self.manifest.index_deck) and self.settings.deck_index_contradiction < 1.0 and self.deck_familiar()
 
+    def deck_verdict(self) -> tuple[bool, bool]:
+        """How the next frame is read as the count stands: whether the deck counts as familiar, and whether an
+        unfamiliar deck is settled enough that a reading needs its index to agree (``unseen_settled``)."""
+        familiar = self.deck_familiar()
+        return familiar, not familiar and self.familiarity.seen >= self.settings.unseen_settled
+
     def forget_deck(self) -> None:
         """Count the deck's familiarity afresh (another deck on the table)."""
         with self._lock:
@@ -599,7 +605,7 @@ class CardReader:
                 probs = self.straight_look(frame, boxes, probs, doubtful, outlines)
             if self.settings.index_look and len(boxes) and self.index_columns is not None:
                 probs, faces, evidence, familiar = self.index_first(frame, boxes, scores, probs, outlines)
-                strict = not familiar and self.familiarity.seen >= settings.unseen_settled
+                strict = self.deck_verdict()[1]
                 knows = familiar and self.index_knows_deck()
                 return [RawReading(tuple(float(v) for v in b), float(s), p,  # type: ignore[arg-type]
                                    int(face.argmax()), float(face.max()), e.card, e.sure, familiar, strict, knows)

@@ -124,26 +124,32 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None, help="model folder (default: the shipped models/)")
     parser.add_argument("--backend", choices=["onnx", "torch"], default="onnx",
                         help="onnx: ONNX Runtime, as the kiosk (default); torch: the Ultralytics checkpoints")
+    parser.add_argument("--deck", choices=["auto", "known", "unseen"], default="auto",
+                        help="auto: count over the photos whether they show the deck the card classifier knows, and "
+                             "read those read before the count settled again (default); known: they do (the models' "
+                             "own deck, an enrolled deck); unseen: they do not, read index first")
 
 
 def _reader(args: argparse.Namespace) -> Any:
-    from vision.reader import CardReader
+    from vision.reader import CardReader, ReaderSettings
     from vision.reader_models import DEFAULT_MODEL_DIR
 
     if args.backend == "torch":
         from vision.train import prepare_offline_ultralytics
 
         prepare_offline_ultralytics()
-    return CardReader(args.models or DEFAULT_MODEL_DIR, backend=args.backend)
+    return CardReader(args.models or DEFAULT_MODEL_DIR, backend=args.backend,
+                      settings=ReaderSettings(familiar_deck=args.deck))
 
 
 def _read(args: argparse.Namespace) -> int:
     from vision.image_files import read_image
+    from vision.photo_batch import read_photos
 
-    frames = [(path, read_image(path)) for path in args.images]
+    frames = [read_image(path) for path in args.images]
     reader = _reader(args)
-    for path, frame in frames:
-        detections = reader.read(frame)
+    for k, detections in read_photos(reader, range(len(frames)), frames.__getitem__):
+        path = args.images[k]
         if args.json:
             print(json.dumps({"image": str(path), "cards": [d.to_json() for d in detections]}))
             continue

@@ -72,6 +72,13 @@ class DeckFamiliarity:
         """Start over, as for a new deck."""
         self.agreed = self.seen = 0.0
 
+    def snapshot(self) -> tuple[float, float]:
+        """The count as it stands, for ``restore``."""
+        return self.agreed, self.seen
+
+    def restore(self, count: tuple[float, float]) -> None:
+        self.agreed, self.seen = count
+
     def share(self) -> float:
         return (self.agreed + self.prior_agree) / (self.seen + self.prior_seen)
 
