@@ -17,13 +17,15 @@ before it settled read again), and reported:
 - flagged: the share of readings given with a flag (low confidence, duplicate, partly covered);
 - index corners: the any-deck index reader alone (the index reader where the folder has none) on every index
   corner that shows whole (≥ 80 %), cut at the card's true corners: the share it names right, and the share it
-  names wrong at ≥ 0.8 (a sure misread);
+  names wrong at ≥ 0.8 (a sure misread), cut from the scene as drawn (before ``--salt-pepper`` or ``--squash``);
 - familiar: the frames read with the face trusted (``vision.reader_familiar``: the deck's face and index readings
   agreed); a held-out design should be read index first. The reader forgets the deck between designs.
   (Before step 49 each scene was read once, as it came: the first scenes before the count settled.)
 
     .venv/bin/python bench/vision_transfer.py [--scenes 30] [--models DIR] [--designs a,b] [--json OUT]
         [--surface stone|paper|...]  (the same scenes drawn on one table top; stone and paper are no training top)
+        [--salt-pepper 0.04]  (that share of every scene's pixels turned black or white: impulse noise)
+        [--squash]  (every scene squashed to a square, its width shrunk to its height)
 
 The default (30 scenes a design) takes a few minutes on 2 cores.
 """
@@ -132,8 +134,33 @@ def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards,
         figures.unflagged_wrong += not right
 
 
+def with_salt_and_pepper(image, share: float, seed: int):  # type: ignore[no-untyped-def]
+    """``image`` with ``share`` of its pixels turned black or white (half each), drawn from ``seed``."""
+    import numpy as np
+
+    noisy = image.copy()
+    draw = np.random.default_rng(seed).random(image.shape[:2])
+    noisy[draw < share / 2] = 0
+    noisy[draw > 1 - share / 2] = 255
+    return noisy
+
+
+def squashed(image):  # type: ignore[no-untyped-def]
+    """``image`` squashed to a square: its width shrunk to its height, as some cameras' exports do."""
+    import cv2
+
+    height = image.shape[0]
+    return cv2.resize(image, (height, height), interpolation=cv2.INTER_AREA)
+
+
+def squashed_truth(cards: TruthCards, width: int, height: int) -> TruthCards:
+    scale = height / width
+    return [(card, (x1 * scale, y1, x2 * scale, y2)) for card, (x1, y1, x2, y2) in cards]
+
+
 def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
-            first_seed: int = SCENE_SEEDS, surface: str | None = None) -> DesignFigures:
+            first_seed: int = SCENE_SEEDS, surface: str | None = None, salt_pepper: float = 0.0,
+            squash: bool = False) -> DesignFigures:
     import numpy as np
 
     from vision.photo_batch import read_photos
@@ -153,14 +180,20 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
     def scene_image(seed: int) -> object:
         if seed not in drawn:
             drawn[seed] = render_scene(seed, decks=[name], surface=surface)
-        return drawn[seed].image  # type: ignore[attr-defined]
+        image = drawn[seed].image  # type: ignore[attr-defined]
+        image = squashed(image) if squash else image
+        return with_salt_and_pepper(image, salt_pepper, seed) if salt_pepper else image
 
     # read as ``dealer-assist vision read`` reads photos given together (``vision.photo_batch``)
     for seed, readings in read_photos(reader, range(first_seed, first_seed + scenes), scene_image):
         scene = drawn.pop(seed)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()
-        tally(figures, readings, *scene_truth(scene))
+        labelled, present = scene_truth(scene)
+        if squash:
+            height, width = scene.image.shape[:2]
+            labelled, present = squashed_truth(labelled, width, height), squashed_truth(present, width, height)
+        tally(figures, readings, labelled, present)
         if not index_names:
             continue
         patches, truth = [], []
@@ -247,6 +280,12 @@ def main() -> int:
     parser.add_argument("--surface", choices=list(SURFACES), default=None,
                         help="draw every scene on this table top (the same cards, hands and light): felt, wood and "
                              "cloth are the training scenes' tops, stone and paper (a white table) are not")
+    parser.add_argument("--salt-pepper", type=float, default=0.0, metavar="SHARE",
+                        help="turn this share of every scene's pixels black or white (impulse noise, which no "
+                             "training scene has), e.g. 0.04")
+    parser.add_argument("--squash", action="store_true",
+                        help="squash every scene to a square (its width shrunk to its height), as some cameras' "
+                             "exports do: cards look narrower than they are")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -254,6 +293,9 @@ def main() -> int:
     if unknown or args.scenes < 1:
         print(f"unknown design(s) {', '.join(unknown)}; held-out designs: {', '.join(DESIGNS)}" if unknown
               else "--scenes must be 1 or more", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.salt_pepper <= 1.0:
+        print(f"--salt-pepper is a share of the pixels, 0 to 1, got {args.salt_pepper}", file=sys.stderr)
         return 2
 
     from vision.reader import CardReader
@@ -264,13 +306,15 @@ def main() -> int:
     reader = CardReader(models, settings=parse_settings(args.setting), threads=args.threads)
     tried = f"; settings {' '.join(args.setting)}" if args.setting else ""
     on = f"; every scene on {args.surface}" if args.surface else ""
+    on += f"; {args.salt_pepper:.1%} of pixels turned black or white" if args.salt_pepper else ""
+    on += "; squashed to a square" if args.squash else ""
     print(f"models {models}; {args.scenes} scenes per held-out design (seeds {first_seed}…){tried}{on}")
     print(f"{'design':<22}{'cards':>6}{'named right':>13}{'unflagged wrong':>22}{'flagged':>9}"
           f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}{'familiar':>10}")
     results = []
     total = DesignFigures("all")
     for design in designs:
-        figures = measure(reader, design, args.scenes, first_seed, args.surface)
+        figures = measure(reader, design, args.scenes, first_seed, args.surface, args.salt_pepper, args.squash)
         results.append(figures)
         print(row(figures), flush=True)
         for key, value in figures.counts().items():

@@ -35,6 +35,7 @@ from vision.detection import (
     covered_share,
     iou,
 )
+from vision.frame_noise import without_impulse_noise
 from vision.reader_classes import card_of_class_name
 from vision.reader_crops import CROP_MARGIN, SECOND_LOOK_MARGINS, square_crop
 from vision.reader_familiar import FAMILIAR_MODES, DeckFamiliarity, IndexEvidence, fuse, index_evidence
@@ -255,6 +256,12 @@ class ReaderSettings:
     # that can disagree (held-out designs' validation scenes, with the any-deck face reader: unflagged wrong 6 -> 4
     # of ~300, flags 53 -> 58 %).
     unseen_face_contradiction: float = 0.5
+    # A frame with at least this share of impulse pixel channels (``vision.frame_noise``: salt and pepper, black or
+    # white and standing apart from all eight neighbours) is median-filtered before it is read (1.0: never). Clean
+    # frames stay far under it: the real photos (train and validation) and the built-in deck's validation scenes at
+    # most 0.00001, gaussian noise up to sigma 25 at most 0.00027; 0.2 % of pixels turned black or white gives at
+    # least 0.001 (step 49).
+    impulse_noise: float = 0.0005
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -264,7 +271,7 @@ class ReaderSettings:
                              "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction",
                              "deck_agree_face", "deck_agree_index", "deck_index_suit", "deck_box_min",
                              "deck_box_index", "deck_box_overlap", "neighbour_corner", "no_card_detector",
-                             "no_card_face", "no_card_index")
+                             "no_card_face", "no_card_index", "impulse_noise")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -615,7 +622,7 @@ class CardReader:
 
     def read(self, frame: object) -> list[Detection]:
         """The cards in ``frame`` (BGR), with flags for every doubt."""
-        image = check_frame(frame)
+        image = without_impulse_noise(check_frame(frame), self.settings.impulse_noise)
         raw = self.read_raw(image)
         if self.settings.index_look and self.index_columns is not None:
             raw = [r for r in raw if not no_card(r, raw, self.settings)]
