@@ -185,7 +185,7 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
         return with_salt_and_pepper(image, salt_pepper, seed) if salt_pepper else image
 
     # read as ``dealer-assist vision read`` reads photos given together (``vision.photo_batch``)
-    for seed, readings in read_photos(reader, range(first_seed, first_seed + scenes), scene_image):
+    for seed, readings in read_photos(reader, range(first_seed, first_seed + scenes), scene_image).readings:
         scene = drawn.pop(seed)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()

@@ -56,6 +56,19 @@ def test_read_deck_says_which_deck_the_photos_show(deck: str, tmp_path: Path, de
     assert json.loads(done.stdout)["cards"] == [json.loads(json.dumps(d.to_json())) for d in pinned]
 
 
+def test_read_says_when_it_read_square_photos_stretched_back(tmp_path: Path, dealer_assist: list[str],
+                                                            cli_env: dict[str, str]) -> None:
+    paths = []
+    for seed in (7_300_000, 7_300_001):  # 16:9 scenes squashed to a square
+        path = tmp_path / f"squashed_{seed}.png"
+        cv2.imwrite(str(path), cv2.resize(render_scene(seed).image, (720, 720), interpolation=cv2.INTER_AREA))
+        paths.append(str(path))
+    done = _run(dealer_assist, cli_env, "read", *paths)
+    assert done.returncode == 0, done.stderr
+    assert "read stretched" in done.stderr and "wide" in done.stderr and "--squashed no" in done.stderr
+    assert done.stdout.count(": ") >= 2 and "squashed_7300001.png" in done.stdout
+
+
 def test_read_plain_text_names_the_cards(tmp_path: Path, dealer_assist: list[str], cli_env: dict[str, str]) -> None:
     path = tmp_path / "table.jpg"
     cv2.imwrite(str(path), render_scene(7_100_002).image)

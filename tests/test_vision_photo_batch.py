@@ -1,17 +1,22 @@
-"""Photos read together: the first ones are read again once the deck's familiarity is counted over all of them."""
+"""Photos read together: the first ones read again once the deck is counted over all, squashed ones stretched back."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.cards import parse_card
+from vision.eval import EvalResult, score_image
 from vision.photo_batch import read_photos
 from vision.reader import CardReader
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
+from vision.synth.scene import render_scene
 from vision.synth.textures import felt
 
+# Scenes no training or validation set draws (train 0…, val 1 000 000…, test 2 000 000…).
+SQUASHED_SEEDS = (7_300_000, 7_300_001, 7_300_002)
 HANDS = (("AS", "QD", "7H"), ("3C", "KH", "9S"), ("5D", "JC", "10H"), ("2S", "8D", "4C"))
 
 
@@ -36,7 +41,7 @@ def test_photos_read_before_the_deck_was_known_are_read_again_as_the_batch_settl
     alone = CardReader(DEFAULT_MODEL_DIR).read(photos[0])  # a fresh reader doubts the face of the first photo
 
     batch = CardReader(DEFAULT_MODEL_DIR)
-    read = dict(read_photos(batch, range(len(photos)), photos.__getitem__))
+    read = dict(read_photos(batch, range(len(photos)), photos.__getitem__).readings)
     assert batch.deck_familiar()  # four photos of a deck it knows
 
     settled = CardReader(DEFAULT_MODEL_DIR)
@@ -48,7 +53,50 @@ def test_photos_read_before_the_deck_was_known_are_read_again_as_the_batch_settl
 
 def test_the_count_a_batch_leaves_is_the_one_reading_the_photos_once_leaves(photos) -> None:  # type: ignore[no-untyped-def]
     batch, once = CardReader(DEFAULT_MODEL_DIR), CardReader(DEFAULT_MODEL_DIR)
-    assert len(list(read_photos(batch, photos, lambda photo: photo))) == len(photos)
+    assert len(read_photos(batch, photos, lambda photo: photo).readings) == len(photos)
     for photo in photos:
         once.read(photo)
     assert batch.familiarity.snapshot() == once.familiarity.snapshot()
+
+
+def _squashed(frame: np.ndarray) -> np.ndarray:
+    """A 16:9 frame squashed to a square, as some exports of camera frames are."""
+    height = frame.shape[0]
+    return cv2.resize(frame, (height, height), interpolation=cv2.INTER_AREA)
+
+
+def _square_photo(seed: int, cards: tuple[str, ...]) -> np.ndarray:
+    """Cards of their true shape on a square felt: a square photo that is not squashed."""
+    faces = load_deck(FIVE_CARD_DRAW)
+    frame = felt(np.random.default_rng(seed), (720, 720))
+    for k, text in enumerate(cards):
+        cx, cy, w = 130.0 + 230.0 * k, 360.0, 120.0
+        corners = np.float32([[cx - w / 2, cy - w * 0.7], [cx + w / 2, cy - w * 0.7], [cx + w / 2, cy + w * 0.7],
+                              [cx - w / 2, cy + w * 0.7]])
+        paste_card(frame, faces[parse_card(text)], corners)
+    return frame
+
+
+def test_squashed_photos_are_read_stretched_back_with_boxes_in_their_own_pixels() -> None:
+    scenes = [render_scene(seed) for seed in SQUASHED_SEEDS]
+    squashed = [_squashed(scene.image) for scene in scenes]
+    batch = read_photos(CardReader(DEFAULT_MODEL_DIR), squashed, lambda photo: photo)
+    assert batch.stretched and batch.aspect[0] > batch.aspect[1]  # stretched wide again
+    stretched, as_they_are = EvalResult(), EvalResult()
+    plain = read_photos(CardReader(DEFAULT_MODEL_DIR), squashed, lambda photo: photo, unsquash=False)
+    assert not plain.stretched
+    for scene, (_, found), (_, found_plain) in zip(scenes, batch.readings, plain.readings, strict=True):
+        shrink = scene.image.shape[0] / scene.image.shape[1]
+        truth = [(p.card, (p.box[0] * shrink, p.box[1], p.box[2] * shrink, p.box[3])) for p in scene.labelled_cards]
+        score_image(stretched, truth, found)  # boxes in the squashed photo's pixels, or no card matches
+        score_image(as_they_are, truth, found_plain)
+    assert stretched.cards_right >= 0.9 and stretched.certain_right == stretched.certain
+    assert stretched.certain > 2 * as_they_are.certain  # most readings were flagged as they were
+
+
+def test_square_photos_of_true_shape_and_photos_of_other_shapes_are_read_as_they_are(photos) -> None:  # type: ignore[no-untyped-def]
+    square = [_square_photo(seed, hand) for seed, hand in enumerate(HANDS[:2])]
+    assert not read_photos(CardReader(DEFAULT_MODEL_DIR), square, lambda photo: photo).stretched
+    loads = []
+    wide = read_photos(CardReader(DEFAULT_MODEL_DIR), photos, lambda photo: loads.append(photo) or photo)
+    assert not wide.stretched and len(loads) < 2 * len(photos)  # 16:9 photos: never read stretched

@@ -244,7 +244,9 @@ def unlabelled_cards(images_dir: Path) -> dict[str, list[tuple[Card, tuple[float
 
 
 def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int | None = None,
-             progress: bool = False) -> EvalResult:
+             progress: bool = False, unsquash: bool = True) -> EvalResult:
+    """The reader's figures on one split, its photos read together (``vision.photo_batch``: square photos also
+    stretched back to camera shapes, unless ``unsquash`` is off)."""
     images, cards = dataset_images(data_yaml, split)
     if limit:
         images = images[:limit]
@@ -258,7 +260,7 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
 
     shapes: dict[Path, tuple[int, ...]] = {}
     with Progress(transient=True, disable=not progress) as bar:
-        task = bar.add_task(f"reading {len(images)} images", total=len(images))
+        task = bar.add_task(f"reading {len(images)} images", total=None)
 
         def load(path: Path) -> object:
             frame = cv2.imread(str(path))
@@ -268,7 +270,7 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
             bar.advance(task)
             return frame
 
-        for path, detections in read_photos(reader, images, load):
+        for path, detections in read_photos(reader, images, load, unsquash).readings:
             score_image(result, truth_of(path, shapes[path], cards), detections,
                         unlabelled.get(path.name, []), shown.get(path.name))
     return result

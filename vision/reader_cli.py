@@ -128,6 +128,10 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
                         help="auto: count over the photos whether they show the deck the card classifier knows, and "
                              "read those read before the count settled again (default); known: they do (the models' "
                              "own deck, an enrolled deck); unseen: they do not, read index first")
+    parser.add_argument("--squashed", choices=["auto", "no"], default="auto",
+                        help="auto: square photos may be camera frames squashed to a square; they are also read "
+                             "stretched back to 16:9 and 4:3, wide and tall, and read the way that leaves clearly the "
+                             "most readings without a flag (default); no: read them as they are")
 
 
 def _reader(args: argparse.Namespace) -> Any:
@@ -144,11 +148,15 @@ def _reader(args: argparse.Namespace) -> Any:
 
 def _read(args: argparse.Namespace) -> int:
     from vision.image_files import read_image
-    from vision.photo_batch import read_photos
+    from vision.photo_batch import aspect_name, read_photos
 
     frames = [read_image(path) for path in args.images]
     reader = _reader(args)
-    for k, detections in read_photos(reader, range(len(frames)), frames.__getitem__):
+    batch = read_photos(reader, range(len(frames)), frames.__getitem__, unsquash=args.squashed == "auto")
+    if batch.stretched:
+        print(f"the square photos were read stretched {aspect_name(batch.aspect)}: they read surer so (a squashed "
+              "export); --squashed no reads them as they are", file=sys.stderr)
+    for k, detections in batch.readings:
         path = args.images[k]
         if args.json:
             print(json.dumps({"image": str(path), "cards": [d.to_json() for d in detections]}))
@@ -167,7 +175,8 @@ def _eval(args: argparse.Namespace) -> int:
     if not args.data.exists():
         raise InputError(f"no such dataset file: {args.data}")
     reader = _reader(args)
-    result = evaluate(reader, args.data, args.split, args.limit, progress=sys.stderr.isatty())
+    result = evaluate(reader, args.data, args.split, args.limit, progress=sys.stderr.isatty(),
+                      unsquash=args.squashed == "auto")
     args.out.mkdir(parents=True, exist_ok=True)
     write_report(result, args.out / "report.json")
     plot = confusion_plot(result, args.out / "confusion.png")
