@@ -54,6 +54,8 @@ class EvalResult:
     in_place: int = 0  # truth cards named by a reading covering IN_PLACE_COVER of their box (or IoU >= MATCH_IOU)
     per_class: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # right, total
     confusion: Counter[tuple[str, str]] = field(default_factory=Counter)  # (truth, read) incl. "missed"/"extra"
+    # How square photos were stretched before they were read (``vision.photo_batch``; 1, 1: as they are).
+    aspect: tuple[float, float] = (1.0, 1.0)
     # Truth cards by how much of their face shows (synthetic scenes only): [right, total] per share band.
     by_shown: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
 
@@ -83,6 +85,7 @@ class EvalResult:
             "flagged": self.flagged,
             "set_precision": round(self.set_precision, 4), "set_recall": round(self.set_recall, 4),
             "certain": self.certain,
+            "aspect": [round(v, 4) for v in self.aspect],
             "certain_precision": round(self.certain_right / self.certain, 4) if self.certain else 1.0,
             "per_class_accuracy": {k: round(v[0] / v[1], 4) for k, v in sorted(self.per_class.items()) if v[1]},
             "by_shown": {band: {"cards": total, "right": right, "share_right": round(right / total, 4)}
@@ -270,7 +273,9 @@ def evaluate(reader: CardReader, data_yaml: Path, split: str = "val", limit: int
             bar.advance(task)
             return frame
 
-        for path, detections in read_photos(reader, images, load, unsquash).readings:
+        batch = read_photos(reader, images, load, unsquash)
+        result.aspect = batch.aspect
+        for path, detections in batch.readings:
             score_image(result, truth_of(path, shapes[path], cards), detections,
                         unlabelled.get(path.name, []), shown.get(path.name))
     return result

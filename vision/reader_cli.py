@@ -171,6 +171,7 @@ def _read(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     from vision.eval import IN_PLACE_COVER, confusion_plot, evaluate, write_report
+    from vision.photo_batch import aspect_name
 
     if not args.data.exists():
         raise InputError(f"no such dataset file: {args.data}")
@@ -182,6 +183,8 @@ def _eval(args: argparse.Namespace) -> int:
     plot = confusion_plot(result, args.out / "confusion.png")
     s = result.summary()
     print(f"images {s['images']}, cards {s['truth_cards']}, reported {s['reported']} ({s['flagged']} flagged)")
+    if result.aspect != (1.0, 1.0):
+        print(f"the square photos were read stretched {aspect_name(result.aspect)} (--squashed no: as they are)")
     print(f"cards identified right: {s['cards_right']:.2%} (wrong {s['wrong']}, missed {s['missed']}, "
           f"extra {s['extra']}, of them {s['extra_unflagged']} without a flag)")
     if s["under_label"]:
