@@ -8,12 +8,11 @@ import pytest
 
 from engine.cards import parse_card
 from engine.errors import InputError
+from tests.vision_helpers import cards_in_a_row
 from vision.frame_noise import impulse_share, without_impulse_noise
 from vision.reader import CardReader, ReaderSettings
 from vision.reader_models import DEFAULT_MODEL_DIR
-from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
-from vision.synth.textures import felt
 
 CARDS = ("AS", "QD", "7H", "10C")
 AT_LEAST = ReaderSettings().impulse_noise
@@ -25,17 +24,6 @@ def _salt_and_pepper(image: np.ndarray, share: float, seed: int = 0) -> np.ndarr
     noisy[draw < share / 2] = 0
     noisy[draw > 1 - share / 2] = 255
     return noisy
-
-
-def _cards_apart() -> np.ndarray:
-    faces = load_deck(FIVE_CARD_DRAW)
-    frame = felt(np.random.default_rng(3), (1280, 720))
-    for k, text in enumerate(CARDS):
-        cx, cy, w = 180.0 + 300.0 * k, 360.0, 130.0
-        corners = np.float32([[cx - w / 2, cy - w * 0.7], [cx + w / 2, cy - w * 0.7], [cx + w / 2, cy + w * 0.7],
-                              [cx - w / 2, cy + w * 0.7]])
-        paste_card(frame, faces[parse_card(text)], corners)
-    return frame
 
 
 def test_a_clean_scene_and_thin_text_are_not_noise() -> None:
@@ -59,7 +47,7 @@ def test_salt_and_pepper_is_told_apart_and_filtered_out(share: float) -> None:
 
 def test_cards_in_a_noisy_frame_are_read_as_in_the_clean_one() -> None:
     reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="known"))
-    noisy = _salt_and_pepper(_cards_apart(), 0.04)
+    noisy = _salt_and_pepper(cards_in_a_row(3, CARDS, first_x=180.0, step=300.0), 0.04)
     read = reader.read(noisy)
     assert sorted(str(d.card) for d in read) == sorted(str(parse_card(t)) for t in CARDS)
     assert not any(d.flags for d in read)

@@ -7,34 +7,21 @@ import numpy as np
 import pytest
 
 from engine.cards import parse_card
+from tests.vision_helpers import cards_in_a_row
 from vision.eval import EvalResult, score_image
 from vision.photo_batch import read_photos
 from vision.reader import CardReader
 from vision.reader_models import DEFAULT_MODEL_DIR
-from vision.synth.faces import FIVE_CARD_DRAW, load_deck, paste_card
 from vision.synth.scene import render_scene
-from vision.synth.textures import felt
 
 # Scenes no training or validation set draws (train 0…, val 1 000 000…, test 2 000 000…).
 SQUASHED_SEEDS = (7_300_000, 7_300_001, 7_300_002)
 HANDS = (("AS", "QD", "7H"), ("3C", "KH", "9S"), ("5D", "JC", "10H"), ("2S", "8D", "4C"))
 
 
-def _photo(seed: int, cards: tuple[str, ...]) -> np.ndarray:
-    """Cards of a deck the card classifier trained on, lying apart on a felt."""
-    faces = load_deck(FIVE_CARD_DRAW)
-    frame = felt(np.random.default_rng(seed), (1280, 720))
-    for k, text in enumerate(cards):
-        cx, cy, w = 250.0 + 380.0 * k, 360.0, 130.0
-        corners = np.float32([[cx - w / 2, cy - w * 0.7], [cx + w / 2, cy - w * 0.7], [cx + w / 2, cy + w * 0.7],
-                              [cx - w / 2, cy + w * 0.7]])
-        paste_card(frame, faces[parse_card(text)], corners)
-    return frame
-
-
 @pytest.fixture(scope="module")
 def photos() -> list[np.ndarray]:
-    return [_photo(seed, hand) for seed, hand in enumerate(HANDS)]
+    return [cards_in_a_row(seed, hand) for seed, hand in enumerate(HANDS)]
 
 
 def test_photos_read_before_the_deck_was_known_are_read_again_as_the_batch_settled(photos) -> None:  # type: ignore[no-untyped-def]
@@ -65,18 +52,6 @@ def _squashed(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, (height, height), interpolation=cv2.INTER_AREA)
 
 
-def _square_photo(seed: int, cards: tuple[str, ...]) -> np.ndarray:
-    """Cards of their true shape on a square felt: a square photo that is not squashed."""
-    faces = load_deck(FIVE_CARD_DRAW)
-    frame = felt(np.random.default_rng(seed), (720, 720))
-    for k, text in enumerate(cards):
-        cx, cy, w = 130.0 + 230.0 * k, 360.0, 120.0
-        corners = np.float32([[cx - w / 2, cy - w * 0.7], [cx + w / 2, cy - w * 0.7], [cx + w / 2, cy + w * 0.7],
-                              [cx - w / 2, cy + w * 0.7]])
-        paste_card(frame, faces[parse_card(text)], corners)
-    return frame
-
-
 def test_squashed_photos_are_read_stretched_back_with_boxes_in_their_own_pixels() -> None:
     scenes = [render_scene(seed) for seed in SQUASHED_SEEDS]
     squashed = [_squashed(scene.image) for scene in scenes]
@@ -95,7 +70,8 @@ def test_squashed_photos_are_read_stretched_back_with_boxes_in_their_own_pixels(
 
 
 def test_square_photos_of_true_shape_and_photos_of_other_shapes_are_read_as_they_are(photos) -> None:  # type: ignore[no-untyped-def]
-    square = [_square_photo(seed, hand) for seed, hand in enumerate(HANDS[:2])]
+    square = [cards_in_a_row(seed, hand, (720, 720), 130.0, 230.0, 120.0)  # true card shape, square photos
+              for seed, hand in enumerate(HANDS[:2])]
     assert not read_photos(CardReader(DEFAULT_MODEL_DIR), square, lambda photo: photo).stretched
     loads = []
     wide = read_photos(CardReader(DEFAULT_MODEL_DIR), photos, lambda photo: loads.append(photo) or photo)
