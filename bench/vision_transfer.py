@@ -26,6 +26,7 @@ before it settled read again), and reported:
         [--surface stone|paper|...]  (the same scenes drawn on one table top; stone and paper are no training top)
         [--salt-pepper 0.04]  (that share of every scene's pixels turned black or white: impulse noise)
         [--squash]  (every scene squashed to a square, its width shrunk to its height)
+        [--close-ups]  (phone photos of one or two cards close up on wood, stone and white, instead of scenes)
 
 The default (30 scenes a design) takes a few minutes on 2 cores.
 """
@@ -49,6 +50,11 @@ SCENE_SEEDS = 7_000_000  # the scenes every held-out design is drawn into
 # Other scenes of the same designs, for choosing the reader's settings (--validation); the figures the model card
 # reports are measured on SCENE_SEEDS only, never tuned on.
 VALIDATION_SEEDS = 7_500_000
+# --close-ups: seeds of the close-up photos (their own drawing, not the scenes'); the validation ones chose the
+# reader's close_up_* settings (step 49)
+CLOSE_UP_SEEDS = 8_000_000
+CLOSE_UP_VALIDATION_SEEDS = 8_800_000
+CLOSE_UP_TOPS = ("wood", "stone", "paper")
 MATCH_IOU = 0.5
 SHOWS_WHOLE = 0.8
 SURE = 0.8
@@ -158,9 +164,38 @@ def squashed_truth(cards: TruthCards, width: int, height: int) -> TruthCards:
     return [(card, (x1 * scale, y1, x2 * scale, y2)) for card, (x1, y1, x2, y2) in cards]
 
 
+def close_up(seed: int, faces: Any) -> tuple[Any, TruthCards]:
+    """A phone photo (1280 x 960) of one or two cards of ``faces`` close up, each 22-38 % of the photo's width (over
+    the square root of how many), turned up to 25 degrees (a third upside down), on wood, stone or a white table in
+    turn, lit and noised as the scenes are; and its cards with their boxes."""
+    import numpy as np
+
+    from vision.synth.faces import paste_card
+    from vision.synth.textures import SURFACES, apply_lighting, apply_sensor
+
+    rng = np.random.default_rng(seed)
+    width, height = 1280, 960
+    photo = SURFACES[CLOSE_UP_TOPS[seed % len(CLOSE_UP_TOPS)]](rng, (width, height))
+    cards = sorted(faces, key=str)
+    count = 1 + seed % 2
+    truth = []
+    for k in range(count):
+        card = cards[int(rng.integers(len(cards)))]
+        w = rng.uniform(0.22, 0.38) * width / count ** 0.5
+        cx, cy = width * (k + 0.5) / count + rng.uniform(-40, 40), height / 2 + rng.uniform(-60, 60)
+        turn = np.deg2rad(rng.uniform(-25, 25) + (180 if rng.random() < 0.3 else 0))
+        rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        corners = (np.array([[-w / 2, -0.7 * w], [w / 2, -0.7 * w], [w / 2, 0.7 * w], [-w / 2, 0.7 * w]]) @ rotation.T
+                   + [cx, cy]).astype(np.float32)
+        paste_card(photo, faces[card], corners)
+        truth.append((card, (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()),
+                             float(corners[:, 1].max()))))
+    return apply_sensor(rng, apply_lighting(rng, photo)), truth
+
+
 def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
             first_seed: int = SCENE_SEEDS, surface: str | None = None, salt_pepper: float = 0.0,
-            squash: bool = False) -> DesignFigures:
+            squash: bool = False, close_ups: bool = False) -> DesignFigures:
     import numpy as np
 
     from vision.photo_batch import read_photos
@@ -170,7 +205,8 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
     from vision.synth.scene import render_scene
 
     name = f"held-out-{design}"
-    register_deck(name, design_faces(design))
+    faces = design_faces(design)
+    register_deck(name, faces)
     reader.forget_deck()  # each design is a new deck at a new table
     figures = DesignFigures(design)
     index_names = reader.manifest.any_index_names or reader.manifest.index_names
@@ -179,8 +215,8 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
 
     def scene_image(seed: int) -> object:
         if seed not in drawn:
-            drawn[seed] = render_scene(seed, decks=[name], surface=surface)
-        image = drawn[seed].image  # type: ignore[attr-defined]
+            drawn[seed] = close_up(seed, faces) if close_ups else render_scene(seed, decks=[name], surface=surface)
+        image = drawn[seed][0] if close_ups else drawn[seed].image  # type: ignore[index, attr-defined]
         image = squashed(image) if squash else image
         return with_salt_and_pepper(image, salt_pepper, seed) if salt_pepper else image
 
@@ -189,11 +225,16 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
         scene = drawn.pop(seed)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()
-        labelled, present = scene_truth(scene)
+        if close_ups:
+            image, labelled, present = scene[0], scene[1], scene[1]
+        else:
+            image, (labelled, present) = scene.image, scene_truth(scene)
         if squash:
-            height, width = scene.image.shape[:2]
+            height, width = image.shape[:2]
             labelled, present = squashed_truth(labelled, width, height), squashed_truth(present, width, height)
         tally(figures, readings, labelled, present)
+        if close_ups:
+            continue
         if not index_names:
             continue
         patches, truth = [], []
@@ -286,6 +327,9 @@ def main() -> int:
     parser.add_argument("--squash", action="store_true",
                         help="squash every scene to a square (its width shrunk to its height), as some cameras' "
                              "exports do: cards look narrower than they are")
+    parser.add_argument("--close-ups", action="store_true",
+                        help="instead of table scenes, phone photos of one or two cards close up on wood, stone and "
+                             f"a white table (seeds {CLOSE_UP_SEEDS}…, validation {CLOSE_UP_VALIDATION_SEEDS}…)")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -303,18 +347,22 @@ def main() -> int:
 
     models = args.models or DEFAULT_MODEL_DIR
     first_seed = VALIDATION_SEEDS if args.validation else SCENE_SEEDS
+    if args.close_ups:
+        first_seed = CLOSE_UP_VALIDATION_SEEDS if args.validation else CLOSE_UP_SEEDS
     reader = CardReader(models, settings=parse_settings(args.setting), threads=args.threads)
     tried = f"; settings {' '.join(args.setting)}" if args.setting else ""
     on = f"; every scene on {args.surface}" if args.surface else ""
     on += f"; {args.salt_pepper:.1%} of pixels turned black or white" if args.salt_pepper else ""
     on += "; squashed to a square" if args.squash else ""
+    on += "; close-ups, not table scenes" if args.close_ups else ""
     print(f"models {models}; {args.scenes} scenes per held-out design (seeds {first_seed}…){tried}{on}")
     print(f"{'design':<22}{'cards':>6}{'named right':>13}{'unflagged wrong':>22}{'flagged':>9}"
           f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}{'familiar':>10}")
     results = []
     total = DesignFigures("all")
     for design in designs:
-        figures = measure(reader, design, args.scenes, first_seed, args.surface, args.salt_pepper, args.squash)
+        figures = measure(reader, design, args.scenes, first_seed, args.surface, args.salt_pepper, args.squash,
+                          args.close_ups)
         results.append(figures)
         print(row(figures), flush=True)
         for key, value in figures.counts().items():
