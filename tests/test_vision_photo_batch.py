@@ -8,8 +8,9 @@ import pytest
 
 from engine.cards import parse_card
 from tests.vision_helpers import cards_in_a_row
+from vision.detection import LOW_CONFIDENCE, Detection
 from vision.eval import EvalResult, score_image
-from vision.photo_batch import read_photos
+from vision.photo_batch import Pass, choose_pass, read_photos
 from vision.reader import CardReader
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.scene import render_scene
@@ -76,3 +77,31 @@ def test_square_photos_of_true_shape_and_photos_of_other_shapes_are_read_as_they
     loads = []
     wide = read_photos(CardReader(DEFAULT_MODEL_DIR), photos, lambda photo: loads.append(photo) or photo)
     assert not wide.stretched and len(loads) < 2 * len(photos)  # 16:9 photos: never read stretched
+
+
+def _pass(aspect: tuple[float, float], unflagged: int, flagged: int, verdict: tuple[bool, bool]) -> Pass:
+    def reading(flags: frozenset[str]) -> Detection:
+        return Detection(parse_card("AS"), 0.9, (0.0, 0.0, 10.0, 14.0), None, flags)
+
+    readings = [[reading(frozenset())] for _ in range(unflagged)] + [[reading(frozenset({LOW_CONFIDENCE}))]
+                                                                     for _ in range(flagged)]
+    return Pass(aspect, readings, (0.0, 0.0), True, verdict)
+
+
+UNSEEN_SETTLED, UNSEEN_UNSETTLED, FAMILIAR = (False, True), (False, False), (True, False)
+
+
+def test_a_stretch_is_taken_only_when_it_clearly_leaves_more_readings_unflagged_and_not_by_leaving_the_count_unsettled(
+) -> None:
+    as_they_are = _pass((1.0, 1.0), 50, 50, UNSEEN_SETTLED)
+    wide = _pass((4 / 3, 1.0), 60, 40, UNSEEN_SETTLED)
+    assert choose_pass([as_they_are, wide]) is wide
+    assert choose_pass([as_they_are, _pass((4 / 3, 1.0), 51, 49, UNSEEN_SETTLED)]) is as_they_are  # not clearly
+    # more unflagged only because the stretched photos left the unseen deck's count unsettled (less strict): not taken
+    looser = _pass((16 / 9, 1.0), 80, 20, UNSEEN_UNSETTLED)
+    assert choose_pass([as_they_are, looser, wide]) is wide
+    assert choose_pass([as_they_are, looser]) is as_they_are
+    familiar = _pass((4 / 3, 1.0), 90, 10, FAMILIAR)  # face and index agree once stretched: a known deck, squashed
+    assert choose_pass([as_they_are, looser, wide, familiar]) is familiar
+    unsettled = _pass((1.0, 1.0), 30, 70, UNSEEN_UNSETTLED)  # a single photo: the count never settles
+    assert choose_pass([unsettled, looser]) is looser

@@ -8,8 +8,8 @@
 - **Squashed photos.** Exports of camera frames are often squashed to a square (a 4:3 or 16:9 frame resized to
   640 x 640): cards then look narrower or wider than a card is, and read less surely. Where the batch holds square
   photos, it is also read with them stretched back to each usual camera shape, wide and tall, and the batch is read
-  the way that leaves clearly the most readings without a flag; the readings' boxes are given in the photos' own
-  pixels.
+  the way that leaves clearly the most readings without a flag (but not a way that leaves an unseen deck's count
+  unsettled where the photos as they are settle it); the readings' boxes are given in the photos' own pixels.
 """
 
 from __future__ import annotations
@@ -49,11 +49,13 @@ class PhotoReadings(Generic[Item]):
 
 
 @dataclass
-class _Pass:
+class Pass:
+    """The batch read at one stretch."""
     aspect: tuple[float, float]
     readings: list[list[Detection]]
     count: tuple[float, float]
     square: bool  # whether any photo is square
+    verdict: tuple[bool, bool]  # the deck's verdict the count settled on (``CardReader.deck_verdict``)
 
     @property
     def unflagged(self) -> int:
@@ -79,7 +81,7 @@ def read_stretched(reader: CardReader, frame: object, aspect: tuple[float, float
 
 
 def _read_pass(reader: CardReader, photos: Sequence[Item], load: Callable[[Item], object],
-               aspect: tuple[float, float], start: tuple[float, float]) -> _Pass:
+               aspect: tuple[float, float], start: tuple[float, float]) -> Pass:
     """The photos read at ``aspect`` from the count ``start``, those read before the count settled read again."""
     reader.familiarity.restore(start)
     readings, verdicts, square = [], [], False
@@ -95,7 +97,21 @@ def _read_pass(reader: CardReader, photos: Sequence[Item], load: Callable[[Item]
             reader.familiarity.restore(count)
             readings[k] = read_stretched(reader, load(photo), aspect)
     reader.familiarity.restore(count)
-    return _Pass(aspect, readings, count, square)
+    return Pass(aspect, readings, count, square, settled)
+
+
+def choose_pass(passes: Sequence[Pass]) -> Pass:
+    """Of the batch read at each stretch (the first as the photos are), the one to give."""
+    as_they_are = passes[0]
+    # An unseen deck whose stretched photos give fewer sure index readings is not yet read by the stricter rule a
+    # settled count brings, and leaves more readings unflagged for that, not for reading better: a stretch that
+    # leaves the count unsettled where the photos as they are settle it is not weighed. One that makes the deck
+    # familiar is (face and index agree once the cards have their shape back: a known deck's squashed photos).
+    unsettled = (False, False)
+    surest = max((p for p in passes if p.verdict != unsettled or as_they_are.verdict == unsettled),
+                 key=lambda p: p.unflagged)
+    clearly = surest.unflagged >= as_they_are.unflagged + max(STRETCH_MARGIN, STRETCH_SHARE * as_they_are.unflagged)
+    return surest if clearly else as_they_are
 
 
 def read_photos(reader: CardReader, photos: Sequence[Item], load: Callable[[Item], object],
@@ -106,9 +122,7 @@ def read_photos(reader: CardReader, photos: Sequence[Item], load: Callable[[Item
     passes = [_read_pass(reader, photos, load, ASPECTS[0], start)]
     if unsquash and passes[0].square:
         passes += [_read_pass(reader, photos, load, aspect, start) for aspect in ASPECTS[1:]]
-    as_they_are, surest = passes[0], max(passes, key=lambda p: p.unflagged)
-    clearly = surest.unflagged >= as_they_are.unflagged + max(STRETCH_MARGIN, STRETCH_SHARE * as_they_are.unflagged)
-    chosen = surest if clearly else as_they_are
+    chosen = choose_pass(passes)
     reader.familiarity.restore(chosen.count)
     return PhotoReadings(list(zip(photos, chosen.readings, strict=True)), chosen.aspect)
 
