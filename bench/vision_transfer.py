@@ -140,25 +140,6 @@ def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards,
         figures.unflagged_wrong += not right
 
 
-def with_salt_and_pepper(image, share: float, seed: int):  # type: ignore[no-untyped-def]
-    """``image`` with ``share`` of its pixels turned black or white (half each), drawn from ``seed``."""
-    import numpy as np
-
-    noisy = image.copy()
-    draw = np.random.default_rng(seed).random(image.shape[:2])
-    noisy[draw < share / 2] = 0
-    noisy[draw > 1 - share / 2] = 255
-    return noisy
-
-
-def squashed(image):  # type: ignore[no-untyped-def]
-    """``image`` squashed to a square: its width shrunk to its height, as some cameras' exports do."""
-    import cv2
-
-    height = image.shape[0]
-    return cv2.resize(image, (height, height), interpolation=cv2.INTER_AREA)
-
-
 def squashed_truth(cards: TruthCards, width: int, height: int) -> TruthCards:
     scale = height / width
     return [(card, (x1 * scale, y1, x2 * scale, y2)) for card, (x1, y1, x2, y2) in cards]
@@ -203,6 +184,7 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
     from vision.reader_models import to_tensor
     from vision.synth.faces import register_deck
     from vision.synth.scene import render_scene
+    from vision.synth.textures import salt_and_pepper, squashed_to_square
 
     name = f"held-out-{design}"
     faces = design_faces(design)
@@ -217,8 +199,8 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
         if seed not in drawn:
             drawn[seed] = close_up(seed, faces) if close_ups else render_scene(seed, decks=[name], surface=surface)
         image = drawn[seed][0] if close_ups else drawn[seed].image  # type: ignore[index, attr-defined]
-        image = squashed(image) if squash else image
-        return with_salt_and_pepper(image, salt_pepper, seed) if salt_pepper else image
+        image = squashed_to_square(image) if squash else image
+        return salt_and_pepper(image, salt_pepper, seed) if salt_pepper else image
 
     # read as ``dealer-assist vision read`` reads photos given together (``vision.photo_batch``)
     for seed, readings in read_photos(reader, range(first_seed, first_seed + scenes), scene_image).readings:

@@ -76,6 +76,7 @@ def test_the_calibration_table_says_how_often_each_confidence_band_was_right() -
 def test_a_close_up_photo_holds_one_or_two_big_cards_inside_it_and_the_squashed_truth_follows() -> None:
     bench = _bench()
     from vision.synth.faces import FIVE_CARD_DRAW, load_deck
+    from vision.synth.textures import squashed_to_square
 
     faces = load_deck(FIVE_CARD_DRAW)
     for seed, count in ((8_000_000, 1), (8_000_001, 2)):
@@ -84,7 +85,7 @@ def test_a_close_up_photo_holds_one_or_two_big_cards_inside_it_and_the_squashed_
         for card, (x1, y1, x2, y2) in truth:
             assert card in faces and 0 <= x1 < x2 <= 1280 and 0 <= y1 < y2 <= 960
             assert x2 - x1 >= 0.2 * 1280 / count ** 0.5  # close up: a fifth of the width or more
-        square = bench.squashed(photo)
+        square = squashed_to_square(photo)
         assert square.shape == (960, 960, 3)
         (_, box), *_ = bench.squashed_truth(truth, 1280, 960)
         assert box[0] == pytest.approx(truth[0][1][0] * 0.75) and box[1] == truth[0][1][1]

@@ -13,17 +13,10 @@ from vision.frame_noise import impulse_share, without_impulse_noise
 from vision.reader import CardReader, ReaderSettings
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.scene import render_scene
+from vision.synth.textures import salt_and_pepper
 
 CARDS = ("AS", "QD", "7H", "10C")
 AT_LEAST = ReaderSettings().impulse_noise
-
-
-def _salt_and_pepper(image: np.ndarray, share: float, seed: int = 0) -> np.ndarray:
-    noisy = image.copy()
-    draw = np.random.default_rng(seed).random(image.shape[:2])
-    noisy[draw < share / 2] = 0
-    noisy[draw > 1 - share / 2] = 255
-    return noisy
 
 
 def test_a_clean_scene_and_thin_text_are_not_noise() -> None:
@@ -38,7 +31,7 @@ def test_a_clean_scene_and_thin_text_are_not_noise() -> None:
 @pytest.mark.parametrize("share", [0.002, 0.01, 0.04])
 def test_salt_and_pepper_is_told_apart_and_filtered_out(share: float) -> None:
     scene = render_scene(7_200_001).image
-    noisy = _salt_and_pepper(scene, share)
+    noisy = salt_and_pepper(scene, share, 0)
     assert impulse_share(noisy) >= AT_LEAST
     cleaned = without_impulse_noise(noisy, AT_LEAST)
     assert impulse_share(cleaned) < AT_LEAST
@@ -47,7 +40,7 @@ def test_salt_and_pepper_is_told_apart_and_filtered_out(share: float) -> None:
 
 def test_cards_in_a_noisy_frame_are_read_as_in_the_clean_one() -> None:
     reader = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="known"))
-    noisy = _salt_and_pepper(cards_in_a_row(3, CARDS, first_x=180.0, step=300.0), 0.04)
+    noisy = salt_and_pepper(cards_in_a_row(3, CARDS, first_x=180.0, step=300.0), 0.04, 0)
     read = reader.read(noisy)
     assert sorted(str(d.card) for d in read) == sorted(str(parse_card(t)) for t in CARDS)
     assert not any(d.flags for d in read)

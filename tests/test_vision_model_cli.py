@@ -13,6 +13,7 @@ import yaml
 from vision.reader_classes import CLASS_NAMES, card_of_class_name
 from vision.synth.dataset import write_scenes
 from vision.synth.scene import render_scene
+from vision.synth.textures import squashed_to_square
 
 
 def _run(dealer_assist: list[str], env: dict[str, str], *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -61,7 +62,7 @@ def test_read_says_when_it_read_square_photos_stretched_back(tmp_path: Path, dea
     paths = []
     for seed in (7_300_000, 7_300_001):  # 16:9 scenes squashed to a square
         path = tmp_path / f"squashed_{seed}.png"
-        cv2.imwrite(str(path), cv2.resize(render_scene(seed).image, (720, 720), interpolation=cv2.INTER_AREA))
+        cv2.imwrite(str(path), squashed_to_square(render_scene(seed).image))
         paths.append(str(path))
     done = _run(dealer_assist, cli_env, "read", *paths)
     assert done.returncode == 0, done.stderr

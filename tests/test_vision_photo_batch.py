@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -14,6 +13,7 @@ from vision.photo_batch import Pass, choose_pass, read_photos
 from vision.reader import CardReader
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.scene import render_scene
+from vision.synth.textures import squashed_to_square
 
 # Scenes no training or validation set draws (train 0…, val 1 000 000…, test 2 000 000…).
 SQUASHED_SEEDS = (7_300_000, 7_300_001, 7_300_002)
@@ -47,15 +47,9 @@ def test_the_count_a_batch_leaves_is_the_one_reading_the_photos_once_leaves(phot
     assert batch.familiarity.snapshot() == once.familiarity.snapshot()
 
 
-def _squashed(frame: np.ndarray) -> np.ndarray:
-    """A 16:9 frame squashed to a square, as some exports of camera frames are."""
-    height = frame.shape[0]
-    return cv2.resize(frame, (height, height), interpolation=cv2.INTER_AREA)
-
-
 def test_squashed_photos_are_read_stretched_back_with_boxes_in_their_own_pixels() -> None:
     scenes = [render_scene(seed) for seed in SQUASHED_SEEDS]
-    squashed = [_squashed(scene.image) for scene in scenes]
+    squashed = [squashed_to_square(scene.image) for scene in scenes]
     batch = read_photos(CardReader(DEFAULT_MODEL_DIR), squashed, lambda photo: photo)
     assert batch.stretched and batch.aspect[0] > batch.aspect[1]  # stretched wide again
     stretched, as_they_are = EvalResult(), EvalResult()

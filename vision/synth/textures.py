@@ -206,3 +206,19 @@ def apply_sensor(rng: Rng, image: Image) -> Image:
     if ok:
         out = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
     return out
+
+
+def salt_and_pepper(image: Image, share: float, seed: int) -> Image:
+    """``image`` with ``share`` of its pixels turned black or white (half each), drawn from ``seed``: impulse noise,
+    which no training scene has."""
+    noisy = image.copy()
+    draw = np.random.default_rng(seed).random(image.shape[:2])
+    noisy[draw < share / 2] = 0
+    noisy[draw > 1 - share / 2] = 255
+    return noisy
+
+
+def squashed_to_square(image: Image) -> Image:
+    """``image`` squashed to a square, its width shrunk to its height, as some exports of camera frames are."""
+    height = image.shape[0]
+    return np.asarray(cv2.resize(image, (height, height), interpolation=cv2.INTER_AREA), np.uint8)
