@@ -26,6 +26,9 @@ before it settled read again), and reported:
         [--surface stone|paper|...]  (the same scenes drawn on one table top; stone and paper are no training top)
         [--salt-pepper 0.04]  (that share of every scene's pixels turned black or white: impulse noise)
         [--squash]  (every scene squashed to a square, its width shrunk to its height)
+        [--scale 0.5]  (every scene taken with fewer pixels: 640 x 360, cards half as big)
+        [--dim 0.25]  (a webcam in that share of the light: shot noise, gain, JPEG)
+        [--one-by-one]  (every scene read alone, by a fresh count of the deck: one `vision read` call a photo)
         [--close-ups]  (phone photos of one or two cards close up on wood, stone and white, instead of scenes)
 
 The default (30 scenes a design) takes a few minutes on 2 cores.
@@ -38,13 +41,15 @@ import itertools
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+if TYPE_CHECKING:
+    from vision.detection import Detection
 
 SCENE_SEEDS = 7_000_000  # the scenes every held-out design is drawn into
 # Other scenes of the same designs, for choosing the reader's settings (--validation); the figures the model card
@@ -140,6 +145,18 @@ def tally(figures: DesignFigures, readings: Sequence[Any], labelled: TruthCards,
         figures.unflagged_wrong += not right
 
 
+def scaled(image: Any, scale: float) -> Any:
+    """``image`` taken with fewer pixels (``scale`` 0.5: a 640 x 360 webcam frame of a 1280 x 720 scene)."""
+    import cv2
+
+    height, width = image.shape[:2]
+    return cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+
+
+def scaled_truth(cards: TruthCards, scale: float) -> TruthCards:
+    return [(card, (x1 * scale, y1 * scale, x2 * scale, y2 * scale)) for card, (x1, y1, x2, y2) in cards]
+
+
 def squashed_truth(cards: TruthCards, width: int, height: int) -> TruthCards:
     scale = height / width
     return [(card, (x1 * scale, y1, x2 * scale, y2)) for card, (x1, y1, x2, y2) in cards]
@@ -176,7 +193,8 @@ def close_up(seed: int, faces: Any) -> tuple[Any, TruthCards]:
 
 def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
             first_seed: int = SCENE_SEEDS, surface: str | None = None, salt_pepper: float = 0.0,
-            squash: bool = False, close_ups: bool = False) -> DesignFigures:
+            squash: bool = False, close_ups: bool = False, dim: float = 1.0,
+            one_by_one: bool = False, scale: float = 1.0) -> DesignFigures:
     import numpy as np
 
     from vision.photo_batch import read_photos
@@ -184,7 +202,7 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
     from vision.reader_models import to_tensor
     from vision.synth.faces import register_deck
     from vision.synth.scene import render_scene
-    from vision.synth.textures import salt_and_pepper, squashed_to_square
+    from vision.synth.textures import dim_light, salt_and_pepper, squashed_to_square
 
     name = f"held-out-{design}"
     faces = design_faces(design)
@@ -199,11 +217,21 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
         if seed not in drawn:
             drawn[seed] = close_up(seed, faces) if close_ups else render_scene(seed, decks=[name], surface=surface)
         image = drawn[seed][0] if close_ups else drawn[seed].image  # type: ignore[index, attr-defined]
+        image = dim_light(image, dim, seed) if dim < 1.0 else image
+        image = scaled(image, scale) if scale != 1.0 else image
         image = squashed_to_square(image) if squash else image
         return salt_and_pepper(image, salt_pepper, seed) if salt_pepper else image
 
-    # read as ``dealer-assist vision read`` reads photos given together (``vision.photo_batch``)
-    for seed, readings in read_photos(reader, range(first_seed, first_seed + scenes), scene_image).readings:
+    def read_scenes() -> Iterator[tuple[int, list[Detection]]]:
+        seeds = range(first_seed, first_seed + scenes)
+        if not one_by_one:  # as ``dealer-assist vision read`` reads photos given together (``vision.photo_batch``)
+            yield from read_photos(reader, seeds, scene_image).readings
+            return
+        for seed in seeds:  # as one ``vision read`` call a photo: each read by a fresh count of the deck
+            reader.forget_deck()
+            yield from read_photos(reader, [seed], scene_image).readings
+
+    for seed, readings in read_scenes():
         scene = drawn.pop(seed)
         figures.scenes += 1
         figures.familiar_frames += reader.familiarity.familiar()
@@ -211,8 +239,10 @@ def measure(reader, design: str, scenes: int,  # type: ignore[no-untyped-def]
             image, labelled, present = scene[0], scene[1], scene[1]
         else:
             image, (labelled, present) = scene.image, scene_truth(scene)
+        if scale != 1.0:
+            labelled, present = scaled_truth(labelled, scale), scaled_truth(present, scale)
         if squash:
-            height, width = image.shape[:2]
+            height, width = (round(side * scale) for side in image.shape[:2])
             labelled, present = squashed_truth(labelled, width, height), squashed_truth(present, width, height)
         tally(figures, readings, labelled, present)
         if close_ups:
@@ -309,9 +339,18 @@ def main() -> int:
     parser.add_argument("--squash", action="store_true",
                         help="squash every scene to a square (its width shrunk to its height), as some cameras' "
                              "exports do: cards look narrower than they are")
+    parser.add_argument("--dim", type=float, default=1.0, metavar="LIGHT",
+                        help="a webcam in this share of the light (0.25: a quarter): shot noise, its gain, JPEG; "
+                             "dimmer than any training scene")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="every scene taken with fewer pixels, e.g. 0.5: a 640 x 360 webcam frame, cards half "
+                             "as big as any training scene's")
     parser.add_argument("--close-ups", action="store_true",
                         help="instead of table scenes, phone photos of one or two cards close up on wood, stone and "
                              f"a white table (seeds {CLOSE_UP_SEEDS}…, validation {CLOSE_UP_VALIDATION_SEEDS}…)")
+    parser.add_argument("--one-by-one", action="store_true",
+                        help="read every scene alone, by a fresh count of the deck (as one `vision read` call a "
+                             "photo), not as one table's frames")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -322,6 +361,13 @@ def main() -> int:
         return 2
     if not 0.0 <= args.salt_pepper <= 1.0:
         print(f"--salt-pepper is a share of the pixels, 0 to 1, got {args.salt_pepper}", file=sys.stderr)
+        return 2
+    if not 0.1 <= args.scale <= 2.0:
+        print(f"--scale is how many pixels the camera takes against the scene's, 0.1 to 2, got {args.scale}",
+              file=sys.stderr)
+        return 2
+    if not 0.0 < args.dim <= 1.0:
+        print(f"--dim is a share of the light, over 0 and at most 1, got {args.dim}", file=sys.stderr)
         return 2
 
     from vision.reader import CardReader
@@ -336,7 +382,10 @@ def main() -> int:
     on = f"; every scene on {args.surface}" if args.surface else ""
     on += f"; {args.salt_pepper:.1%} of pixels turned black or white" if args.salt_pepper else ""
     on += "; squashed to a square" if args.squash else ""
+    on += f"; {args.dim:.0%} of the light" if args.dim < 1.0 else ""
+    on += f"; taken at {args.scale:g} of the scene's size" if args.scale != 1.0 else ""
     on += "; close-ups, not table scenes" if args.close_ups else ""
+    on += "; every scene read alone" if args.one_by_one else ""
     print(f"models {models}; {args.scenes} scenes per held-out design (seeds {first_seed}…){tried}{on}")
     print(f"{'design':<22}{'cards':>6}{'named right':>13}{'unflagged wrong':>22}{'flagged':>9}"
           f"{'index corners':>15}{'index right':>13}{'sure wrong':>12}{'familiar':>10}")
@@ -344,7 +393,7 @@ def main() -> int:
     total = DesignFigures("all")
     for design in designs:
         figures = measure(reader, design, args.scenes, first_seed, args.surface, args.salt_pepper, args.squash,
-                          args.close_ups)
+                          args.close_ups, args.dim, args.one_by_one, args.scale)
         results.append(figures)
         print(row(figures), flush=True)
         for key, value in figures.counts().items():

@@ -89,3 +89,20 @@ def test_a_close_up_photo_holds_one_or_two_big_cards_inside_it_and_the_squashed_
         assert square.shape == (960, 960, 3)
         (_, box), *_ = bench.squashed_truth(truth, 1280, 960)
         assert box[0] == pytest.approx(truth[0][1][0] * 0.75) and box[1] == truth[0][1][1]
+
+
+def test_a_dimmer_webcam_frame_is_darker_and_noisier_and_the_seed_draws_it_again() -> None:
+    import cv2
+    import numpy as np
+
+    from vision.synth.textures import dim_light
+
+    flat = np.full((120, 160, 3), 200, np.uint8)  # a card's white face, nothing drawn on it
+
+    def noise(image: np.ndarray) -> float:
+        return float(np.std(image.astype(np.float32) - cv2.GaussianBlur(image, (0, 0), 3).astype(np.float32)))
+
+    quarter, tenth = dim_light(flat, 0.25, 1), dim_light(flat, 0.1, 1)
+    assert np.array_equal(tenth, dim_light(flat, 0.1, 1)) and not np.array_equal(tenth, dim_light(flat, 0.1, 2))
+    assert flat.mean() > quarter.mean() > tenth.mean() > 0.4 * flat.mean()  # the camera's gain brings part back
+    assert noise(tenth) > noise(quarter) > 2.0 > noise(flat)

@@ -273,6 +273,15 @@ class ReaderSettings:
     # flagged 25 -> 18; the held-out designs' table scenes 89.1 -> 88.9 %.
     close_up_cards: float = 100.0
     close_up_target: float = 64.0
+    # Cards smaller at the detector's input than it learnt them (``far_cards``: the median shorter side of the boxes
+    # first found, in input pixels) are detected again with the input grown so that they come to about
+    # ``far_target`` pixels (at most ``far_max_input``, and the frame enlarged at most twice): a low-resolution
+    # webcam (640 x 360, 640 x 480) over a table shows cards half as big as the training scenes' frames, and a
+    # frame read at its usual size (halved, not under 320) brings them to 19-37 px. The outline model sees the
+    # frame at the same size. 0: off.
+    far_cards: float = 32.0
+    far_target: float = 50.0
+    far_max_input: int = 1280
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -297,6 +306,11 @@ class ReaderSettings:
         if self.input_stride < 0 or self.input_stride % 32:
             raise InputError(f"reader setting input_stride must be 0 (pad the frame to a square) or a multiple of 32 "
                              f"(the detector's largest stride), got {self.input_stride}")
+        if self.far_cards and not (0.0 < self.far_cards <= self.far_target <= 1000.0
+                                   and 32 <= self.far_max_input <= 4096):
+            raise InputError(f"reader settings far_cards (0: off, else px), far_target (px, at least far_cards) and "
+                             f"far_max_input (32 to 4096 px) got {self.far_cards}, {self.far_target} and "
+                             f"{self.far_max_input}")
         if self.close_up_cards and not 0.0 < self.close_up_target <= self.close_up_cards <= 1000.0:
             raise InputError(f"reader settings close_up_cards (0: off, else up to 1000 px) and close_up_target (px, "
                              f"0 < target <= close_up_cards) got {self.close_up_cards} and {self.close_up_target}")
@@ -367,19 +381,21 @@ class CardReader:
         with self._lock:
             self.familiarity.forget()
 
-    def close_up_size(self, frame: Image, boxes: npt.NDArray[np.float32], size: int) -> int:
+    def card_size_input(self, frame: Image, boxes: npt.NDArray[np.float32], size: int) -> int:
         """The detector's input size for ``frame`` once ``boxes`` were found at ``size``: smaller when the cards
-        came bigger than it learnt them, or none came (``close_up_cards``), else ``size``."""
+        came bigger than it learnt them, or none came (``close_up_cards``), bigger when they came smaller
+        (``far_cards``), else ``size``."""
         floor, settings = self.manifest.detector_imgsz, self.settings
-        if not settings.close_up_cards or size <= floor:
-            return size
         if not len(boxes):
-            return floor
+            return floor if settings.close_up_cards and size > floor else size
         scale = size / max(frame.shape[:2])
         card = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) * scale
-        if card <= settings.close_up_cards:
-            return size
-        return max(floor, round(size * settings.close_up_target / card / 32) * 32)
+        if settings.close_up_cards and size > floor and card > settings.close_up_cards:
+            return max(floor, round(size * settings.close_up_target / card / 32) * 32)
+        if settings.far_cards and card < settings.far_cards:
+            ceiling = min(settings.far_max_input, -(-2 * max(frame.shape[:2]) // 32) * 32)
+            return max(size, min(ceiling, round(size * settings.far_target / card / 32) * 32))
+        return size
 
     def detect(self, frame: object, at_least: float | None = None, size: int | None = None,
                ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -612,9 +628,9 @@ class CardReader:
             floor = settings.deck_box_min if deck_boxes else None
             size = self.manifest.detector_input_size(*frame.shape[:2])
             boxes, scores = self.detect(frame, floor, size)
-            closer = self.close_up_size(frame, boxes[scores >= settings.detect_min], size)
-            if closer != size:
-                size = closer
+            sized = self.card_size_input(frame, boxes[scores >= settings.detect_min], size)
+            if sized != size:
+                size = sized
                 boxes, scores = self.detect(frame, floor, size)
             low = scores < settings.detect_min
             low_boxes, low_scores, boxes, scores = boxes[low], scores[low], boxes[~low], scores[~low]

@@ -222,3 +222,19 @@ def squashed_to_square(image: Image) -> Image:
     """``image`` squashed to a square, its width shrunk to its height, as some exports of camera frames are."""
     height = image.shape[0]
     return np.asarray(cv2.resize(image, (height, height), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def dim_light(image: Image, light: float, seed: int) -> Image:
+    """``image`` as a webcam sees it with ``light`` of the light (0.25: a quarter): the sensor catches fewer photons
+    (shot noise grows against the signal, read noise stays), then its gain brings the frame part of the way back
+    (at most 4 times, to half the lost brightness), and it is sent as a JPEG. Dim light the training scenes'
+    exposure (0.6-1.35) never reaches."""
+    rng = np.random.default_rng(seed)
+    linear = (image.astype(np.float32) / 255.0) ** 2.2 * light
+    full_well = 400.0  # photons at full brightness: shot noise sqrt(n)
+    photons = linear * full_well
+    caught = photons + rng.standard_normal(image.shape).astype(np.float32) * np.sqrt(photons + 4.0)
+    gain = min(4.0, 0.5 + 0.5 / light)
+    out = 255.0 * np.clip(caught / full_well * gain, 0.0, 1.0) ** (1 / 2.2)
+    encoded = cv2.imencode(".jpg", out.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 70])[1]
+    return np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8)
