@@ -1,5 +1,5 @@
-"""Cards far from a low-resolution camera, smaller at the detector's input than it learnt cards, are detected again
-bigger (``ReaderSettings.far_cards``)."""
+"""Cards far from a low-resolution camera, smaller at the detector's input than it learnt cards, are read again
+from the frame enlarged (``ReaderSettings.far_cards``), their boxes in the frame's own pixels."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ def test_far_cards_are_read_surely_once_the_frame_is_seen_bigger() -> None:
     read = reader.read(_webcam_frame())
     assert sorted(str(d.card) for d in read) == sorted(CARDS)
     assert not any(d.flags for d in read)
+    for d in read:  # each box where its card lies in the 640 x 360 frame: 30 x 42 px, centred on the row
+        x1, y1, x2, y2 = d.box
+        assert 24 <= x2 - x1 <= 36 and 34 <= y2 - y1 <= 50 and abs((y1 + y2) / 2 - 180) <= 4
 
 
 def test_without_the_rule_the_same_far_cards_are_read_in_doubt() -> None:
@@ -30,8 +33,8 @@ def test_without_the_rule_the_same_far_cards_are_read_in_doubt() -> None:
     assert sum(bool(d.flags) for d in reader.read(_webcam_frame())) >= 2
 
 
-@pytest.mark.parametrize(("cards", "target", "largest"), [(-1.0, 50.0, 1280), (40.0, 30.0, 1280),
-                                                           (32.0, 50.0, 16), (32.0, 2000.0, 1280)])
-def test_far_settings_out_of_range_are_refused(cards: float, target: float, largest: int) -> None:
+@pytest.mark.parametrize(("cards", "target", "enlarge"), [(-1.0, 50.0, 2.0), (40.0, 30.0, 2.0), (32.0, 50.0, 1.0),
+                                                           (32.0, 2000.0, 2.0), (32.0, 50.0, 5.0)])
+def test_far_settings_out_of_range_are_refused(cards: float, target: float, enlarge: float) -> None:
     with pytest.raises(InputError, match="far_cards"):
-        ReaderSettings(far_cards=cards, far_target=target, far_max_input=largest)
+        ReaderSettings(far_cards=cards, far_target=target, far_enlarge=enlarge)

@@ -274,14 +274,15 @@ class ReaderSettings:
     close_up_cards: float = 100.0
     close_up_target: float = 64.0
     # Cards smaller at the detector's input than it learnt them (``far_cards``: the median shorter side of the boxes
-    # first found, in input pixels) are detected again with the input grown so that they come to about
-    # ``far_target`` pixels (at most ``far_max_input``, and the frame enlarged at most twice): a low-resolution
-    # webcam (640 x 360, 640 x 480) over a table shows cards half as big as the training scenes' frames, and a
-    # frame read at its usual size (halved, not under 320) brings them to 19-37 px. The outline model sees the
-    # frame at the same size. 0: off.
+    # first found, in input pixels) are read from the frame enlarged (cubic) so that they come to about
+    # ``far_target`` pixels there, at most ``far_enlarge`` times: a low-resolution webcam (640 x 360, 640 x 480) over
+    # a table shows cards half as big as the training scenes' frames, and read at its usual size (halved, not under
+    # 320 px) brings them to 19-37 px. Every look (detector, outlines, face crops, index corners) reads the
+    # enlarged frame, the detector at an input as many times bigger (at most ``FAR_INPUT_MAX``); the readings'
+    # boxes are given in the frame's own pixels. 0: off.
     far_cards: float = 32.0
     far_target: float = 50.0
-    far_max_input: int = 1280
+    far_enlarge: float = 2.0
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -307,10 +308,10 @@ class ReaderSettings:
             raise InputError(f"reader setting input_stride must be 0 (pad the frame to a square) or a multiple of 32 "
                              f"(the detector's largest stride), got {self.input_stride}")
         if self.far_cards and not (0.0 < self.far_cards <= self.far_target <= 1000.0
-                                   and 32 <= self.far_max_input <= 4096):
+                                   and 1.0 < self.far_enlarge <= 4.0):
             raise InputError(f"reader settings far_cards (0: off, else px), far_target (px, at least far_cards) and "
-                             f"far_max_input (32 to 4096 px) got {self.far_cards}, {self.far_target} and "
-                             f"{self.far_max_input}")
+                             f"far_enlarge (over 1, at most 4 times) got {self.far_cards}, {self.far_target} and "
+                             f"{self.far_enlarge}")
         if self.close_up_cards and not 0.0 < self.close_up_target <= self.close_up_cards <= 1000.0:
             raise InputError(f"reader settings close_up_cards (0: off, else up to 1000 px) and close_up_target (px, "
                              f"0 < target <= close_up_cards) got {self.close_up_cards} and {self.close_up_target}")
@@ -381,21 +382,27 @@ class CardReader:
         with self._lock:
             self.familiarity.forget()
 
-    def card_size_input(self, frame: Image, boxes: npt.NDArray[np.float32], size: int) -> int:
+    def close_up_size(self, frame: Image, boxes: npt.NDArray[np.float32], size: int) -> int:
         """The detector's input size for ``frame`` once ``boxes`` were found at ``size``: smaller when the cards
-        came bigger than it learnt them, or none came (``close_up_cards``), bigger when they came smaller
-        (``far_cards``), else ``size``."""
+        came bigger than it learnt them, or none came (``close_up_cards``), else ``size``."""
         floor, settings = self.manifest.detector_imgsz, self.settings
+        if not settings.close_up_cards or size <= floor:
+            return size
         if not len(boxes):
-            return floor if settings.close_up_cards and size > floor else size
-        scale = size / max(frame.shape[:2])
-        card = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) * scale
-        if settings.close_up_cards and size > floor and card > settings.close_up_cards:
-            return max(floor, round(size * settings.close_up_target / card / 32) * 32)
-        if settings.far_cards and card < settings.far_cards:
-            ceiling = min(settings.far_max_input, -(-2 * max(frame.shape[:2]) // 32) * 32)
-            return max(size, min(ceiling, round(size * settings.far_target / card / 32) * 32))
-        return size
+            return floor
+        card = median_card(boxes) * size / max(frame.shape[:2])
+        if card <= settings.close_up_cards:
+            return size
+        return max(floor, round(size * settings.close_up_target / card / 32) * 32)
+
+    def far_enlargement(self, frame: Image, boxes: npt.NDArray[np.float32], size: int) -> float:
+        """How many times ``frame`` is enlarged before it is read, once ``boxes`` were found at ``size``: more than
+        once when the cards came smaller than the detector learnt them (``far_cards``), else 1."""
+        settings = self.settings
+        if not settings.far_cards or not len(boxes):
+            return 1.0
+        card = median_card(boxes) * size / max(frame.shape[:2])
+        return min(settings.far_enlarge, settings.far_target / card) if card < settings.far_cards else 1.0
 
     def detect(self, frame: object, at_least: float | None = None, size: int | None = None,
                ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
@@ -628,9 +635,14 @@ class CardReader:
             floor = settings.deck_box_min if deck_boxes else None
             size = self.manifest.detector_input_size(*frame.shape[:2])
             boxes, scores = self.detect(frame, floor, size)
-            sized = self.card_size_input(frame, boxes[scores >= settings.detect_min], size)
-            if sized != size:
-                size = sized
+            enlarge = self.far_enlargement(frame, boxes[scores >= settings.detect_min], size)
+            if enlarge > 1.0:
+                frame = cv2.resize(frame, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
+                size = min(FAR_INPUT_MAX, round(size * enlarge / 32) * 32)  # the cards come enlarged to it too
+                boxes, scores = self.detect(frame, floor, size)
+            closer = self.close_up_size(frame, boxes[scores >= settings.detect_min], size)
+            if closer != size:
+                size = closer
                 boxes, scores = self.detect(frame, floor, size)
             low = scores < settings.detect_min
             low_boxes, low_scores, boxes, scores = boxes[low], scores[low], boxes[~low], scores[~low]
@@ -665,10 +677,10 @@ class CardReader:
                 probs, faces, evidence, familiar = self.index_first(frame, boxes, scores, probs, outlines, size)
                 strict = self.deck_verdict()[1]
                 knows = familiar and self.index_knows_deck()
-                return [RawReading(tuple(float(v) for v in b), float(s), p,  # type: ignore[arg-type]
+                return [RawReading(tuple(float(v) / enlarge for v in b), float(s), p,  # type: ignore[arg-type]
                                    int(face.argmax()), float(face.max()), e.card, e.sure, familiar, strict, knows)
                         for b, s, p, face, e in zip(boxes, scores, probs, faces, evidence, strict=True)]
-        return [RawReading(tuple(float(v) for v in b), float(s), p)  # type: ignore[arg-type]
+        return [RawReading(tuple(float(v) / enlarge for v in b), float(s), p)  # type: ignore[arg-type]
                 for b, s, p in zip(boxes, scores, probs, strict=True)]
 
     def read(self, frame: object) -> list[Detection]:
@@ -679,6 +691,14 @@ class CardReader:
             raw = [r for r in raw if not no_card(r, raw, self.settings)]
         raw = merge_double_boxes(raw, self.settings.same_card_overlap)
         return flag_readings(image, raw, self.cards, self.settings)
+
+
+FAR_INPUT_MAX = 1280  # the largest detector input a frame of far cards is read at (4 times the cost of 640)
+
+
+def median_card(boxes: npt.NDArray[np.float32]) -> float:
+    """The median shorter side of ``boxes`` (xyxy): how big the cards came."""
+    return float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
 
 
 def check_frame(frame: object) -> Image:
