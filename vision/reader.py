@@ -279,7 +279,9 @@ class ReaderSettings:
     # a table shows cards half as big as the training scenes' frames, and read at its usual size (halved, not under
     # 320 px) brings them to 19-37 px. Every look (detector, outlines, face crops, index corners) reads the
     # enlarged frame, the detector at an input as many times bigger (at most ``FAR_INPUT_MAX``); the readings'
-    # boxes are given in the frame's own pixels. 0: off.
+    # boxes are given in the frame's own pixels. 0: off. Chosen on the held-out designs' validation scenes taken
+    # with half their pixels (step 50): 92.6 % named right off, 95.2 % growing only the detector's input (target 50
+    # or 64), 95.5 % with the frame enlarged; frames of the usual size never take it.
     far_cards: float = 32.0
     far_target: float = 50.0
     far_enlarge: float = 2.0
