@@ -392,7 +392,7 @@ class CardReader:
             return size
         if not len(boxes):
             return floor
-        card = median_card(boxes) * size / max(frame.shape[:2])
+        card = card_at_input(frame, boxes, size)
         if card <= settings.close_up_cards:
             return size
         return max(floor, round(size * settings.close_up_target / card / 32) * 32)
@@ -403,7 +403,7 @@ class CardReader:
         settings = self.settings
         if not settings.far_cards or not len(boxes):
             return 1.0
-        card = median_card(boxes) * size / max(frame.shape[:2])
+        card = card_at_input(frame, boxes, size)
         return min(settings.far_enlarge, settings.far_target / card) if card < settings.far_cards else 1.0
 
     def detect(self, frame: object, at_least: float | None = None, size: int | None = None,
@@ -698,9 +698,11 @@ class CardReader:
 FAR_INPUT_MAX = 1280  # the largest detector input a frame of far cards is read at (4 times the cost of 640)
 
 
-def median_card(boxes: npt.NDArray[np.float32]) -> float:
-    """The median shorter side of ``boxes`` (xyxy): how big the cards came."""
-    return float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+def card_at_input(frame: Image, boxes: npt.NDArray[np.float32], size: int) -> float:
+    """How big the cards came to the detector's input, ``frame`` seen at ``size``: the median shorter side of
+    ``boxes`` (xyxy, frame pixels), in input pixels."""
+    shorter = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    return float(np.median(shorter)) * size / max(frame.shape[:2])
 
 
 def check_frame(frame: object) -> Image:
