@@ -32,9 +32,12 @@ ASPECTS: tuple[tuple[float, float], ...] = ((1.0, 1.0), (16 / 9, 1.0), (4 / 3, 1
 # without a flag, and this share more: a single photo of a few cards can read one card surer by chance. Chosen on
 # the real validation photos (as they are: 531 of 568 readings unflagged; stretched 4:3 wide: 545), the held-out
 # designs' validation scenes squashed from 16:9 (as they are 42 of 276, stretched back 144 of 289) and the same
-# scenes cut square without squashing (as they are 77 of 200, no stretch more than 65), step 49.
+# scenes cut square without squashing (as they are 77 of 200, no stretch more than 65), step 49. The share was 0.02
+# until the detector of step 51, which learnt the real photos as they are and reads them surer so: its 4:3 wide
+# stretch leaves 547 unflagged against 537 (1.9 % more; flagged 15 against 27), while the scenes cut square still
+# read best as they are and the built-in deck's validation scenes cut square 234 as they are, at most 223 stretched.
 STRETCH_MARGIN = 2
-STRETCH_SHARE = 0.02
+STRETCH_SHARE = 0.015
 
 
 @dataclass

@@ -71,7 +71,8 @@ def register(vision_subparsers: Any) -> None:
                     help="more synthetic scenes rendered only for their classifier crops (not kept as frames)")
     tr.add_argument("--real-copies", type=int, default=3,
                     help="jittered copies of each real training crop, 3 or more (default 3; more keeps the real "
-                         "photos' weight in a set grown by --extra-scenes and --photo-scenes)")
+                         "photos' weight in a set grown by --extra-scenes and --photo-scenes); for --stage "
+                         "detector-transfer, how many times the real training photos are listed")
     tr.add_argument("--photo-scenes", type=int, default=0,
                     help="synthetic scenes drawn from the real photos' own deck (its whole cards cut flat from the "
                          "training photos), for classifier crops")
@@ -243,7 +244,7 @@ def _train(args: argparse.Namespace) -> int:
         return 0
     if args.stage == "detector-transfer":  # needs none of the other sets
         data = train.build_transfer_detector_set(decks=args.transfer_decks, real_dir=args.real,
-                                                 top_decks=args.top_decks)
+                                                 top_decks=args.top_decks, real_copies=args.real_copies)
         train.train_detector(data, train.RUNS / "detector-transfer", epochs=args.detector_epochs, hours=args.hours,
                              threads=args.threads,
                              start_from=args.detector_from or train.REPO_ROOT / "models" / "card-detector.pt", **rate)

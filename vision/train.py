@@ -323,7 +323,8 @@ def build_transfer_face_crops(work: Path = WORK_DIR, decks: int = 600, scenes_pe
 
 
 def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_per_deck: int = 2,
-                                val_decks: int = 60, real_dir: Path | None = None, top_decks: int = 0) -> Path:
+                                val_decks: int = 60, real_dir: Path | None = None, top_decks: int = 0,
+                                real_copies: int = 1) -> Path:
     """The detector's set for boxing whole cards of decks it never saw (``work/det-transfer/data.yaml``): two 640 px
     tiles of ``scenes_per_deck`` scenes of each of ``decks`` procedural training decks
     (``vision.synth.procedural_tiles``), the built-in decks' tiles (the detector's own ``synth-tiles/train``: at
@@ -332,7 +333,8 @@ def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_
     the real validation photos and one scene of each of ``val_decks`` other procedural decks (seeds 800 000…). With
     ``top_decks``, that many more procedural decks (seeds 700 000…) are drawn on the table tops the built-in
     scenes lack (``TOP_SURFACES``: grey stone, a white table), validated on a scene of each of ``val_decks // 2``
-    more validation decks on those tops. Test decks never take part. Resumable."""
+    more validation decks on those tops. ``real_copies``: how many times the real training photos are listed, so
+    that they keep their weight beside the drawn tiles. Test decks never take part. Resumable."""
     import yaml
 
     from vision.synth.dataset import detector_tiles, write_scenes
@@ -347,8 +349,8 @@ def build_transfer_detector_set(work: Path = WORK_DIR, decks: int = 600, scenes_
     procedural_detector_tiles(out / "val", range(TRANSFER_VAL_DECKS, TRANSFER_VAL_DECKS + val_decks),
                               logs / "val-decks.txt", scenes_per_deck=1)
     procedural_detector_tiles(out / "train", range(0, decks), logs / "decks.txt", scenes_per_deck=scenes_per_deck)
-    train, val = ["real-det/train/images", "synth-tiles/train/images", "det-transfer/train/images"], \
-        ["real-det/val/images", "det-transfer/val/images"]
+    train = ["real-det/train/images"] * real_copies + ["synth-tiles/train/images", "det-transfer/train/images"]
+    val = ["real-det/val/images", "det-transfer/val/images"]
     if top_decks:
         top_val = range(TRANSFER_VAL_DECKS + val_decks, TRANSFER_VAL_DECKS + val_decks + val_decks // 2)
         procedural_detector_tiles(out / "val-tops", top_val, logs / "val-tops.txt", scenes_per_deck=1,
