@@ -166,6 +166,15 @@ def test_the_transfer_stage_refuses_bad_input_before_cutting_any_patch(extra: li
     assert done.returncode == 2 and wanted in done.stderr
 
 
+@pytest.mark.parametrize(("stage", "copies", "wanted"), [
+    ("detector-transfer", "0", "lists the real photos at least once"),
+    ("classifier", "2", "holds 3 copies of each real crop")])
+def test_train_refuses_too_few_real_copies_for_its_stage(stage: str, copies: str, wanted: str,
+                                                         dealer_assist: list[str], cli_env: dict[str, str]) -> None:
+    done = _run(dealer_assist, cli_env, "train", "--stage", stage, "--real-copies", copies)
+    assert done.returncode == 2 and wanted in done.stderr
+
+
 @pytest.mark.parametrize("rate", ["0", "1.5", "-0.001"])
 def test_train_refuses_a_learning_rate_out_of_range(rate: str, tmp_path: Path, dealer_assist: list[str],
                                                     cli_env: dict[str, str]) -> None:

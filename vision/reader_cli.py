@@ -222,7 +222,10 @@ def _train(args: argparse.Namespace) -> int:
            args.hard_copies, args.index_scenes, args.index_photo_scenes, args.outline_scenes, args.transfer_decks,
            args.outline_photo_scenes) < 0:
         raise InputError("scene, frame and copy counts cannot be negative; give 0 or more")
-    if args.real_copies < 3:
+    if args.stage == "detector-transfer" and args.real_copies < 1:
+        raise InputError(f"--real-copies {args.real_copies}: the detector's set lists the real photos at least once; "
+                         "give 1 or more")
+    if args.stage != "detector-transfer" and args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
     if args.stage == "index-real":  # needs none of the other sets
