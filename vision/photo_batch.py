@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.detection import Detection
 from vision.reader import CardReader
@@ -70,14 +71,22 @@ def is_square(frame: object) -> bool:
     return abs(width - height) <= 1
 
 
+def stretch_frame(frame: npt.NDArray[np.uint8], aspect: tuple[float, float]) -> npt.NDArray[np.uint8]:
+    """``frame`` stretched by ``aspect`` (width, height) when it is square and the aspect is not 1:1, else as it is:
+    how a squashed photo is given its camera's shape back."""
+    if aspect == (1.0, 1.0) or not is_square(frame):
+        return frame
+    wide, tall = aspect
+    height, width = np.shape(frame)[:2]
+    return cv2.resize(np.asarray(frame), (round(width * wide), round(height * tall)), interpolation=cv2.INTER_LINEAR)
+
+
 def read_stretched(reader: CardReader, frame: object, aspect: tuple[float, float]) -> list[Detection]:
     """``frame`` read stretched by ``aspect`` (width, height) when it is square, its readings in its own pixels."""
     if aspect == (1.0, 1.0) or not is_square(frame):
         return reader.read(frame)
     wide, tall = aspect
-    height, width = np.shape(frame)[:2]
-    stretched = cv2.resize(np.asarray(frame), (round(width * wide), round(height * tall)),
-                           interpolation=cv2.INTER_LINEAR)
+    stretched = stretch_frame(np.asarray(frame), aspect)
     return [replace(d, box=(d.box[0] / wide, d.box[1] / tall, d.box[2] / wide, d.box[3] / tall),
                     corners=None if d.corners is None else tuple((x / wide, y / tall) for x, y in d.corners))
             for d in reader.read(stretched)]

@@ -1,9 +1,11 @@
 """Confirm: the controller a screen drives to check a captured deck (plain Python; the kiosk renders its state).
 
 The faces show in a grid sorted by identity (♠ ♥ ♦ ♣, ace to king, then the joker, then faces nobody has named), each
-tile marked when it needs a look: proposed with low confidence, carried by more than one face, or unnamed. Touching a
-tile and picking a card fixes it (the kiosk's card picker); a face that is not a card at all is dropped. Missing
-cards are listed. When nothing is wrong the deck is saved as the next version of its profile.
+tile marked when it needs a look: proposed with low confidence, or unnamed. Touching a tile and picking a card fixes it
+(the kiosk's card picker); a face that is not a card at all is dropped. Several faces of one card are several views
+of it, more examples to learn from (each tile says how many views its card has). Missing cards are listed. The deck
+is saved as the next version of its profile as soon as one face is named: a partial deck keeps what it has, and
+its missing cards stay with the base model.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from vision.enroll.profile import Completeness, DeckProfile, Draft, ProfileError
 
 OK = "ok"
 LOOK = "look"  # proposed under the confidence threshold: the dealer should look at it
-DUPLICATE = "duplicate"
+DUPLICATE = "duplicate"  # no longer given: more faces of one card are more views of it (``Tile.views``)
 UNNAMED = "unnamed"
 LOW_CONFIDENCE = 0.6
 
@@ -32,6 +34,7 @@ class Tile:
     confirmed: bool
     state: str
     face: Path
+    views: int = 1  # how many faces carry this tile's card (0 for an unnamed face)
 
     @property
     def label(self) -> str:
@@ -65,14 +68,12 @@ class ConfirmController:
         for face in self.draft.faces:
             if face.card is None:
                 state = UNNAMED
-            elif face.card in check.duplicates:
-                state = DUPLICATE
             elif not face.confirmed and face.confidence < self.low_confidence:
                 state = LOOK
             else:
                 state = OK
             tiles.append(Tile(face.index, face.card, face.proposed, face.confidence, face.confirmed, state,
-                              self.draft.face_path(face.index)))
+                              self.draft.face_path(face.index), check.views.get(face.card, 0) if face.card else 0))
         tiles.sort(key=lambda t: (t.card is None, t.card.sort_key() if t.card else (0, 0),
                                   t.card is not None and t.card.is_joker, t.index))
         return tiles
@@ -112,10 +113,13 @@ class ConfirmController:
 
     @property
     def can_save(self) -> bool:
-        return self.check.complete
+        """At least one face is named (a partial deck is saved as it is)."""
+        return self.check.savable
 
     def save(self, clock: Clock | None = None) -> DeckProfile:
+        """Accept every identity shown and save the named faces as the profile's next version; faces nobody named
+        are left out (``DeckProfile.missing`` lists the cards it lacks)."""
         if not self.can_save:
-            raise ProfileError("the deck cannot be saved yet: " + "; ".join(self.check.problems()))
+            raise ProfileError("the deck cannot be saved yet: no face is named; name the faces first")
         self.confirm_all()
         return save_profile(self.draft, clock)

@@ -1,5 +1,7 @@
 """Finding every card of a face-up spread by its outline and warping each one flat to an upright face.
 
+Capture finds cards with the card reader's own detector (``vision.enroll.find``); this outline segmentation is what
+is left when no model can be opened, and it needs a plain table top (felt or wood, not a grey desk or a white table).
 The felt is darker or more coloured than a card's white face, so a card is a bright, unsaturated blob. A blob that
 is one card (a convex quadrilateral of a card's shape) gives its four corners directly (each side refitted as a
 straight line, so rounded corners do not pull them in). A blob of touching cards is split by fitting card-sized
@@ -19,6 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from engine.cards import Card
 from engine.errors import InputError
 from vision.synth.faces import CARD_ASPECT, FACE_SIZE
 
@@ -51,6 +54,9 @@ class FoundCard:
     face: Image
     face_turned: Image
     split: bool = False  # true when the card was separated from touching neighbours
+    found_by: str = "contour"  # "contour" (this module), "outline", "edge" or "box" (``vision.enroll.find``)
+    read: Card | None = None  # what the table's reader read it as, where a reader found it
+    confidence: float = 0.0  # the reading's confidence
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -72,6 +78,8 @@ class Extraction:
     unresolved: list[tuple[float, float, float, float]] = field(default_factory=list)  # boxes, frame pixels
     card_width: float = 0.0
     at_edge: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards cut by the frame's edge
+    covered: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards mostly under another
+    unclear: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards whose corners are unsure
 
     @property
     def problems(self) -> list[str]:
@@ -82,7 +90,11 @@ class Extraction:
         return ([f"a card at {where(b)} is cut by the edge of the picture: move it in and capture again"
                  for b in self.at_edge]
                 + [f"cards around {where(b)} overlap or touch too closely to be told apart: spread them a finger "
-                   "apart and capture again" for b in self.unresolved])
+                   "apart and capture again" for b in self.unresolved]
+                + [f"a card at {where(b)} is mostly covered by another: lay it so that it shows and capture again"
+                   for b in self.covered]
+                + [f"a card at {where(b)} lies turned and its corners could not be told: capture it again, on a part "
+                   "of the table that sets it off" for b in self.unclear])
 
 
 def card_mask(frame: Image) -> Image:

@@ -5,7 +5,10 @@ The job, under ``<data>/enroll-jobs/<slug>-v<N>/``, goes through stages, each of
 1. ``scenes``: synthetic table scenes rendered from the profile's faces by the card reader's own generator
    (``render_scene`` with the faces registered as a deck: overlaps, fans, glare, perspective …);
 2. ``crops``: classifier crops of those scenes (the reader's ``scene_crops``) plus the captured crops of the real
-   cards (``write_crops`` on the capture frames, jittered like a detector's boxes); validation: the captured crops;
+   cards, every confirmed view of each (``write_crops`` on the capture frames, jittered like a detector's boxes);
+   validation: the captured crops. A partial deck's scenes hold only its own cards, and a card it lacks is learnt
+   from the generator's ``five-card-draw`` faces only as much as keeps the classifier's classes (it stays with the
+   base model);
    and the index corners of the same scenes and photos (``vision.enroll.learn_index``);
 3. ``train``: the reader's ``train_classifier`` started from the active model's classifier, then its
    ``train_index_reader`` started from the active model's any-deck index reader (each resumes from its last
@@ -212,18 +215,20 @@ class LearnJob:
             (cls / "train" / name).mkdir(parents=True, exist_ok=True)
             (cls / "val" / name).mkdir(parents=True, exist_ok=True)
         scene_crops(scenes, cls / "train", seed=self.settings.seed, copies=1, jitter=0.06)
-        for i, (card_text, source) in enumerate(sorted(self.profile.sources.items())):
-            frame = cv2.imread(str(self.profile.folder / source["frame"]))
+        views = self.profile.views  # every confirmed view of every card: more views, more examples
+        for i, view in enumerate(views):
+            card_text = str(view.card)
+            frame = cv2.imread(str(self.profile.folder / view.frame))
             if frame is None:
-                raise ProfileError(f"cannot read the capture frame {source['frame']} of {self.profile.ref}")
-            pts = np.asarray(source["corners"], np.float64)
+                raise ProfileError(f"cannot read the capture frame {view.frame} of {self.profile.ref}")
+            pts = np.asarray(view.corners, np.float64)
             box = (*pts.min(axis=0), *pts.max(axis=0))
             box_f = tuple(float(v) for v in box)
             write_crops(frame, [(card_text, box_f)], cls / "train", f"captured_{i}", rng,  # type: ignore[list-item]
                         copies=self.settings.captured_copies, jitter=0.06)
             write_crops(frame, [(card_text, box_f)], cls / "val", f"captured_{i}", rng, copies=1,  # type: ignore[list-item]
                         jitter=0.0)
-            self._report("crops", share * (i + 1) / (len(self.profile.sources) + 1))
+            self._report("crops", share * (i + 1) / (len(views) + 1))
         self._fill_empty_classes(cls)
         marker.write_text("built\n")
         return cls

@@ -54,9 +54,9 @@ def written_scenes(scenes_dir: Path) -> Iterator[Scene]:
 def captured_scenes(profile: DeckProfile) -> list[Scene]:
     """The dealer's capture frames, each with the confirmed cards lying on it."""
     by_frame: dict[str, list[PlacedCard]] = defaultdict(list)
-    for card_text, source in sorted(profile.sources.items()):
-        corners = np.asarray(source["corners"], np.float32)
-        by_frame[str(source["frame"])].append(PlacedCard(parse_card(card_text), corners, 1.0))
+    for view in profile.views:  # every confirmed view of every card
+        corners = np.asarray(view.corners, np.float32)
+        by_frame[view.frame].append(PlacedCard(view.card, corners, 1.0))
     scenes = []
     for i, (frame_name, cards) in enumerate(sorted(by_frame.items())):
         frame = cv2.imread(str(profile.folder / frame_name))

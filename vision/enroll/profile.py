@@ -6,10 +6,14 @@ Layout under the data folder (``./data`` unless ``DEALER_ASSIST_DATA`` names ano
     decks/<slug>/draft/faces/0007.png      face 7 as captured (upright; the turned copy is made when saved)
     decks/<slug>/draft/frames/0002.jpg     the frames captured (their crops train the classifier too)
     decks/<slug>/v001/profile.json         a saved profile: never changed once written
-    decks/<slug>/v001/faces/AS.png, AS_turned.png
+    decks/<slug>/v001/faces/AS.png, AS_turned.png      a card's first view (upright, and turned half a turn)
+    decks/<slug>/v001/faces/AS_2.png, AS_2_turned.png  its second view, and so on
     decks/<slug>/v001/frames/…
 
-A profile is complete with the 52 cards, each once; the joker is optional unless the deck asks for it.
+Every confirmed view of a card is kept: more views of a card are more examples to learn from, not a mistake. A
+profile need not hold the whole deck: it holds what was captured and confirmed, and says which cards are missing
+(those the reader keeps reading as its base model does). A deck is complete with the 52 cards (and the joker when
+the deck asks for it).
 """
 
 from __future__ import annotations
@@ -32,10 +36,14 @@ import numpy.typing as npt
 from engine.cards import JOKER, Card, CardError, parse_card, standard_deck
 from engine.clock import Clock
 from engine.errors import InputError
+from vision.active_model import DATA_ENV, data_folder
 from vision.clock import SystemClock
 
+__all__ = ["DATA_ENV", "Completeness", "DeckProfile", "Draft", "DraftFace", "ProfileError", "ProfileView",
+           "completeness", "data_folder", "decks_folder", "list_profiles", "load_profile", "profile_versions",
+           "save_profile", "slug_of"]
+
 Image = npt.NDArray[np.uint8]
-DATA_ENV = "DEALER_ASSIST_DATA"
 DRAFT = "draft"
 PROFILE_FILE = "profile.json"
 DRAFT_FILE = "draft.json"
@@ -43,10 +51,6 @@ DRAFT_FILE = "draft.json"
 
 class ProfileError(InputError):
     """A deck profile that cannot be read, saved or used (with what to do about it)."""
-
-
-def data_folder() -> Path:
-    return Path(os.environ.get(DATA_ENV) or "data")
 
 
 def decks_folder(root: Path | None = None) -> Path:
@@ -100,27 +104,46 @@ def _read_image(path: Path) -> Image:
 
 @dataclass(frozen=True)
 class Completeness:
-    """What a set of identified faces lacks or has twice."""
+    """Which cards of the deck a set of identified faces holds, how many views of each, and what it lacks."""
 
     missing: tuple[Card, ...]
-    duplicates: dict[Card, int]  # card → how many faces carry it (2 or more)
+    views: dict[Card, int]  # card → how many faces carry it (1 or more)
     unidentified: int  # faces no one has named yet
     joker: bool
 
     @property
+    def duplicates(self) -> dict[Card, int]:
+        """The cards seen more than once (more examples of them, not a mistake)."""
+        return {card: n for card, n in self.views.items() if n > 1}
+
+    @property
     def complete(self) -> bool:
-        return not self.missing and not self.duplicates and not self.unidentified
+        """Every card of the deck named, every face named."""
+        return not self.missing and not self.unidentified
+
+    @property
+    def savable(self) -> bool:
+        """At least one face is named: a partial deck is saved as it is (its missing cards stay with the base
+        model)."""
+        return bool(self.views)
 
     def problems(self) -> list[str]:
         lines = []
         if self.missing:
             lines.append(f"missing {len(self.missing)}: {' '.join(str(c) for c in self.missing)}")
-        if self.duplicates:
-            lines.append("more than once: " + ", ".join(f"{c} ×{n}" for c, n in sorted(
-                self.duplicates.items(), key=lambda kv: kv[0].sort_key())) + " (fix the wrong ones by card)")
         if self.unidentified:
             lines.append(f"{self.unidentified} face{'s' if self.unidentified != 1 else ''} not named yet")
         return lines
+
+    def views_line(self) -> str:
+        """How many views of each card there are, e.g. "views: 8D ×3, AS ×2; 40 cards once"."""
+        more = sorted(self.duplicates.items(), key=lambda kv: kv[0].sort_key())
+        once = sum(1 for n in self.views.values() if n == 1)
+        if not self.views:
+            return "views: none yet"
+        parts = ", ".join(f"{c} ×{n}" for c, n in more)
+        once_text = f"{once} card{'s' if once != 1 else ''} once"
+        return f"views: {parts}; {once_text}" if parts else f"views: every card once ({once_text})"
 
 
 def completeness(identities: list[Card | None], with_joker: bool = False) -> Completeness:
@@ -128,7 +151,7 @@ def completeness(identities: list[Card | None], with_joker: bool = False) -> Com
     counts = Counter(c for c in identities if c is not None)
     return Completeness(
         missing=tuple(c for c in wanted if counts[c] == 0),
-        duplicates={c: n for c, n in counts.items() if n > 1},
+        views=dict(sorted(counts.items(), key=lambda kv: kv[0].sort_key())),
         unidentified=sum(1 for c in identities if c is None),
         joker=counts[JOKER] > 0,
     )
@@ -145,6 +168,9 @@ class DraftFace:
     confidence: float
     card: Card | None = None  # the identity: None until proposed-and-accepted or set by a person
     confirmed: bool = False
+    # How its corners were found: "outline" (the reader's outline model), "edge" (the card's edge inside the
+    # detector's box), "box" (the detector's box), "contour" (the card's outline on a plain table, without a model).
+    found_by: str = ""
 
     @property
     def identity(self) -> Card | None:
@@ -154,14 +180,15 @@ class DraftFace:
         return {"index": self.index, "frame": self.frame, "corners": self.corners,
                 "proposed": None if self.proposed is None else str(self.proposed),
                 "confidence": round(self.confidence, 4), "card": None if self.card is None else str(self.card),
-                "confirmed": self.confirmed}
+                "confirmed": self.confirmed, "found_by": self.found_by}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DraftFace:
         try:
             return cls(int(data["index"]), str(data["frame"]), [[float(v) for v in p] for p in data["corners"]],
                        _card_or_none(data.get("proposed"), "draft face"), float(data.get("confidence", 0.0)),
-                       _card_or_none(data.get("card"), "draft face"), bool(data.get("confirmed", False)))
+                       _card_or_none(data.get("card"), "draft face"), bool(data.get("confirmed", False)),
+                       str(data.get("found_by", "")))
         except (KeyError, TypeError, ValueError) as error:
             raise ProfileError(f"a face in the draft is malformed ({error}); capture the deck again") from error
 
@@ -210,13 +237,13 @@ class Draft:
         return name
 
     def add_face(self, frame_name: str, corners: npt.ArrayLike, face: Image, proposed: Card | None,
-                 confidence: float) -> DraftFace:
+                 confidence: float, found_by: str = "") -> DraftFace:
         index = max((f.index for f in self.faces), default=0) + 1
         self.face_path(index).parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(self.face_path(index)), face):
             raise ProfileError(f"cannot write {self.face_path(index)}: is the disk full or read-only?")
         item = DraftFace(index, frame_name, np.asarray(corners, np.float64).round(2).tolist(), proposed,
-                         float(confidence), card=proposed)
+                         float(confidence), card=proposed, found_by=found_by)
         self.faces.append(item)
         return item
 
@@ -234,28 +261,67 @@ class Draft:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+# How a view's corners were found, best first: the face warped from the outline model's or the card's own edge is
+# the card; one warped from the detector's box is the card only as far as the box fits it.
+FOUND_BY_ORDER = {"outline": 0, "edge": 0, "contour": 0, "": 1, "box": 2}
+
+
+@dataclass(frozen=True)
+class ProfileView:
+    """One confirmed view of a card: its face image and where it lay in which capture frame."""
+
+    card: Card
+    face: str  # faces/AS.png, faces/AS_2.png … (the turned copy beside it: faces/AS_turned.png)
+    frame: str  # frames/NNNN.jpg
+    corners: list[list[float]]
+    found_by: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": str(self.card), "face": self.face, "frame": self.frame, "corners": self.corners,
+                "found_by": self.found_by}
+
+
 @dataclass(frozen=True)
 class DeckProfile:
-    """A saved, complete deck: one face per card (both orientations), the frames they came from."""
+    """A saved deck: every confirmed view of each card it holds (both orientations), the frames they came from, and
+    which cards of the deck it lacks."""
 
     name: str
     slug: str
     version: int
     folder: Path
     created: str
-    cards: tuple[Card, ...]
-    sources: dict[str, dict[str, Any]]  # card text → {"frame": frames/NNNN.jpg, "corners": [[x, y] × 4]}
+    cards: tuple[Card, ...]  # the cards it holds, each once, in deck order
+    sources: dict[str, dict[str, Any]]  # card text → its first view's {"frame": …, "corners": [[x, y] × 4]}
+    views: tuple[ProfileView, ...] = ()  # every view, each card's first view first
+    with_joker: bool = False
 
     @property
     def ref(self) -> str:
         """``<slug>@v<version>``: how the journal and the model registry name this profile."""
         return f"{self.slug}@v{self.version}"
 
+    @property
+    def missing(self) -> tuple[Card, ...]:
+        """The cards of the deck this profile lacks (the reader reads them as its base model does)."""
+        wanted = [*standard_deck(), JOKER] if self.with_joker else list(standard_deck())
+        held = set(self.cards)
+        return tuple(c for c in wanted if c not in held)
+
     def face(self, card: Card, turned: bool = False) -> Image:
+        """The card's first view."""
         return _read_image(self.folder / "faces" / f"{card}{'_turned' if turned else ''}.png")
 
     def faces(self) -> dict[Card, Image]:
+        """Each card's first view."""
         return {card: self.face(card) for card in self.cards}
+
+    def view_faces(self) -> list[tuple[Card, Image]]:
+        """Every view's face, each card's first view first."""
+        return [(view.card, _read_image(self.folder / view.face)) for view in self.views]
+
+    def views_of(self, card: Card) -> list[ProfileView]:
+        return [view for view in self.views if view.card == card]
 
     def frames(self) -> list[Path]:
         return sorted((self.folder / "frames").glob("*.jpg"))
@@ -265,8 +331,17 @@ class DeckProfile:
         data = _read_json(folder / PROFILE_FILE, "deck profile")
         try:
             cards = tuple(parse_card(c) for c in data["cards"])
+            sources = {str(k): dict(v) for k, v in data["sources"].items()}
+            if "views" in data:
+                views = tuple(ProfileView(parse_card(v["card"]), str(v["face"]), str(v["frame"]),
+                                          [[float(x) for x in p] for p in v["corners"]], str(v.get("found_by", "")))
+                              for v in data["views"])
+            else:  # a profile saved before views were kept: one view of each card
+                views = tuple(ProfileView(card, f"faces/{card}.png", str(sources[str(card)]["frame"]),
+                                          [[float(x) for x in p] for p in sources[str(card)]["corners"]])
+                              for card in cards)
             return cls(str(data["name"]), str(data["slug"]), int(data["version"]), folder, str(data["created"]),
-                       cards, {str(k): dict(v) for k, v in data["sources"].items()})
+                       cards, sources, views, bool(data.get("with_joker", data.get("joker", False))))
         except (KeyError, TypeError, ValueError, CardError) as error:
             raise ProfileError(f"the deck profile {folder / PROFILE_FILE} is malformed ({error})") from error
 
@@ -310,10 +385,13 @@ def list_profiles(root: Path | None = None) -> list[str]:
 
 
 def save_profile(draft: Draft, clock: Clock | None = None) -> DeckProfile:
-    """Save a complete draft as the deck's next version (``v001``, ``v002`` …); refuses an incomplete one."""
-    check = draft.completeness()
-    if not check.complete:
-        raise ProfileError(f"the deck {draft.name!r} is not complete: " + "; ".join(check.problems()))
+    """Save the draft's named faces as the deck's next version (``v001``, ``v002`` …): every view of every card
+    named, a partial deck as it is (``DeckProfile.missing`` says what it lacks); faces nobody named are left out.
+    Refuses a draft without a single named face."""
+    named = [f for f in draft.faces if f.identity is not None]
+    if not named:
+        raise ProfileError(f"nothing of the deck {draft.name!r} can be saved: no face is named yet; name the faces "
+                           "('enroll confirm … --set N=CARD') or capture with a model that proposes them")
     slug = slug_of(draft.name)
     base = draft.folder.parent
     version = (_versions_in(base) or [0])[-1] + 1
@@ -322,20 +400,31 @@ def save_profile(draft: Draft, clock: Clock | None = None) -> DeckProfile:
     shutil.rmtree(staging, ignore_errors=True)
     (staging / "faces").mkdir(parents=True)
     sources: dict[str, dict[str, Any]] = {}
-    cards = []
-    for item in sorted(draft.faces, key=lambda f: f.identity.sort_key() if f.identity else (99, 99)):
+    views: list[ProfileView] = []
+    seen: Counter[Card] = Counter()
+    order = sorted(named, key=lambda f: (f.identity.sort_key() if f.identity else (99, 99),
+                                         FOUND_BY_ORDER.get(f.found_by, 1), f.index))
+    for item in order:
         card = item.identity
         assert card is not None
+        seen[card] += 1
+        stem = f"{card}" if seen[card] == 1 else f"{card}_{seen[card]}"
         face = draft.face_image(item.index)
-        cv2.imwrite(str(staging / "faces" / f"{card}.png"), face)
-        cv2.imwrite(str(staging / "faces" / f"{card}_turned.png"), cv2.rotate(face, cv2.ROTATE_180))
-        sources[str(card)] = {"frame": item.frame, "corners": item.corners}
-        cards.append(card)
+        for name, image in ((f"{stem}.png", face), (f"{stem}_turned.png", cv2.rotate(face, cv2.ROTATE_180))):
+            if not cv2.imwrite(str(staging / "faces" / name), image):
+                raise ProfileError(f"cannot write {staging / 'faces' / name}: is the disk full or read-only?")
+        views.append(ProfileView(card, f"faces/{stem}.png", item.frame, item.corners, item.found_by))
+        if seen[card] == 1:
+            sources[str(card)] = {"frame": item.frame, "corners": item.corners}
+    cards = list(dict.fromkeys(view.card for view in views))
     shutil.copytree(draft.folder / "frames", staging / "frames")
     now = (clock or SystemClock()).now()
+    wanted = [*standard_deck(), JOKER] if draft.with_joker else list(standard_deck())
     _write_json(staging / PROFILE_FILE, {
         "name": draft.name, "slug": slug, "version": version, "created": now.isoformat(timespec="seconds"),
-        "cards": [str(c) for c in cards], "joker": JOKER in cards, "sources": sources,
+        "cards": [str(c) for c in cards], "joker": JOKER in cards, "with_joker": draft.with_joker,
+        "missing": [str(c) for c in wanted if c not in set(cards)], "sources": sources,
+        "views": [v.to_json() for v in views],
     })
     os.replace(staging, final)
     return DeckProfile.load(final)

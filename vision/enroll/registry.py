@@ -1,4 +1,4 @@
-"""Card-reader models as versioned folders, and which one the kiosk reads with.
+"""Card-reader models as versioned folders: which one the kiosk reads with, and the ones learnt for enrolled decks.
 
 - The shipped model: ``models/`` of the repository.
 - Models learnt for an enrolled deck: ``<data>/models/<deck-slug>-NNN/`` (the reader's files plus ``enrolled.json``:
@@ -6,72 +6,40 @@
 - ``<data>/models/active.json`` names the active folder, its hash and the profile it was learnt for; without it (or
   when its folder is gone) the shipped model is active.
 
-A model's hash (the first 16 hex digits of SHA-256 over its manifest and both ONNX files) is how the journal names it.
+Which model is active is the reading side's to say (``vision.active_model``, which the reader imports without this
+package); this module re-exports it, writes the record (``set_active``) and lists the learnt models.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.clock import Clock
+from vision import active_model as _active
+from vision.active_model import ACTIVE_FILE, SHIPPED, ActiveModel, ModelFolderError, active_model, active_model_dir
 from vision.clock import SystemClock
-from vision.enroll.profile import ProfileError, _read_json, _write_json, data_folder
-from vision.reader_models import CLASSIFIER, DEFAULT_MODEL_DIR, DETECTOR, MANIFEST
+from vision.enroll.profile import ProfileError, _read_json, _write_json
+from vision.reader_models import DEFAULT_MODEL_DIR, MANIFEST
 
-ACTIVE_FILE = "active.json"
+__all__ = ["ACTIVE_FILE", "ENROLLED_FILE", "SHIPPED", "ActiveModel", "active_model", "active_model_dir", "describe",
+           "list_models", "model_hash", "model_info", "models_folder", "new_model_folder", "set_active",
+           "write_model_info"]
+
 ENROLLED_FILE = "enrolled.json"
-SHIPPED = "shipped"
 
 
 def models_folder(root: Path | None = None) -> Path:
-    return (root or data_folder()) / "models"
+    return _active.models_folder(root)
 
 
 def model_hash(folder: Path) -> str:
     """The model's identity: a hash of what the kiosk runs (manifest + both ONNX files)."""
-    digest = hashlib.sha256()
-    for name in (MANIFEST, f"{DETECTOR}.onnx", f"{CLASSIFIER}.onnx"):
-        path = folder / name
-        if not path.exists():
-            raise ProfileError(f"{folder} is not a complete card-reader model (no {name})")
-        digest.update(name.encode())
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    return digest.hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class ActiveModel:
-    folder: Path
-    name: str  # the folder's name, or "shipped"
-    hash: str
-    profile: str  # the deck profile it was learnt for ("" for the shipped model)
-    since: str
-
-
-def active_model(root: Path | None = None, shipped: Path = DEFAULT_MODEL_DIR) -> ActiveModel:
-    """The model the kiosk reads with now."""
-    path = models_folder(root) / ACTIVE_FILE
-    if path.exists():
-        data = _read_json(path, "active model record")
-        folder = models_folder(root) / str(data.get("model", ""))
-        if (folder / MANIFEST).exists():
-            return ActiveModel(folder, folder.name, str(data["hash"]), str(data.get("profile", "")),
-                               str(data.get("since", "")))
     try:
-        digest = model_hash(shipped)
-    except ProfileError:
-        digest = ""
-    return ActiveModel(shipped, SHIPPED, digest, "", "")
-
-
-def active_model_dir(root: Path | None = None) -> Path:
-    return active_model(root).folder
+        return _active.model_hash(folder)
+    except ModelFolderError as error:
+        raise ProfileError(str(error)) from error
 
 
 def set_active(folder: Path, profile: str, clock: Clock | None = None, root: Path | None = None) -> ActiveModel:
