@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from engine.cards import Card
 from engine.errors import InputError
+from vision.coarse_look import coarse_size, merge_coarse
 from vision.detection import (
     DUPLICATE,
     LOW_CONFIDENCE,
@@ -285,6 +286,11 @@ class ReaderSettings:
     far_cards: float = 32.0
     far_target: float = 50.0
     far_enlarge: float = 2.0
+    # The coarse look (``vision.coarse_look``, issue 53): the detector run again at ``coarse_look`` times its input,
+    # and a coarse box holding the fine look's boxes as parts (each at most ``coarse_part`` of its area) replaces
+    # them; 0: off. Real phone close-ups of an unseen deck boxed their pips and indices as cards.
+    coarse_look: float = 0.5
+    coarse_part: float = 0.35
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -294,7 +300,7 @@ class ReaderSettings:
                              "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction",
                              "deck_agree_face", "deck_agree_index", "deck_index_suit", "deck_box_min",
                              "deck_box_index", "deck_box_overlap", "neighbour_corner", "no_card_detector",
-                             "no_card_face", "no_card_index", "impulse_noise")
+                             "no_card_face", "no_card_index", "impulse_noise", "coarse_look", "coarse_part")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -362,6 +368,33 @@ class CardReader:
                                   if self.backend.has_any_index_reader else self.index_columns)
         self.familiarity = DeckFamiliarity(self.settings.familiar_agreement)
         self._lock = threading.Lock()
+
+    def warm_up(self, height: int = 576, width: int = 960) -> None:
+        """Run every model once on blank input of the sizes a frame of ``height`` x ``width`` is read at. ONNX
+        Runtime plans a model's memory and kernels at its first runs, which otherwise fall on the first cards the
+        kiosk reads after a start (2.7-5.4 s from cards laid to the house way, issue 53)."""
+        frame = np.full((height, width, 3), 128, np.uint8)
+        size = self.manifest.detector_input_size(height, width)
+        sizes = {size, coarse_size(size, self.settings.coarse_look)} if self.settings.coarse_look else {size}
+        backend = self.backend
+        with self._lock:
+            for each in sorted(sizes):
+                padded = to_tensor([letterbox(frame, each, self.settings.input_stride)[0]])
+                backend.detect_raw(padded)
+                if backend.has_outline_model:
+                    backend.outline_raw(padded)
+            crop = np.full((self.manifest.classifier_imgsz,) * 2 + (3,), 128, np.uint8)
+            for count in (2, 4, 8, 16):
+                crops = to_tensor([crop] * count)
+                backend.classify(crops)
+                backend.classify_any(crops)
+                backend.classify_straight(crops)
+            if backend.has_index_reader:
+                patch = np.full((self.manifest.index_imgsz,) * 2 + (3,), 128, np.uint8)
+                for count in (4, 8, 16, 32, 64):
+                    patches = to_tensor([patch] * count)
+                    backend.read_index(patches)
+                    backend.read_any_index(patches)
 
     def deck_familiar(self) -> bool:
         """Whether the deck counts as one the card classifier knows, as ``familiar_deck`` says (counted so far)."""
@@ -648,6 +681,9 @@ class CardReader:
                 boxes, scores = self.detect(frame, floor, size)
             low = scores < settings.detect_min
             low_boxes, low_scores, boxes, scores = boxes[low], scores[low], boxes[~low], scores[~low]
+            if settings.coarse_look:
+                coarse_boxes, coarse_scores = self.detect(frame, None, coarse_size(size, settings.coarse_look))
+                boxes, scores = merge_coarse(boxes, scores, coarse_boxes, coarse_scores, settings.coarse_part)
             probs = self.classify(frame, boxes)
             outlines = None
             # The cards the detector misses lie under others, whose readings are then doubtful: a frame of sure

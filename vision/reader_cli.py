@@ -30,7 +30,9 @@ def register(vision_subparsers: Any) -> None:
 
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
     tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "index-real", "index-transfer",
-                                        "face-transfer", "detector-transfer", "outline", "straight", "export", "all"],
+                                        "face-transfer", "detector-transfer", "index-designs", "face-designs",
+                                        "detector-designs", "outline",
+                                        "straight", "export", "all"],
                     default="all", help="index: build the index reader's patch set and train it (models/README.md, "
                     "step 15); index-real: the shipped index reader fine-tuned on the real training photos' index "
                     "corners as well (step 47; runs/vision/index-real); index-transfer: the index reader on "
@@ -40,6 +42,10 @@ def register(vision_subparsers: Any) -> None:
                     "decks, step 43; runs/vision/face-transfer); detector-transfer: the detector fine-tuned on "
                     "tiles of procedural decks with whole-card boxes (--transfer-decks, step 44; "
                     "runs/vision/detector-transfer); outline: the outline model's tiles and training (step 17); "
+                    "index-designs / face-designs: the any-deck index and face readers fine-tuned on hundreds of real "
+                    "deck designs (../shared/data/card-designs, --design-copies; issue 53; runs/vision/index-designs, "
+                    "runs/vision/face-designs); detector-designs: the detector fine-tuned on scenes of those designs, "
+                    "half close up, with chips, cash and hands (--design-scenes; runs/vision/detector-designs); "
                     "straight: the straight classifier's crops (cards "
                     "straightened by the shipped outline model) and training (step 30)")
     tr.add_argument("--detector-epochs", type=int, default=30)
@@ -59,6 +65,11 @@ def register(vision_subparsers: Any) -> None:
     tr.add_argument("--transfer-cuts", type=int, default=2, choices=(1, 2),
                     help="cuts of each procedural scene for --stage index-transfer (default 2, as step 41; step 42 "
                          "cut once and drew more decks instead)")
+    tr.add_argument("--design-copies", type=int, default=2,
+                    help="how many times each card-designs image is laid on a table for --stage index-designs and "
+                         "face-designs (default 2)")
+    tr.add_argument("--design-scenes", type=int, default=2000,
+                    help="scenes of the card-designs images for --stage detector-designs (default 2000)")
     tr.add_argument("--outline-epochs", type=int, default=30)
     tr.add_argument("--outline-scenes", type=int, default=1600,
                     help="training scenes cut into tiles for the outline model (default 1600)")
@@ -222,10 +233,10 @@ def _train(args: argparse.Namespace) -> int:
            args.hard_copies, args.index_scenes, args.index_photo_scenes, args.outline_scenes, args.transfer_decks,
            args.outline_photo_scenes) < 0:
         raise InputError("scene, frame and copy counts cannot be negative; give 0 or more")
-    if args.stage == "detector-transfer" and args.real_copies < 1:
+    if args.stage in ("detector-transfer", "detector-designs") and args.real_copies < 1:
         raise InputError(f"--real-copies {args.real_copies}: the detector's set lists the real photos at least once; "
                          "give 1 or more")
-    if args.stage != "detector-transfer" and args.real_copies < 3:
+    if args.stage not in ("detector-transfer", "detector-designs") and args.real_copies < 3:
         raise InputError(f"--real-copies {args.real_copies}: the set always holds 3 copies of each real crop; give 3 "
                          "or more")
     if args.stage == "index-real":  # needs none of the other sets
@@ -244,6 +255,26 @@ def _train(args: argparse.Namespace) -> int:
         crops = train.build_transfer_face_crops(decks=args.transfer_decks, real_dir=args.real)
         train.train_face_transfer(crops, epochs=args.classifier_epochs, hours=args.hours, threads=args.threads,
                                   start_from=args.classifier_from, **rate)
+        return 0
+    if args.stage == "index-designs":  # needs none of the other sets
+        patches = train.build_design_index_patches(copies=args.design_copies, real_dir=args.real)
+        train.train_index_reader(patches, train.RUNS / "index-designs", epochs=args.index_epochs, hours=args.hours,
+                                 threads=args.threads,
+                                 start_from=args.index_from or train.REPO_ROOT / "models" / "card-index-any.pt",
+                                 **rate)
+        return 0
+    if args.stage == "detector-designs":  # needs none of the other sets
+        data = train.build_design_detector_set(scenes=args.design_scenes, real_copies=args.real_copies,
+                                               real_dir=args.real)
+        train.train_detector(data, train.RUNS / "detector-designs", epochs=args.detector_epochs, hours=args.hours,
+                             threads=args.threads,
+                             start_from=args.detector_from or train.REPO_ROOT / "models" / "card-detector.pt", **rate)
+        return 0
+    if args.stage == "face-designs":  # needs none of the other sets
+        crops = train.build_design_face_crops(copies=args.design_copies, real_dir=args.real)
+        face_from = args.classifier_from or train.REPO_ROOT / "models" / "card-classifier-any.pt"
+        train.train_face_transfer(crops, train.RUNS / "face-designs", epochs=args.classifier_epochs, hours=args.hours,
+                                  threads=args.threads, start_from=face_from, **rate)
         return 0
     if args.stage == "detector-transfer":  # needs none of the other sets
         data = train.build_transfer_detector_set(decks=args.transfer_decks, real_dir=args.real,

@@ -251,6 +251,103 @@ def build_real_index_patches(work: Path = WORK_DIR, real_cuts: int = 4, builtin_
     return out
 
 
+def build_design_index_patches(work: Path = WORK_DIR, copies: int = 2, real_cuts: int = 2,
+                               real_dir: Path | None = None, designs: Path | None = None) -> Path:
+    """The any-deck index reader's set of real designs (``work/index-designs``, issue 53): the index corners of
+    the card-designs' training images laid ``copies`` times each (``vision.synth.design_crops``), with the known
+    deck's real index corners cut ``real_cuts`` times so that it stays read; validated on the designs' validation
+    images and the real validation photos' corners. Resumable part by part."""
+    from vision.real_index_patches import real_index_patches
+    from vision.synth.design_crops import DEFAULT_DESIGNS, write_design_patches
+
+    out, logs = work / "index-designs", work / "index-designs-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    steps: list[tuple[str, Callable[[], int]]] = [
+        ("design-train", lambda: write_design_patches(out / "train", "train", copies, seed=0,
+                                                      root=designs or DEFAULT_DESIGNS)),
+        ("design-val", lambda: write_design_patches(out / "val", "valid", 1, seed=1, root=designs or DEFAULT_DESIGNS)),
+        ("real-train", lambda: real_index_patches(out / "train", "train", real_cuts, real_dir=real_dir)),
+        ("real-val", lambda: real_index_patches(out / "val", "val", 1, real_dir=real_dir)),
+    ]
+    for name, step in steps:
+        marker = logs / f"{name}.done"
+        if not marker.exists():
+            step()
+            marker.write_text("done\n")
+    _every_class_in_both(out, with_none=True)
+    return out
+
+
+def build_design_face_crops(work: Path = WORK_DIR, copies: int = 2, real_copies: int = 2,
+                            real_dir: Path | None = None, designs: Path | None = None) -> Path:
+    """The any-deck face reader's set of real designs (``work/face-designs``, issue 53): the card-designs' training
+    images laid ``copies`` times each and cut as the reader cuts a face, with the known deck's real training crops
+    ``real_copies`` times, jittered; validated on the designs' validation images and the real validation crops."""
+    from vision.synth.design_crops import DEFAULT_DESIGNS, write_design_faces
+    from vision.train_data import DEFAULT_REAL_PHOTOS, real_crops
+
+    out, logs = work / "face-designs", work / "face-designs-logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    real = real_dir or DEFAULT_REAL_PHOTOS
+    root = designs or DEFAULT_DESIGNS
+    steps: list[tuple[str, Callable[[], int]]] = [
+        ("design-train", lambda: write_design_faces(out / "train", "train", copies, seed=0, root=root)),
+        ("design-val", lambda: write_design_faces(out / "val", "valid", 1, seed=1, root=root)),
+        ("real-train", lambda: real_crops(out / "train", "train", real, copies=real_copies, jitter=0.06, seed=1)),
+        ("real-val", lambda: real_crops(out / "val", "val", real, copies=1, jitter=0.0)),
+    ]
+    for name, step in steps:
+        marker = logs / f"{name}.done"
+        if not marker.exists():
+            step()
+            marker.write_text("done\n")
+    _every_class_in_both(out, with_none=False)
+    return out
+
+
+def build_design_detector_set(work: Path = WORK_DIR, scenes: int = 2000, val_scenes: int = 150,
+                              table_scenes: int = 400, real_copies: int = 2, real_dir: Path | None = None,
+                              designs: Path | None = None) -> Path:
+    """The detector's set for cards of any real design at any size (``work/det-designs/data.yaml``, issue 53):
+    ``scenes`` scenes of the card-designs' training images, half close up, with chips, cash and hands
+    (``vision.synth.design_scenes``), the real training photos ``real_copies`` times and the built-in decks' tiles
+    of ``table_scenes`` table scenes (seeds 0…), so that table scenes stay read; validated on the real validation
+    photos and scenes of the designs' validation images. Resumable."""
+    import yaml
+
+    from vision.synth.dataset import detector_tiles, write_scenes
+    from vision.synth.design_crops import DEFAULT_DESIGNS
+    from vision.synth.design_scenes import write_design_scenes
+    from vision.train_data import DEFAULT_REAL_PHOTOS, prepare_real_detector_set
+
+    root = designs or DEFAULT_DESIGNS
+    prepare_real_detector_set(work / "real-det", real_dir or DEFAULT_REAL_PHOTOS)
+    out = work / "det-designs"
+    write_design_scenes(out / "val", "valid", val_scenes, seed=1, root=root)
+    write_design_scenes(out / "train", "train", scenes, seed=0, root=root)
+    train = ["real-det/train/images"] * real_copies + ["det-designs/train/images"]
+    if table_scenes:
+        synth = work / "synth" / "train"
+        write_scenes(synth, range(0, table_scenes))
+        detector_tiles(synth, work / "synth-tiles" / "train", seed=4)
+        train.append("synth-tiles/train/images")
+    data = out / "data.yaml"
+    data.write_text(yaml.safe_dump({"path": str(work), "train": train,
+                                    "val": ["real-det/val/images", "det-designs/val/images"],
+                                    "names": {0: "card"}}, sort_keys=False))
+    return data
+
+
+def _every_class_in_both(out: Path, with_none: bool) -> None:
+    """Every class a folder in both splits, as the model's output has."""
+    from vision.reader_classes import CLASS_NAMES
+    from vision.reader_index import NO_INDEX
+
+    for split in ("train", "val"):
+        for name in (*CLASS_NAMES, NO_INDEX) if with_none else CLASS_NAMES:
+            (out / split / name).mkdir(parents=True, exist_ok=True)
+
+
 TOP_DECKS = 700_000  # procedural training decks drawn on other table tops (``build_transfer_detector_set``)
 TOP_SURFACES = ("paper", "stone")  # the tops the built-in scenes lack: a white table, grey stone
 TRANSFER_VAL_DECKS = 800_000  # procedural decks of the transfer set's validation patches (never trained, never tested)
