@@ -57,7 +57,7 @@ def _card_corners(cx: float, cy: float, width: float = 130.0) -> np.ndarray:
 
 
 # Regression floors for the shipped model on unseen rendered scenes, a margin under what it measured (see
-# models/README.md). They are under the targets (99.5 % right, nothing extra), which this model misses.
+# models/HISTORY.md). They are under the targets (99.5 % right, nothing extra), which this model misses.
 SCENES_RIGHT_FLOOR = 0.80  # measured 0.89 on these scenes (88 % on the 100 test scenes)
 SCENES_EXTRA_CEILING = 0.2  # share of the reported boxes that match no card: measured 4 of 47
 

@@ -67,7 +67,7 @@ Image = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """Thresholds of the reader (defaults chosen on the real validation photos; see models/README.md)."""
+    """Thresholds of the reader (defaults chosen on the real validation photos; see models/HISTORY.md)."""
 
     # A box under this detector score is not a card at all. With nms_iou, chosen on the real validation photos:
     # 0.30/0.6 read 94.7 % of cards right with 12 extra boxes; 0.20/0.6 95.0 % with 32 extra.
@@ -78,19 +78,19 @@ class ReaderSettings:
     nms_iou: float = 0.6  # boxes overlapping more are one card
     # ``input_stride``: the detector and the outline model see the frame padded only up to the next multiple of this
     # many pixels on each side (their largest stride), not to a square (0): a 1280x720 frame is 640x384 instead of
-    # 640x640, 40 % fewer pixels for both (models/README.md, step 46).
+    # 640x640, 40 % fewer pixels for both (models/HISTORY.md, step 46).
     input_stride: int = 32
     covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
     # Two boxes naming the same card, the smaller over this share inside the larger, are one card boxed twice (the
     # detector boxes a turned card and a part of it): one reading over both boxes. Chosen on the validation sets
-    # (models/README.md, steps 7 and 34): with today's looks 0.5 to 0.7 lose no card right, 0.6 reads 4 fewer extra
+    # (models/HISTORY.md, steps 7 and 34): with today's looks 0.5 to 0.7 lose no card right, 0.6 reads 4 fewer extra
     # boxes than 0.7 (34 -> 31 on the 300 second validation scenes, 14 -> 13 on the real photos), 0.45 loses two.
     same_card_overlap: float = 0.60
     # ``double_box_not_doubtful``: two boxes of one card (named the same, one ``same_card_overlap`` inside the
     # other), which are merged into one reading, do not make each other doubtful, and the less sure of the two is not
     # doubtful when the other is sure. Step 44's detector adds such a low-scored second box over a card now and then,
     # and it sent a frame of cards lying apart to the outline model: the demo table read whole went 4.5 -> 2.0
-    # frames/s. With it 3.1; every validation set reads exactly as without (models/README.md, step 45).
+    # frames/s. With it 3.1; every validation set reads exactly as without (models/HISTORY.md, step 45).
     double_box_not_doubtful: bool = True
     turned_too: bool = True  # classify each crop also turned by 180 degrees and average (+1 % on real crops)
     # A doubtful reading (under ``confident``, or its box overlapped by another's) is classified again from 8 more
@@ -103,7 +103,7 @@ class ReaderSettings:
     second_look: bool = False
     # A doubtful reading is also read by its index corners (``vision.reader_index``), when the model folder has an
     # index reader: the surest of its four index patches is averaged in, weighted ``index_weight`` times how sure
-    # it is. Chosen on the validation sets (models/README.md, steps 15 and 22: 0.5 until the index reader learnt the
+    # it is. Chosen on the validation sets (models/HISTORY.md, steps 15 and 22: 0.5 until the index reader learnt the
     # outline model's corners; with it, 0.75 read 5 more of the 300 second validation scenes' cards, real photos alike).
     index_look: bool = True
     index_weight: float = 0.75
@@ -112,10 +112,10 @@ class ReaderSettings:
     # first, while an outline's own box overlaps a box at least ``outline_match`` (IoU). The surest of all its
     # patches counts. Outlines under ``outline_min`` are not taken: a card under its neighbour gets an outline in the
     # right place scored low, so the index corners decide (with ``outline_find_min``: 0.30 / 0.5 until step 26 in
-    # models/README.md; 0.1 / 0.1 read 8 more of the 300 second validation scenes' cards, real photos alike).
+    # models/HISTORY.md; 0.1 / 0.1 read 8 more of the 300 second validation scenes' cards, real photos alike).
     # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width along
     # and across the card, both ways (5 places, 10 patches), since a half-covered card's outline is a guess at the
-    # hidden part. Chosen on the 300 second validation scenes (models/README.md, step 19).
+    # hidden part. Chosen on the 300 second validation scenes (models/HISTORY.md, step 19).
     outline_look: bool = True
     outline_match: float = 0.5
     outline_min: float = 0.10
@@ -129,7 +129,7 @@ class ReaderSettings:
     # fanned card's neighbours are overlapped, so doubtful). The index corners are cut at the outline's
     # ``outline_shift`` places, as for the index look; an outline under ``outline_find_ratio`` times as long as wide
     # is no card (cards are 1.4-1.56; a close-up photo's outline across two cards was 1.04). Chosen on the
-    # validation sets (models/README.md, step 35).
+    # validation sets (models/HISTORY.md, step 35).
     outline_finds: bool = True
     outline_find_min: float = 0.10
     outline_find_index: float = 0.8
@@ -140,13 +140,13 @@ class ReaderSettings:
     # 1.4 to 1.56, and on close-up photos the outline model sometimes outlines two cards as one. Off: it read the
     # validation sets better (300 second validation scenes 98.01 % -> 98.32 %, real photos one card more) and the
     # synthetic test scenes one card better, but the real test photos three cards worse, under the 97 % target
-    # (models/README.md, step 24). An overhead camera over fanned hands may gain from it.
+    # (models/HISTORY.md, step 24). An overhead camera over fanned hands may gain from it.
     outline_boxes: bool = False
     outline_box_ratio: float = 1.3
     # ``straight_look``: a doubtful reading paired with an outline is also classified from its card straightened by
     # the outline (``vision.reader_outline.straightened_card``, upright and turned half a turn), averaged in with
     # ``straight_weight`` against the box's views. A fanned card's square box crop holds as much of its neighbours
-    # as of itself; straightened, it fills the crop. Chosen on the validation sets (models/README.md, step 29): 0.75
+    # as of itself; straightened, it fills the crop. Chosen on the validation sets (models/HISTORY.md, step 29): 0.75
     # read 2 more of the 300 second validation scenes' cards and 2 more of the real validation photos'.
     straight_look: bool = True
     straight_weight: float = 0.75
@@ -157,7 +157,7 @@ class ReaderSettings:
     # its name and both copies are flagged ``duplicate``, as every copy is with ``one_deck`` off.
     one_deck: bool = True
     one_deck_alternative: float = 0.05
-    # Index first (issue 36; models/README.md, step 42; ``vision.reader_familiar``): with an index reader, every
+    # Index first (issue 36; models/HISTORY.md, step 42; ``vision.reader_familiar``): with an index reader, every
     # reading's index corners are read, and whether the face and the index agree tells a deck the card classifier
     # knows from one it never saw. ``familiar_deck``: auto (counted at the table), known (trust the face, as before
     # step 42) or unseen (index first always). A familiar deck is read as before (the index weighed into doubtful
@@ -212,7 +212,7 @@ class ReaderSettings:
     # With an index reader that learnt the deck on the table (an enrolled model, ``vision.enroll.learn_index``), a
     # reading whose index is at least this sure of another card is doubtful whatever its face says: the index is
     # weighed in (``index_weight``) and the reading flagged (1.0: off). Chosen on the enrollment bench's validation
-    # scenes (procedural-standard, seeds 9 500 000…, models/README.md step 45): 0.9 and 0.99 both named 411 of 416
+    # scenes (procedural-standard, seeds 9 500 000…, models/HISTORY.md step 45): 0.9 and 0.99 both named 411 of 416
     # right, off 410, with unflagged wrong 1 -> 0. The index reader the kiosk ships never learnt a casino's deck:
     # there it stays off (on the real validation photos it added flags and named no card more).
     deck_index_contradiction: float = 0.9
@@ -222,7 +222,7 @@ class ReaderSettings:
     # shipped index reader learnt the known deck from scenes drawn with its faces, an enrolled one learnt the
     # casino's deck). It is given the chance that at least one of them is right, 1 - (1 - face) (1 - index), as its
     # confidence. (``deck_agree_index`` 1.0: off.) Chosen on the enrollment bench's validation scenes (seeds
-    # 9 500 000…, models/README.md step 46), of the flagged readings an enrolled model cleared, right / wrong:
+    # 9 500 000…, models/HISTORY.md step 46), of the flagged readings an enrolled model cleared, right / wrong:
     # procedural-standard 28 / 0 of 137 flagged, konqi-modern 17 / 0 of 68, xskat-french 8 / 0 of 33. Any agreement
     # with the index at least 0.9 sure cleared 50 / 0, 26 / 1 and 13 / 1: an index corner read surely can be a
     # neighbour's, and then the face is unsure (0.38, 0.52). Until step 48 only for an enrolled deck; on the known
@@ -234,7 +234,7 @@ class ReaderSettings:
     # index names the same rank in another suit at least ``deck_index_suit`` surely takes the index's suit: the
     # index prints the suit pip big and alone, while a face fine-tuned for minutes mixes up suits of one colour (7C
     # for 7S). The looks disagree, so the reading stays flagged. (1.0: off.) On the enrollment bench's validation
-    # scenes (seeds 9 500 000…, 100 a design, models/README.md step 47) it named 3 more cards of 696 right on
+    # scenes (seeds 9 500 000…, 100 a design, models/HISTORY.md step 47) it named 3 more cards of 696 right on
     # procedural-large (684 -> 687) and changed nothing on the four other enrolled designs: no reading more
     # unflagged, none more wrong.
     deck_index_suit: float = 0.99
@@ -243,7 +243,7 @@ class ReaderSettings:
     # least ``deck_box_index`` surely as a card no other reading of the frame names (one deck is on the table): a
     # card showing under half its face, which the detector scores low. Looked for in frames with a doubtful reading,
     # as the outline's finds are. (``deck_box_min`` at or over ``detect_min``: off.) On the enrollment bench's
-    # validation scenes (seeds 9 500 000…, 100 a design, models/README.md step 47), named right of 696:
+    # validation scenes (seeds 9 500 000…, 100 a design, models/HISTORY.md step 47), named right of 696:
     # konqi-modern 689 -> 691, xskat-french 688 -> 689, procedural-jumbo 684 -> 685, procedural-standard and -large
     # unchanged; unflagged wrong unchanged on all five; flagged +0.2 points at most.
     deck_box_min: float = 0.05

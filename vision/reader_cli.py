@@ -33,7 +33,7 @@ def register(vision_subparsers: Any) -> None:
                                         "face-transfer", "detector-transfer", "index-designs", "face-designs",
                                         "detector-designs", "outline",
                                         "straight", "export", "all"],
-                    default="all", help="index: build the index reader's patch set and train it (models/README.md, "
+                    default="all", help="index: build the index reader's patch set and train it (models/HISTORY.md, "
                     "step 15); index-real: the shipped index reader fine-tuned on the real training photos' index "
                     "corners as well (step 47; runs/vision/index-real); index-transfer: the index reader on "
                     "procedural decks as well as the built-in ones, without running any model to cut them (step 41; "

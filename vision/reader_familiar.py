@@ -1,7 +1,7 @@
 """Whether the deck on the table is one the card classifier knows: the index reader's and the face's readings agree.
 
 The card classifier reads whole faces: on a deck it trained on it is the better reader, on any other deck it is
-confidently wrong about half the time (models/README.md, "Decks it never saw"). The index reader reads the corner
+confidently wrong about half the time (models/HISTORY.md, "Decks it never saw"). The index reader reads the corner
 every French-suited deck prints, trained on hundreds of procedural designs. Their agreement tells the two cases
 apart: over the readings whose index reads surely, the face names the same card 91-98 % of the time on the decks
 the classifier knows and 22-68 % on designs it never saw (step 42). The table is dealt from one deck, so agreement

@@ -2,7 +2,7 @@
 corners look through a real camera (step 47). The index reader had learnt them from scenes drawn with faces cut out
 of these photos; on the real validation photos it read a third of the index corners that lay free as no index.
 (``dealer-assist vision train --stage index-real``; tried at step 47 and not shipped: it read those corners far
-better, but the reader no better; models/README.md, step 47.)
+better, but the reader no better; models/HISTORY.md, step 47.)
 
 The photos are labelled with boxes, not corners, so each labelled card takes its corners from the outline model
 (the outline whose own box overlaps the label's box, paired one to one as the reader pairs them). An index corner

@@ -524,7 +524,7 @@ def train_outline_model(data: Path, run_dir: Path = RUNS / "outline", epochs: in
                         start_from: Path | None = None, threads: int = 2, **overrides: Any) -> Path:
     """Train the outline model (YOLO26n-obb, one class: each card's outline as an oriented box). A first run takes
     the card detector's layers (all but the angle); ``start_from`` fine-tunes an outline checkpoint, without mosaic
-    and warm-up: with mosaic back on, a fine-tune first fell under where it started (models/README.md, steps 18-19).
+    and warm-up: with mosaic back on, a fine-tune first fell under where it started (models/HISTORY.md, steps 18-19).
     Turns and flips are safe here: an oriented label turns with its card."""
     r = OUTLINE_RECIPE
     transfer = None if start_from is not None else REPO_ROOT / "models" / "card-detector.pt"

@@ -76,12 +76,12 @@ def jittered_box(corners: npt.NDArray[np.float32], rng: np.random.Generator) -> 
     return (float(max(box[0], 0)), float(max(box[1], 0)), float(min(box[2], FRAME)), float(min(box[3], FRAME)))
 
 
-def laid_designs(split: str, copies: int, seed: int, root: Path = DEFAULT_DESIGNS,
+def laid_designs(split: str, copies: int, seed: int, root: Path = DEFAULT_DESIGNS, limit: int | None = None,
                  ) -> Iterator[tuple[int, Card, npt.NDArray[np.uint8], npt.NDArray[np.float32]]]:
-    """Every design image of ``split`` laid ``copies`` times: (number, card, photo, corners)."""
+    """Every design image of ``split`` (the first ``limit``) laid ``copies`` times: (number, card, photo, corners)."""
     rng = np.random.default_rng(seed)
     number = 0
-    for card, path in design_images(split, root):
+    for card, path in design_images(split, root)[:limit]:
         face = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if face is None:
             continue
@@ -92,11 +92,11 @@ def laid_designs(split: str, copies: int, seed: int, root: Path = DEFAULT_DESIGN
 
 
 def write_design_faces(out: Path, split: str, copies: int = 2, seed: int = 0, size: int = 160,
-                       root: Path = DEFAULT_DESIGNS) -> int:
+                       root: Path = DEFAULT_DESIGNS, limit: int | None = None) -> int:
     """Face crops of the designs of ``split`` into ``out/<card>/``; returns how many."""
     rng = np.random.default_rng(seed + 1)
     count = 0
-    for number, card, photo, corners in laid_designs(split, copies, seed, root):
+    for number, card, photo, corners in laid_designs(split, copies, seed, root, limit):
         folder = out / str(card)
         folder.mkdir(parents=True, exist_ok=True)
         crop = square_crop(photo, jittered_box(corners, rng), size)
@@ -106,13 +106,13 @@ def write_design_faces(out: Path, split: str, copies: int = 2, seed: int = 0, si
 
 
 def write_design_patches(out: Path, split: str, copies: int = 2, seed: int = 0, keep_none: int = 3,
-                         root: Path = DEFAULT_DESIGNS) -> int:
+                         root: Path = DEFAULT_DESIGNS, limit: int | None = None) -> int:
     """Index patches of the designs of ``split`` into ``out/<class>/`` (cards and ``none``); returns how many."""
     from vision.synth.procedural_patches import write_patches
 
     rng = np.random.default_rng(seed + 2)
     count = 0
-    for number, card, photo, corners in laid_designs(split, copies, seed, root):
+    for number, card, photo, corners in laid_designs(split, copies, seed, root, limit):
         scene = Scene(number, "design", photo, (PlacedCard(card, corners, 1.0, (1.0, 1.0)),))
         count += write_patches(out, scene, f"design-{split}", keep_none=keep_none, keep_card=1.0, rng=rng)
     return count
