@@ -1,7 +1,7 @@
 """``dealer-assist vision enroll …``: teach the card reader the casino's own deck.
 
     enroll capture "Copag blue 2026" spread1.jpg spread2.jpg   faces found, proposals by the active model
-    enroll status "Copag blue 2026"                           the grid, what is missing or twice
+    enroll status "Copag blue 2026"                           the grid, views of each card, what is missing
     enroll confirm "Copag blue 2026" --set 7=QH --drop 12 --save
     enroll learn copag-blue-2026                              background job; --foreground shows a progress bar
     enroll progress copag-blue-2026
@@ -33,10 +33,16 @@ def register(vision_subparsers: Any) -> None:
     cap.add_argument("name", help='the deck\'s name, e.g. "Copag blue 2026"')
     cap.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     cap.add_argument("--joker", action="store_true", help="this deck's profile needs the joker (Schmier)")
-    cap.add_argument("--models", type=Path, default=None, help="model that proposes identities (default: active)")
+    cap.add_argument("--models", type=Path, default=None,
+                     help="model that finds the cards and proposes identities (default: the active one)")
     cap.add_argument("--like", default=None, metavar="PROFILE",
                      help="propose identities by the faces of a saved profile (a new batch of a known design)")
-    cap.add_argument("--card-width", type=float, default=None, help="card width in pixels, when every card touches")
+    cap.add_argument("--card-width", type=float, default=None,
+                     help="card width in pixels, when every card touches (only without a model: the outline way)")
+    cap.add_argument("--squashed", choices=["auto", "no"], default="auto",
+                     help="auto: square photos may be camera frames squashed to a square; they are read and captured "
+                          "stretched back where that reads surer, as 'vision read' reads them (default); no: as they "
+                          "are")
     cap.set_defaults(func=_capture)
 
     st = sub.add_parser("status", help="the captured faces by identity, and what is missing or twice")
@@ -48,7 +54,8 @@ def register(vision_subparsers: Any) -> None:
     co.add_argument("--set", action="append", default=[], metavar="N=CARD", help="face N is CARD (e.g. 7=QH)")
     co.add_argument("--drop", action="append", default=[], type=int, metavar="N", help="face N is not a card")
     co.add_argument("--joker", choices=["yes", "no"], default=None, help="whether the profile needs the joker")
-    co.add_argument("--save", action="store_true", help="save the profile (its next version) when complete")
+    co.add_argument("--save", action="store_true",
+                    help="save the profile (its next version): every named view; a partial deck as it is")
     co.set_defaults(func=_confirm)
 
     le = sub.add_parser("learn", help="fine-tune the classifier and the index reader on a profile (in the background)")
@@ -92,28 +99,54 @@ def _read_images(paths: list[Path]) -> list[Any]:
 
 
 def _capture(args: argparse.Namespace) -> int:
-    from vision.enroll.capture import capture_frame, open_proposer
+    from vision.active_model import active_model, describe_active
+    from vision.enroll.capture import Proposer, capture_photos
     from vision.enroll.extract import ExtractSettings
+    from vision.enroll.find import open_finder
     from vision.enroll.profile import Draft
-    from vision.enroll.registry import active_model_dir
+    from vision.photo_batch import aspect_name
 
-    frames = _read_images(args.images)
     settings = ExtractSettings(card_width=args.card_width)
     draft = Draft.open(args.name, with_joker=True if args.joker else None)
+    model_dir = args.models or active_model().folder
+    finder, why = open_finder(model_dir)
+    if finder is not None:
+        print("finding the cards with model folder " + (f"{model_dir} (--models)" if args.models
+                                                          else describe_active(active_model())))
+    else:
+        print(f"no model to find the cards with ({why}): cards are found by their outline, which needs a plain "
+              "table top")
+    proposer: Any = None
     if args.like:
         from vision.enroll.capture import FaceProposer
         from vision.enroll.profile import load_profile
 
-        proposer: Any = FaceProposer(load_profile(args.like).faces())
+        proposer = FaceProposer(load_profile(args.like).faces())
+    elif finder is not None:
+        proposer = Proposer(reader=finder.reader)
     else:
-        proposer, why = open_proposer(args.models or active_model_dir())
-        if why:
-            print(why)
-    for path, frame in zip(args.images, frames, strict=True):
-        result = capture_frame(draft, frame, proposer, settings)
-        print(f"{path}: {len(result.added)} card{'s' if len(result.added) != 1 else ''} found")
+        print("no identities proposed: name every face by hand")
+
+    def report(photo: str, result: Any) -> None:
+        if result.skipped:
+            print(f"{photo}: skipped, {result.skipped}")
+        else:
+            print(f"{photo}: {len(result.added)} card{'s' if len(result.added) != 1 else ''} found")
         for problem in result.problems:
             print(f"  ! {problem}")
+        sys.stdout.flush()
+
+    batch = capture_photos(draft, args.images, proposer, finder=finder, settings=settings,
+                           unsquash=args.squashed == "auto", report=report)
+    if batch.aspect != (1.0, 1.0):
+        print(f"the square photos were read and captured stretched {aspect_name(batch.aspect)}, as "
+              "'vision read' reads them (--squashed no: as they are)")
+    taken = len(batch.results) - len(batch.skipped)
+    print(f"{batch.added} card{'s' if batch.added != 1 else ''} from {taken} of {len(batch.results)} photos")
+    if batch.skipped:
+        print(f"skipped {len(batch.skipped)} photo{'s' if len(batch.skipped) != 1 else ''}:")
+        for photo, why in batch.skipped:
+            print(f"  - {photo}: {why}")
     _print_check(draft)
     return 0
 
@@ -122,11 +155,17 @@ def _print_check(draft: Any) -> None:
     from vision.enroll.confirm import ConfirmController
 
     controller = ConfirmController(draft)
-    print(f"deck {draft.name!r}: {len(draft.faces)} faces")
+    check = controller.check
+    print(f"deck {draft.name!r}: {len(draft.faces)} faces, {len(check.views)} cards")
+    if check.views:
+        print(f"  {check.views_line()}")
     for line in controller.problems():
         print(f"  - {line}")
-    if controller.can_save:
+    if check.complete:
         print("  complete: check the grid ('enroll status'), then 'enroll confirm … --save'")
+    elif controller.can_save:
+        print("  'enroll confirm … --save' saves what there is (the missing cards stay with the base model), or "
+              "capture more")
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -141,8 +180,9 @@ def _status(args: argparse.Namespace) -> int:
     controller = ConfirmController(draft)
     row: list[str] = []
     for tile in controller.tiles():
-        mark = "" if tile.state == OK else {"look": "?", "duplicate": "×2", "unnamed": "…"}[tile.state]
-        row.append(f"#{tile.index:<3} {tile.label:>3}{mark:<2} {tile.confidence:4.0%}")
+        mark = "" if tile.state == OK else {"look": "?", "unnamed": "…"}.get(tile.state, "")
+        views = f"×{tile.views}" if tile.views > 1 else ""
+        row.append(f"#{tile.index:<3} {tile.label:>3}{mark:<1}{views:<3} {tile.confidence:4.0%}")
         if len(row) == 6:
             print("   ".join(row))
             row = []
@@ -173,8 +213,14 @@ def _confirm(args: argparse.Namespace) -> int:
     for index in args.drop:
         controller.fix(index, None)
     if args.save:
+        unnamed = controller.check.unidentified
         profile = controller.save()
-        print(f"saved {profile.ref} ({len(profile.cards)} cards) in {profile.folder}")
+        print(f"saved {profile.ref} ({len(profile.cards)} cards, {len(profile.views)} views) in {profile.folder}")
+        if profile.missing:
+            print(f"  missing {len(profile.missing)}: {' '.join(str(c) for c in profile.missing)} (they stay with "
+                  "the base model; capture them and save again to learn them too)")
+        if unnamed:
+            print(f"  left out: {unnamed} face{'s' if unnamed != 1 else ''} not named")
         print(f"next: dealer-assist vision enroll learn {profile.ref}")
         return 0
     _print_check(draft)

@@ -54,7 +54,7 @@ class FoundCard:
     face: Image
     face_turned: Image
     split: bool = False  # true when the card was separated from touching neighbours
-    found_by: str = "contour"  # "contour" (this module), "outline", "edge" or "box" (``vision.enroll.find``)
+    found_by: str = "contour"  # "contour" (this module); "outline", "edge", "rough", "box" (``vision.enroll.find``)
     read: Card | None = None  # what the table's reader read it as, where a reader found it
     confidence: float = 0.0  # the reading's confidence
 
@@ -80,6 +80,7 @@ class Extraction:
     at_edge: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards cut by the frame's edge
     covered: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards mostly under another
     unclear: list[tuple[float, float, float, float]] = field(default_factory=list)  # cards whose corners are unsure
+    partial: list[tuple[float, float, float, float]] = field(default_factory=list)  # cut cards kept as partial views
 
     @property
     def problems(self) -> list[str]:
@@ -89,6 +90,8 @@ class Extraction:
 
         return ([f"a card at {where(b)} is cut by the edge of the picture: move it in and capture again"
                  for b in self.at_edge]
+                + [f"a card at {where(b)} is cut by the edge of the picture: what shows of it is kept as a partial "
+                   "view, not as its face; move it in and capture again for its face" for b in self.partial]
                 + [f"cards around {where(b)} overlap or touch too closely to be told apart: spread them a finger "
                    "apart and capture again" for b in self.unresolved]
                 + [f"a card at {where(b)} is mostly covered by another: lay it so that it shows and capture again"

@@ -5,13 +5,20 @@ its looks over doubtful boxes), so capture finds on any table top (felt, wood, a
 the table would find there, overlapping ones too. Each reading's four corners come from, best first:
 
 1. ``outline``: the reader's outline model (``CardReader.outlines``), an outline paired with the reading's box
-   (``pair_outlines``), scored at least ``outline_min`` and card-shaped;
+   (``pair_outlines``), scored at least ``outline_min`` and card-shaped (``card_aspect``);
 2. ``edge``: the card's own edge inside the box, where it stands out from the table as one card-shaped quadrilateral
    (the reading's ``corners``, ``vision.reader.card_outline``);
-3. ``box``: the box itself, when it is card-shaped: a card lying upright.
+3. ``rough``: an outline of another shape: in a photo squashed to a square a card is not card-shaped (the warp to
+   the face gives it its shape back); where the photo is not squashed, such an outline is a little off, so the card's
+   own edge goes first;
+4. ``box``: the box itself, when it is card-shaped: a card lying upright.
 
 A card whose corners none of these gives (a turned card on a table it does not stand out from) is pointed out, not
-guessed; so are cards cut by the picture's edge and cards mostly under another card. Each card found is warped flat
+guessed; so are cards mostly under another card. A card cut by the picture's edge is pointed out too, and what shows
+of it (its index, often: close-ups cut most cards) is kept as a **partial view** (``found_by`` "cut"): an example of
+the card as the table sees it, never taken for its face. A card whose box reaches the picture's edge counts as cut
+unless its own edge closes inside the picture: the outline model fits a rectangle to the part of a cut card that
+shows, so its outline cannot tell. Each card found is warped flat
 to an upright face (``extract.warp_face``, the profile's face format) and keeps what the reader read it as.
 
 A photo too dark to show a card's white (``too_dark``) is not read at all.
@@ -38,6 +45,7 @@ if TYPE_CHECKING:
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[float, float, float, float]
+CUT = "cut"  # how a partial view's corners were found: the part of a card cut by the picture's edge that shows
 
 
 @dataclass(frozen=True)
@@ -46,14 +54,14 @@ class FindSettings:
 
     ``edge_margin``: a card reaching within this many pixels of the picture's edge is cut by it. ``outline_min``,
     ``outline_match``: an outline of the outline model gives a reading's corners when scored at least this and its
-    box overlaps the reading's this much (IoU). ``card_aspect``: how many times as long as wide an outline or a box
-    must be to be a card's (a card is 1.4; a box of a turned card is squarer). ``covered_share``: a card whose
-    outline lies this much under another found card's, and whose box is the smaller, is mostly covered.
+    box overlaps the reading's this much (IoU). ``card_aspect``: how many times as long as wide a box must be to be
+    taken as an upright card's outline (a card is 1.4; the box of a turned card is squarer). ``covered_share``: a
+    card whose outline lies this much under another found card's, and whose box is the smaller, is mostly covered.
     ``same_card``: two outlines overlapping this much (IoU) are one card found twice. ``dark_level``: a photo whose
     brightest pixels (99th percentile of grey) stay under this is too dark."""
 
     edge_margin: float = 2.0
-    outline_min: float = 0.25
+    outline_min: float = 0.10  # the reader's own (``ReaderSettings.outline_min``)
     outline_match: float = 0.5
     card_aspect: tuple[float, float] = (1.2, 1.7)
     covered_share: float = 0.5
@@ -121,16 +129,29 @@ class CardFinder:
         paired: dict[int, int] = {}
         if len(readings):
             found, scores = self.reader.outlines(frame)
-            good = [np.asarray(o, np.float64) for o, s in zip(found, scores, strict=True)
-                    if s >= settings.outline_min and self._card_shaped(np.asarray(o, np.float64))]
+            good = [np.asarray(o, np.float64) for o, s in zip(found, scores, strict=True) if s >= settings.outline_min]
             outlines = good
             paired = pair_outlines(boxes, outlines, settings.outline_match)
         candidates: list[tuple[npt.NDArray[np.float64], str, Detection]] = []
         extraction = Extraction([])
         for i, reading in enumerate(readings):
             quad, how = self._corners(i, reading, outlines, paired)
-            if self._cut(reading.box, quad, w, h):
-                extraction.at_edge.append(reading.box)
+            cut = False
+            if self._touches(reading.box, w, h):
+                # A box at the picture's edge: the card may run out of the picture, and the outline model then fits
+                # the part that shows. Only the card's own edge, closed inside the picture, says it is whole.
+                edge = None if reading.corners is None else np.asarray(reading.corners, np.float64)
+                cut = edge is None or self._outside(edge, w, h)
+                if not cut:
+                    quad, how = edge, "edge"
+            elif quad is not None and self._outside(quad, w, h):
+                cut = True
+            if cut:
+                # What shows of it is kept as a partial view (its index, the crop the table sees), never as its face:
+                # the part that shows, as the outline model fits it, else as the box has it.
+                extraction.partial.append(reading.box)
+                part = outlines[paired[i]] if i in paired else _box_quad(reading.box)
+                candidates.append((part, CUT, reading))
             elif quad is None:
                 extraction.unclear.append(reading.box)
             else:
@@ -155,27 +176,31 @@ class CardFinder:
 
     def _corners(self, i: int, reading: Detection, outlines: list[npt.NDArray[np.float64]],
                  paired: dict[int, int]) -> tuple[npt.NDArray[np.float64] | None, str]:
-        if i in paired:
-            return outlines[paired[i]], "outline"
+        outline = outlines[paired[i]] if i in paired else None
+        if outline is not None and self._card_shaped(outline):
+            return outline, "outline"
         if reading.corners is not None:
             quad = np.asarray(reading.corners, np.float64)
             if self._card_shaped(quad):
                 return quad, "edge"
+        if outline is not None:  # not card-shaped: a squashed photo's card, or an outline a little off
+            return outline, "rough"
         box = _box_quad(reading.box)
         if self._card_shaped(box):
             return box, "box"
         return None, ""
 
-    def _cut(self, box: Box, quad: npt.NDArray[np.float64] | None, w: int, h: int) -> bool:
-        """Whether the card reaches the picture's edge: its box touches it, or its outline runs out of it."""
+    def _touches(self, box: Box, w: int, h: int) -> bool:
+        """Whether a box (clipped to the picture) reaches the picture's edge."""
         m = self.settings.edge_margin
         x1, y1, x2, y2 = box
-        if x1 <= m or y1 <= m or x2 >= w - 1 - m or y2 >= h - 1 - m:
-            return True
-        if quad is None:
-            return False
-        return bool((quad[:, 0] < -m).any() or (quad[:, 1] < -m).any() or (quad[:, 0] > w - 1 + m).any()
-                    or (quad[:, 1] > h - 1 + m).any())
+        return x1 <= m or y1 <= m or x2 >= w - 1 - m or y2 >= h - 1 - m
+
+    def _outside(self, quad: npt.NDArray[np.float64], w: int, h: int) -> bool:
+        """Whether a card's outline reaches the picture's edge or runs out of it."""
+        m = self.settings.edge_margin
+        return bool((quad[:, 0] <= m).any() or (quad[:, 1] <= m).any() or (quad[:, 0] >= w - 1 - m).any()
+                    or (quad[:, 1] >= h - 1 - m).any())
 
     def _uncovered(self, candidates: list[tuple[npt.NDArray[np.float64], str, Detection]],
                    extraction: Extraction) -> list[tuple[npt.NDArray[np.float64], str, Detection]]:
@@ -204,6 +229,9 @@ class CardFinder:
                     covered.add(under)
         for k in sorted(covered - dropped):
             extraction.covered.append(candidates[k][2].box)
+        for k in sorted(covered | dropped):
+            if candidates[k][1] == CUT and candidates[k][2].box in extraction.partial:
+                extraction.partial.remove(candidates[k][2].box)
         return [c for k, c in enumerate(candidates) if k not in dropped and k not in covered]
 
 

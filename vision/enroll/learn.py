@@ -52,7 +52,7 @@ DECK_PREFIX = "enrolled:"
 @dataclass(frozen=True)
 class LearnSettings:
     """How much to learn. The defaults took 14.7 minutes on this machine's two shared CPU cores, under the 30 minutes
-    a casino can wait (bench/vision_enroll.py, models/README.md step 45: on the enrollment bench's validation scenes
+    a casino can wait (bench/vision_enroll.py, models/HISTORY.md step 45: on the enrollment bench's validation scenes
     150 scenes and 4 epochs named 98.3 % right and flagged 25 % of readings, 300 and 6 98.6 % and 14 %);
     ``quick()`` is a smoke run."""
 
@@ -187,11 +187,14 @@ class LearnJob:
         return name
 
     def _scenes(self) -> Path:
+        """Table scenes drawn with the profile's faces: only its own cards (a partial deck's scenes hold what it
+        has), none when no card was seen whole (the captured crops alone are learnt then)."""
         from vision.synth.dataset import SCENES_FILE, write_scenes
 
         out = self.folder / "scenes"
         deck = self._register_faces()
-        seeds = range(self.settings.seed, self.settings.seed + self.settings.scenes)
+        scenes = self.settings.scenes if self.profile.faces() else 0
+        seeds = range(self.settings.seed, self.settings.seed + scenes)
         for i, seed in enumerate(seeds):  # one at a time, so that progress shows and a restart resumes
             self._report("scenes", i / max(len(seeds), 1))
             write_scenes(out, [seed], self.settings.scene_size, [deck])

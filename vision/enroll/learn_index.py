@@ -54,7 +54,9 @@ def written_scenes(scenes_dir: Path) -> Iterator[Scene]:
 def captured_scenes(profile: DeckProfile) -> list[Scene]:
     """The dealer's capture frames, each with the confirmed cards lying on it."""
     by_frame: dict[str, list[PlacedCard]] = defaultdict(list)
-    for view in profile.views:  # every confirmed view of every card
+    for view in profile.views:  # every confirmed view of every card; a partial view's corners are not the card's
+        if view.partial:
+            continue
         corners = np.asarray(view.corners, np.float32)
         by_frame[view.frame].append(PlacedCard(view.card, corners, 1.0))
     scenes = []

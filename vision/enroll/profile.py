@@ -10,7 +10,8 @@ Layout under the data folder (``./data`` unless ``DEALER_ASSIST_DATA`` names ano
     decks/<slug>/v001/faces/AS_2.png, AS_2_turned.png  its second view, and so on
     decks/<slug>/v001/frames/…
 
-Every confirmed view of a card is kept: more views of a card are more examples to learn from, not a mistake. A
+Every confirmed view of a card is kept: more views of a card are more examples to learn from, not a mistake (a card
+cut by the picture's edge is a partial view: an example, never the card's face). A
 profile need not hold the whole deck: it holds what was captured and confirmed, and says which cards are missing
 (those the reader keeps reading as its base model does). A deck is complete with the 52 cards (and the joker when
 the deck asks for it).
@@ -169,7 +170,8 @@ class DraftFace:
     card: Card | None = None  # the identity: None until proposed-and-accepted or set by a person
     confirmed: bool = False
     # How its corners were found: "outline" (the reader's outline model), "edge" (the card's edge inside the
-    # detector's box), "box" (the detector's box), "contour" (the card's outline on a plain table, without a model).
+    # detector's box), "rough" (an outline not card-shaped), "box" (the detector's box), "contour" (the card's outline
+    # on a plain table, without a model): ``vision.enroll.find``.
     found_by: str = ""
 
     @property
@@ -263,7 +265,8 @@ class Draft:
 
 # How a view's corners were found, best first: the face warped from the outline model's or the card's own edge is
 # the card; one warped from the detector's box is the card only as far as the box fits it.
-FOUND_BY_ORDER = {"outline": 0, "edge": 0, "contour": 0, "": 1, "box": 2}
+FOUND_BY_ORDER = {"outline": 0, "edge": 0, "contour": 0, "": 1, "rough": 2, "box": 2, "cut": 3}
+PARTIAL = "cut"  # a partial view: what showed of a card cut by the picture's edge (never a face)
 
 
 @dataclass(frozen=True)
@@ -275,6 +278,11 @@ class ProfileView:
     frame: str  # frames/NNNN.jpg
     corners: list[list[float]]
     found_by: str = ""
+
+    @property
+    def partial(self) -> bool:
+        """What showed of a card cut by the picture's edge: an example of the card, not its face."""
+        return self.found_by == PARTIAL
 
     def to_json(self) -> dict[str, Any]:
         return {"card": str(self.card), "face": self.face, "frame": self.frame, "corners": self.corners,
@@ -308,13 +316,20 @@ class DeckProfile:
         held = set(self.cards)
         return tuple(c for c in wanted if c not in held)
 
+    @property
+    def partial_only(self) -> tuple[Card, ...]:
+        """The cards seen only cut by the picture's edge: learnt from what showed, without a face of their own."""
+        whole = {view.card for view in self.views if not view.partial}
+        return tuple(c for c in self.cards if c not in whole)
+
     def face(self, card: Card, turned: bool = False) -> Image:
-        """The card's first view."""
+        """The card's first view (a whole one where the card has one)."""
         return _read_image(self.folder / "faces" / f"{card}{'_turned' if turned else ''}.png")
 
     def faces(self) -> dict[Card, Image]:
-        """Each card's first view."""
-        return {card: self.face(card) for card in self.cards}
+        """Each card's face: its first view, of the cards seen whole (``partial_only`` have none)."""
+        partial = set(self.partial_only)
+        return {card: self.face(card) for card in self.cards if card not in partial}
 
     def view_faces(self) -> list[tuple[Card, Image]]:
         """Every view's face, each card's first view first."""
