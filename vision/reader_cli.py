@@ -133,7 +133,9 @@ def register(vision_subparsers: Any) -> None:
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--models", type=Path, default=None, help="model folder (default: the shipped models/)")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="model folder (default: the active model: the enrolled one last activated under the "
+                             "data folder, ./data or $DEALER_ASSIST_DATA; else the shipped models/)")
     parser.add_argument("--backend", choices=["onnx", "torch"], default="onnx",
                         help="onnx: ONNX Runtime, as the kiosk (default); torch: the Ultralytics checkpoints")
     parser.add_argument("--deck", choices=["auto", "known", "unseen"], default="auto",
@@ -146,16 +148,28 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
                              "most readings without a flag (default); no: read them as they are")
 
 
-def _reader(args: argparse.Namespace) -> Any:
-    from vision.reader import CardReader, ReaderSettings
-    from vision.reader_models import DEFAULT_MODEL_DIR
+def _model_folder(args: argparse.Namespace) -> tuple[Path, str]:
+    """The model folder to read with (--models, else the active model) and how to say which it is."""
+    from vision.active_model import active_model, describe_active
 
+    if args.models is not None:
+        return args.models, f"{args.models} (--models)"
+    active = active_model()
+    return active.folder, describe_active(active)
+
+
+def _reader(args: argparse.Namespace, say: Any = None) -> Any:
+    """The reader of ``_model_folder``; ``say`` (a file) is told which model folder it reads with."""
+    from vision.reader import CardReader, ReaderSettings
+
+    folder, which = _model_folder(args)
+    if say is not None:
+        print(f"reading with model folder {which}", file=say)
     if args.backend == "torch":
         from vision.train import prepare_offline_ultralytics
 
         prepare_offline_ultralytics()
-    return CardReader(args.models or DEFAULT_MODEL_DIR, backend=args.backend,
-                      settings=ReaderSettings(familiar_deck=args.deck))
+    return CardReader(folder, backend=args.backend, settings=ReaderSettings(familiar_deck=args.deck))
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -163,7 +177,7 @@ def _read(args: argparse.Namespace) -> int:
     from vision.photo_batch import aspect_name, read_photos
 
     frames = [read_image(path) for path in args.images]
-    reader = _reader(args)
+    reader = _reader(args, say=sys.stderr if args.json else sys.stdout)
     batch = read_photos(reader, range(len(frames)), frames.__getitem__, unsquash=args.squashed == "auto")
     if batch.stretched:
         print(f"the square photos were read stretched {aspect_name(batch.aspect)}: they read surer so (a squashed "
@@ -187,7 +201,7 @@ def _eval(args: argparse.Namespace) -> int:
 
     if not args.data.exists():
         raise InputError(f"no such dataset file: {args.data}")
-    reader = _reader(args)
+    reader = _reader(args, say=sys.stdout)
     result = evaluate(reader, args.data, args.split, args.limit, progress=sys.stderr.isatty(),
                       unsquash=args.squashed == "auto")
     args.out.mkdir(parents=True, exist_ok=True)
