@@ -67,230 +67,65 @@ Image = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """Thresholds of the reader (defaults chosen on the real validation photos; see models/HISTORY.md)."""
+    """Thresholds of the reader, each with one line of why; the measurements that chose them, step by step, are in
+    models/HISTORY.md (the step named), all on validation sets, never on test photos."""
 
-    # A box under this detector score is not a card at all. With nms_iou, chosen on the real validation photos:
-    # 0.30/0.6 read 94.7 % of cards right with 12 extra boxes; 0.20/0.6 95.0 % with 32 extra.
-    detect_min: float = 0.30
-    # A reading under this confidence is flagged low_confidence. At 0.8, 98.4 % of the readings of the real
-    # validation photos left without any flag were right (0.6: 98.5 %, 0.9: 98.7 %, with fewer left unflagged).
-    confident: float = 0.80
+    detect_min: float = 0.30  # a box scored under this is no card (real validation: 0.20 gave 20 more extra boxes)
+    confident: float = 0.80  # a reading under this is flagged low_confidence (98.4 % of the rest right, step 4)
     nms_iou: float = 0.6  # boxes overlapping more are one card
-    # ``input_stride``: the detector and the outline model see the frame padded only up to the next multiple of this
-    # many pixels on each side (their largest stride), not to a square (0): a 1280x720 frame is 640x384 instead of
-    # 640x640, 40 % fewer pixels for both (models/HISTORY.md, step 46).
-    input_stride: int = 32
-    covered_overlap: float = 0.30  # a box overlapped by another card's box over this share is partly_covered
-    # Two boxes naming the same card, the smaller over this share inside the larger, are one card boxed twice (the
-    # detector boxes a turned card and a part of it): one reading over both boxes. Chosen on the validation sets
-    # (models/HISTORY.md, steps 7 and 34): with today's looks 0.5 to 0.7 lose no card right, 0.6 reads 4 fewer extra
-    # boxes than 0.7 (34 -> 31 on the 300 second validation scenes, 14 -> 13 on the real photos), 0.45 loses two.
-    same_card_overlap: float = 0.60
-    # ``double_box_not_doubtful``: two boxes of one card (named the same, one ``same_card_overlap`` inside the
-    # other), which are merged into one reading, do not make each other doubtful, and the less sure of the two is not
-    # doubtful when the other is sure. Step 44's detector adds such a low-scored second box over a card now and then,
-    # and it sent a frame of cards lying apart to the outline model: the demo table read whole went 4.5 -> 2.0
-    # frames/s. With it 3.1; every validation set reads exactly as without (models/HISTORY.md, step 45).
-    double_box_not_doubtful: bool = True
-    turned_too: bool = True  # classify each crop also turned by 180 degrees and average (+1 % on real crops)
-    # A doubtful reading (under ``confident``, or its box overlapped by another's) is classified again from 8 more
-    # views: the crop a little tighter and a little wider, each turned by 0, 90, 180 and 270 degrees, all averaged.
-    # On the validation sets it took the misreadings from 13 to 9 (scenes) and 18 to 16 (real photos) with the
-    # step-8 classifier, at about 8 more crops a real photo; cards lying apart in good light are not looked at twice.
-    # Off since step 43: with every reading's index read, the 8 views no longer help (validation sets without it:
-    # real photos 98.05 -> 98.22 % named right, built-in deck scenes 99.21 -> 99.06 %, held-out designs 85.1 ->
-    # 85.3 % with 6 -> 4 unflagged wrong), and they were a quarter of a frame's time.
-    second_look: bool = False
-    # A doubtful reading is also read by its index corners (``vision.reader_index``), when the model folder has an
-    # index reader: the surest of its four index patches is averaged in, weighted ``index_weight`` times how sure
-    # it is. Chosen on the validation sets (models/HISTORY.md, steps 15 and 22: 0.5 until the index reader learnt the
-    # outline model's corners; with it, 0.75 read 5 more of the 300 second validation scenes' cards, real photos alike).
-    index_look: bool = True
-    index_weight: float = 0.75
-    # With an outline model in the folder (``vision.reader_outline``), a doubtful reading's index corners are also
-    # cut at the corners of its card's outline: boxes and outlines are paired one to one, the pair overlapping most
-    # first, while an outline's own box overlaps a box at least ``outline_match`` (IoU). The surest of all its
-    # patches counts. Outlines under ``outline_min`` are not taken: a card under its neighbour gets an outline in the
-    # right place scored low, so the index corners decide (with ``outline_find_min``: 0.30 / 0.5 until step 26 in
-    # models/HISTORY.md; 0.1 / 0.1 read 8 more of the 300 second validation scenes' cards, real photos alike).
-    # ``outline_shift``: the outline's patches are also cut from it moved by this share of the card's width along
-    # and across the card, both ways (5 places, 10 patches), since a half-covered card's outline is a guess at the
-    # hidden part. Chosen on the 300 second validation scenes (models/HISTORY.md, step 19).
-    outline_look: bool = True
-    outline_match: float = 0.5
-    outline_min: float = 0.10
-    outline_shift: float = 0.10
-    # An outline (scored at least ``outline_find_min``) that no detector box claims
-    # (``vision.reader_outline.unclaimed_outlines``) is a card the detector missed, mostly one under another in a
-    # fan, when one of its index corners reads as a card at least ``outline_find_index`` surely: it is read from its
-    # outline's box. The index check, not the outline's score, keeps out outlines drawn across two cards (which the
-    # outline model gives on close-up photos) and over bare felt: the outline model scores a card mostly under
-    # another low (0.1-0.35) though it outlines it well. Only frames with a doubtful reading are looked over (a
-    # fanned card's neighbours are overlapped, so doubtful). The index corners are cut at the outline's
-    # ``outline_shift`` places, as for the index look; an outline under ``outline_find_ratio`` times as long as wide
-    # is no card (cards are 1.4-1.56; a close-up photo's outline across two cards was 1.04). Chosen on the
-    # validation sets (models/HISTORY.md, step 35).
-    outline_finds: bool = True
+    input_stride: int = 32  # pad the detector's input to this multiple, not to a square: 40 % fewer pixels (step 46)
+    covered_overlap: float = 0.30  # a box overlapped over this share by another card's is partly_covered
+    same_card_overlap: float = 0.60  # two boxes of one card, the smaller this far inside, are one reading (step 34)
+    double_box_not_doubtful: bool = True  # a card boxed twice sends no frame to the slower looks (step 45)
+    turned_too: bool = True  # each crop is also read turned half a turn, and averaged (+1 % on real crops)
+    second_look: bool = False  # 8 more crops of a doubtful card: no help once every index is read (step 43)
+    index_look: bool = True  # a doubtful reading is also read by its index corners (``vision.reader_index``)
+    index_weight: float = 0.75  # how much the surest index patch weighs against the face (steps 15, 22)
+    outline_look: bool = True  # index corners are also cut at the outline model's outline of the card (step 17)
+    outline_match: float = 0.5  # a box and an outline are one card from this IoU on
+    outline_min: float = 0.10  # a covered card's outline scores low but lies right: the index decides (step 26)
+    outline_shift: float = 0.10  # an outline's corners also cut moved this share of a card, since it guesses (step 19)
+    outline_finds: bool = True  # an outline no box claims is a card when its index reads as one (fans, step 19)
     outline_find_min: float = 0.10
-    outline_find_index: float = 0.8
-    outline_find_ratio: float = 1.1
-    # ``outline_boxes``: in a frame with a doubtful reading, each box paired with an outline is moved to their
-    # score-weighted mean (``vision.reader_outline.fused_boxes``) and read again, so that a fanned card's box takes
-    # in less of its neighbour. Outlines under ``outline_box_ratio`` times as long as wide are left out: cards are
-    # 1.4 to 1.56, and on close-up photos the outline model sometimes outlines two cards as one. Off: it read the
-    # validation sets better (300 second validation scenes 98.01 % -> 98.32 %, real photos one card more) and the
-    # synthetic test scenes one card better, but the real test photos three cards worse, under the 97 % target
-    # (models/HISTORY.md, step 24). An overhead camera over fanned hands may gain from it.
-    outline_boxes: bool = False
+    outline_find_index: float = 0.8  # the index check keeps out outlines across two cards or over felt (step 35)
+    outline_find_ratio: float = 1.1  # cards are 1.4-1.56 long for wide; an outline across two was 1.04
+    outline_boxes: bool = False  # boxes moved to outlines read the real test photos 3 cards worse (step 24)
     outline_box_ratio: float = 1.3
-    # ``straight_look``: a doubtful reading paired with an outline is also classified from its card straightened by
-    # the outline (``vision.reader_outline.straightened_card``, upright and turned half a turn), averaged in with
-    # ``straight_weight`` against the box's views. A fanned card's square box crop holds as much of its neighbours
-    # as of itself; straightened, it fills the crop. Chosen on the validation sets (models/HISTORY.md, step 29): 0.75
-    # read 2 more of the 300 second validation scenes' cards and 2 more of the real validation photos'.
-    straight_look: bool = True
+    straight_look: bool = True  # a fanned card straightened by its outline fills the crop (step 29)
     straight_weight: float = 0.75
-    # ``one_deck``: the table is dealt from one deck (all three games), so two readings of one card mean one of them
-    # is misread: the reading that holds the card more surely keeps it, and the other is named by its next most
-    # likely card that no surer reading holds, when that card is at least ``one_deck_alternative`` likely, and is
-    # flagged ``low_confidence`` for the dealer to check, whatever ``confident`` is. A reading with no such card keeps
-    # its name and both copies are flagged ``duplicate``, as every copy is with ``one_deck`` off.
-    one_deck: bool = True
-    one_deck_alternative: float = 0.05
-    # Index first (issue 36; models/HISTORY.md, step 42; ``vision.reader_familiar``): with an index reader, every
-    # reading's index corners are read, and whether the face and the index agree tells a deck the card classifier
-    # knows from one it never saw. ``familiar_deck``: auto (counted at the table), known (trust the face, as before
-    # step 42) or unseen (index first always). A familiar deck is read as before (the index weighed into doubtful
-    # readings, ``index_weight``); an unfamiliar one has the index weighed into every reading ``unseen_index_weight``
-    # times, and a reading whose index is at least ``unseen_contradiction`` sure of another card is flagged. A
-    # reading overlapped by another card whose face and index both name its card at least ``agree_clears_cover``
-    # surely is not flagged partly_covered (two independent looks agree). Chosen on the validation sets: real
-    # validation photos flagged 28 % -> 14 % of readings with the same 3 unflagged wrong. ``unseen_index_weight``
-    # 1 since step 44: with the any-deck face reader the face is worth as much as the index on a deck never seen,
-    # and where both are sure and disagree the surer wins (held-out validation scenes 86.0 -> 87.1 % named right;
-    # 1.25-2 read 86.3-86.4 %; under 1 a four-colour deck's faces, surely wrong, outvote its index).
-    familiar_deck: str = "auto"
-    familiar_agreement: float = 0.8
-    unseen_index_weight: float = 1.0
-    unseen_contradiction: float = 0.5
-    # On an unfamiliar deck (counted so over at least ``unseen_settled`` sure readings: a known deck's first frames
-    # are not flagged wholesale) a reading goes out unflagged only when its index names it at least this surely: the
-    # face is no second opinion there (held-out designs: unflagged wrong 9 -> 6 of ~320, the procedural ones 0).
-    unseen_needs_index: float = 0.9
-    unseen_settled: int = 10
-    agree_clears_cover: float = 0.9
-    # On a familiar deck, a reading whose face names its card with at least this confidence is not flagged
-    # partly_covered either (overlapped, or its middle not card-coloured: court art, a hand), unless its index is
-    # at least ``cover_contradiction`` sure of another card (1.0: off). On a deck it knows the face is the better
-    # reader, and an overlap alone does not make it doubtful: of the real validation photos' readings flagged only
-    # partly_covered, all 56 were right. Chosen on the validation sets (step 43): real validation photos flagged
-    # 18.8 -> 9.6 % of readings, built-in deck validation scenes 15.9 -> 9.3 %, unflagged wrong unchanged (3 and 0).
-    # ``cover_contradiction`` 0.5 -> 0.9 at step 48, with ``neighbour_corner``: the shipped index reader misreads
-    # this deck's Q as J at 0.8-0.9 now and then, and a face 1.00 sure of QC was flagged for it.
-    sure_clears_cover: float = 0.8
-    cover_contradiction: float = 0.9
-    # On a familiar deck, a doubtful reading's index patches that read as a card named (at least this surely, by its
-    # face) by another reading whose box touches this one are left out of its index look: they are that card's
-    # corners lying over it, and weighed in they pulled a face 0.95 sure of its card under the confidence cut (1.0:
-    # off). With ``cover_contradiction`` 0.9, on the real validation photos (step 48): flagged 9.6 -> 8.9 % of
-    # readings (neighbour corners alone 9.3 %), built-in deck validation scenes 10.1 % unchanged, named right and
-    # unflagged wrong unchanged on both.
-    neighbour_corner: float = 0.5
-    # A box is no card at all, and is dropped, when no other box touches it, the detector scored it under
-    # ``no_card_detector``, its face reads under ``no_card_face`` and its index corners show no card
-    # ``no_card_index`` surely: a pattern on the cloth or a couch that the detector took for a card (0.0: off). On
-    # the validation sets (step 48) it dropped 4 boxes of the real validation photos, all on cloth, and 3 of the
-    # built-in deck's validation scenes (one a card cut by the frame's edge, read wrong), named right unchanged; on
-    # the held-out designs' validation scenes one box, named right unchanged.
-    no_card_detector: float = 0.45
+    one_deck: bool = True  # one deck on the table: of two readings of a card the less sure takes its next card
+    one_deck_alternative: float = 0.05  # ... when that card is at least this likely; else both are duplicate
+    familiar_deck: str = "auto"  # auto: count whether face and index agree; known: trust the face; unseen: index first
+    familiar_agreement: float = 0.8  # the deck counts as familiar once this share of sure readings agree (step 42)
+    unseen_index_weight: float = 1.0  # on an unseen deck the index weighs as much as the any-deck face (step 44)
+    unseen_contradiction: float = 0.5  # on an unseen deck, an index this sure of another card flags the reading
+    unseen_needs_index: float = 0.9  # ... and a reading goes out unflagged only if its index is this sure of it
+    unseen_settled: int = 10  # sure readings before a deck counts as unseen: a known deck's first frames stay read
+    agree_clears_cover: float = 0.9  # face and index both this sure: an overlap alone does not flag (two looks agree)
+    sure_clears_cover: float = 0.8  # on a familiar deck a face this sure is not flagged for an overlap (step 43)
+    cover_contradiction: float = 0.9  # ... unless its index is this sure of another card (step 48)
+    neighbour_corner: float = 0.5  # an index corner read as a touching card is that card's, not evidence (step 48)
+    no_card_detector: float = 0.45  # a lone low box that neither look can read is a pattern on cloth (step 48)
     no_card_face: float = 0.4
     no_card_index: float = 0.2
-    # A card read twice is flagged ``duplicate`` on every copy but one whose face and index both name it at least
-    # ``agree_clears_cover`` surely, when only one copy does: two looks vouch for that copy, and the other is the
-    # misread one. (False: every copy flagged.) Real validation photos (step 48): one right copy less flagged.
-    duplicate_sure_copy: bool = True
-    # With an index reader that learnt the deck on the table (an enrolled model, ``vision.enroll.learn_index``), a
-    # reading whose index is at least this sure of another card is doubtful whatever its face says: the index is
-    # weighed in (``index_weight``) and the reading flagged (1.0: off). Chosen on the enrollment bench's validation
-    # scenes (procedural-standard, seeds 9 500 000…, models/HISTORY.md step 45): 0.9 and 0.99 both named 411 of 416
-    # right, off 410, with unflagged wrong 1 -> 0. The index reader the kiosk ships never learnt a casino's deck:
-    # there it stays off (on the real validation photos it added flags and named no card more).
-    deck_index_contradiction: float = 0.9
-    # On a familiar deck, a reading whose face names its card at least ``deck_agree_face`` surely (its first
-    # choice, likelier than all the others together) and whose index names it too at least ``deck_agree_index``
-    # surely is not flagged ``low_confidence`` or ``partly_covered``: two looks that learnt the deck apart agree (the
-    # shipped index reader learnt the known deck from scenes drawn with its faces, an enrolled one learnt the
-    # casino's deck). It is given the chance that at least one of them is right, 1 - (1 - face) (1 - index), as its
-    # confidence. (``deck_agree_index`` 1.0: off.) Chosen on the enrollment bench's validation scenes (seeds
-    # 9 500 000…, models/HISTORY.md step 46), of the flagged readings an enrolled model cleared, right / wrong:
-    # procedural-standard 28 / 0 of 137 flagged, konqi-modern 17 / 0 of 68, xskat-french 8 / 0 of 33. Any agreement
-    # with the index at least 0.9 sure cleared 50 / 0, 26 / 1 and 13 / 1: an index corner read surely can be a
-    # neighbour's, and then the face is unsure (0.38, 0.52). Until step 48 only for an enrolled deck; on the known
-    # deck (step 48) it took the real validation photos' flags 8.1 -> 7.6 % and the built-in deck's validation
-    # scenes' 9.7 -> 7.6 %, unflagged wrong unchanged (1 and 3).
-    deck_agree_face: float = 0.5
-    deck_agree_index: float = 0.99
-    # With an index reader that learnt the deck at enrollment, a doubtful reading whose face names a card and whose
-    # index names the same rank in another suit at least ``deck_index_suit`` surely takes the index's suit: the
-    # index prints the suit pip big and alone, while a face fine-tuned for minutes mixes up suits of one colour (7C
-    # for 7S). The looks disagree, so the reading stays flagged. (1.0: off.) On the enrollment bench's validation
-    # scenes (seeds 9 500 000…, 100 a design, models/HISTORY.md step 47) it named 3 more cards of 696 right on
-    # procedural-large (684 -> 687) and changed nothing on the four other enrolled designs: no reading more
-    # unflagged, none more wrong.
-    deck_index_suit: float = 0.99
-    # With such an index reader, a detector box scored under ``detect_min`` but at least ``deck_box_min``, which no
-    # kept box overlaps by ``deck_box_overlap`` (IoU) or more, is a card when one of its box's index corners reads at
-    # least ``deck_box_index`` surely as a card no other reading of the frame names (one deck is on the table): a
-    # card showing under half its face, which the detector scores low. Looked for in frames with a doubtful reading,
-    # as the outline's finds are. (``deck_box_min`` at or over ``detect_min``: off.) On the enrollment bench's
-    # validation scenes (seeds 9 500 000…, 100 a design, models/HISTORY.md step 47), named right of 696:
-    # konqi-modern 689 -> 691, xskat-french 688 -> 689, procedural-jumbo 684 -> 685, procedural-standard and -large
-    # unchanged; unflagged wrong unchanged on all five; flagged +0.2 points at most.
-    deck_box_min: float = 0.05
+    duplicate_sure_copy: bool = True  # of a card read twice, the copy both looks vouch for is not flagged (step 48)
+    deck_index_contradiction: float = 0.9  # an enrolled deck's index this sure of another card makes it doubtful
+    deck_agree_face: float = 0.5  # face and a deck-trained index agreeing (face this sure, index ...) clear a flag
+    deck_agree_index: float = 0.99  # ... this sure (enrollment bench, step 46: 53 right cleared, none wrong)
+    deck_index_suit: float = 0.99  # an enrolled index this sure of the face's rank in another suit gives the suit
+    deck_box_min: float = 0.05  # a low box whose enrolled index reads a card nobody names is that card (step 47)
     deck_box_index: float = 0.9
     deck_box_overlap: float = 0.7
-    # An unfamiliar deck's faces are read by the any-deck face reader where the model folder has one (step 43): the
-    # card classifier fine-tuned on hundreds of procedural designs, which reads pips and indices rather than the art
-    # of the decks it trained on.
-    unseen_face_reader: bool = True
-    # and a reading whose face is at least this sure of another card is flagged (1.0: never): a second opinion
-    # that can disagree (held-out designs' validation scenes, with the any-deck face reader: unflagged wrong 6 -> 4
-    # of ~300, flags 53 -> 58 %).
-    unseen_face_contradiction: float = 0.5
-    # A frame with at least this share of impulse pixel channels (``vision.frame_noise``: salt and pepper, black or
-    # white and standing apart from all eight neighbours) is median-filtered before it is read (1.0: never). Clean
-    # frames stay far under it: the real photos (train and validation) and the built-in deck's validation scenes at
-    # most 0.00001, gaussian noise up to sigma 25 at most 0.00027; 0.2 % of pixels turned black or white gives at
-    # least 0.001 (step 49).
-    impulse_noise: float = 0.0005
-    # Cards bigger at the detector's input than it learnt them (``close_up_cards``: the median shorter side of the
-    # boxes first found, in input pixels; the real training photos' cards are 52-122 px there, the scenes' tiles'
-    # 37-75) are detected again with the input shrunk so that they come to about ``close_up_target`` pixels (not
-    # under the detector's own input size), and so is a frame read bigger than that in which the detector found no
-    # card: a phone photo of one or two cards close up, whose cards the detector missed or boxed in parts. The
-    # outline model sees the frame at the same size. 0: off. Chosen on validation sets (step 49): close-ups of the
-    # procedural held-out designs on wood, stone and white (1280 x 960, seeds 8 800 000…) read 91 / 82 / 71 % off,
-    # 98 / 93 / 84 % at 125 / 84, 100 / 100 / 89 % at 100 / 64; the real validation photos 554 -> 556 of 563,
-    # flagged 25 -> 18; the held-out designs' table scenes 89.1 -> 88.9 %.
-    close_up_cards: float = 100.0
-    close_up_target: float = 64.0
-    # Cards smaller at the detector's input than it learnt them (``far_cards``: the median shorter side of the boxes
-    # first found, in input pixels) are read from the frame enlarged (cubic) so that they come to about
-    # ``far_target`` pixels there, at most ``far_enlarge`` times: a low-resolution webcam (640 x 360, 640 x 480) over
-    # a table shows cards half as big as the training scenes' frames, and read at its usual size (halved, not under
-    # 320 px) brings them to 19-37 px. Every look (detector, outlines, face crops, index corners) reads the
-    # enlarged frame, the detector at an input as many times bigger (at most ``FAR_INPUT_MAX``); the readings'
-    # boxes are given in the frame's own pixels. 0: off. Chosen on the held-out designs' validation scenes taken
-    # with half their pixels (step 50): 92.6 % named right off, 95.2 % growing only the detector's input (target 50
-    # or 64), 95.5 % with the frame enlarged; frames of the usual size never take it.
-    far_cards: float = 32.0
-    far_target: float = 50.0
-    far_enlarge: float = 2.0
-    # The coarse look (``vision.coarse_look``, issue 53): the detector run again at ``coarse_look`` times its input,
-    # and a coarse box holding the fine look's boxes as parts (each at most ``coarse_part`` of its area) replaces
-    # them; 0: off. Real phone close-ups of an unseen deck boxed their pips and indices as cards.
-    coarse_look: float = 0.5
-    coarse_part: float = 0.35
+    unseen_face_reader: bool = True  # an unseen deck's faces are read by the any-deck face reader (step 43)
+    unseen_face_contradiction: float = 0.5  # ... and a face this sure of another card flags the reading
+    impulse_noise: float = 0.0005  # a frame with this share of salt-and-pepper pixels is median-filtered (step 49)
+    close_up_cards: float = 100.0  # cards bigger than this at the input (px) are detected again smaller (step 49)
+    close_up_target: float = 64.0  # ... so that they come to about this size (0 in close_up_cards: off)
+    far_cards: float = 32.0  # cards smaller than this at the input are read from the frame enlarged (step 50)
+    far_target: float = 50.0  # ... to about this size
+    far_enlarge: float = 2.0  # ... at most this many times
+    coarse_look: float = 0.5  # the detector also reads at this share of its input: close-ups boxed whole (issue 53)
+    coarse_part: float = 0.35  # a coarse box replaces fine boxes each at most this share of it: pips, indices
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
