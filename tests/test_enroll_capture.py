@@ -102,3 +102,108 @@ def test_a_spread_with_no_lone_card_needs_the_card_width(faces):
         find_cards(np.zeros((50, 50), np.uint8))
     with pytest.raises(InputError, match="card width"):
         ExtractSettings(card_width=5)
+
+
+# ---- capture with the card reader's own detector (vision.enroll.find), as the CLI and the kiosk capture ----------
+
+SPREAD_DECK = "nicu-white" if "nicu-white" in available_decks() else "five-card-draw"
+
+
+@pytest.fixture(scope="module")
+def finder():
+    from vision.enroll.find import CardFinder
+    from vision.reader import CardReader
+    from vision.reader_models import DEFAULT_MODEL_DIR
+
+    return CardFinder(CardReader(DEFAULT_MODEL_DIR))
+
+
+def _lies_on_a_true_card(found, corners_of_cards) -> bool:
+    centre = found.corners.mean(axis=0)
+    return any(np.linalg.norm(centre - c.mean(axis=0)) < 0.3 * np.linalg.norm(c[1] - c[0]) for c in corners_of_cards)
+
+
+@pytest.mark.parametrize("surface", ["felt", "wood", "stone", "paper"])
+def test_the_readers_detector_finds_a_spread_on_any_table_top(finder, surface):
+    """Felt, wood, a grey desk, a white table: every card found and warped to its own face."""
+    faces = load_deck(SPREAD_DECK)
+    spread = render_spread(faces, CARDS[:20], seed=81, surface=surface, tilt_degrees=40)
+    extraction = finder.find(spread.image)
+    assert len(extraction.cards) == 20 and not extraction.problems
+    assert {c.found_by for c in extraction.cards} <= {"outline", "edge"}
+    matcher = FaceMatcher(faces)
+    own_face = read_right = 0
+    for card in extraction.cards:
+        i = int(np.argmin([np.linalg.norm(card.corners.mean(axis=0) - t.mean(axis=0)) for t in spread.corners]))
+        truth = spread.corners[i]
+        error = min(np.abs(card.corners - truth).max(), np.abs(np.roll(card.corners, 2, axis=0) - truth).max())
+        assert error <= 14.0, f"{spread.cards[i]}: corners off by {error:.1f} px"  # the outline model's rectangle
+        own_face += matcher.match(card.face).card == spread.cards[i]
+        read_right += card.read == spread.cards[i]  # what the table's reader read it as: the proposal
+    assert own_face >= 18 and read_right >= 15
+
+
+def test_on_a_white_table_the_outline_way_fails_and_the_detector_does_not(finder):
+    faces = load_deck(SPREAD_DECK)
+    spread = render_spread(faces, CARDS[:20], seed=81, surface="paper", tilt_degrees=40)
+    with pytest.raises(InputError, match="touches another"):  # the white table is taken for card paper
+        find_cards(spread.image)
+    assert len(finder.find(spread.image).cards) == 20
+
+
+def test_cards_overlapping_as_they_fall_are_found_never_made_up(finder):
+    """Table scenes of the project's generator (overlaps, fans, stacks, hands) on four table tops."""
+    from vision.synth.scene import render_scene
+
+    shown = found = 0
+    for seed, surface in ((9_910_001, "stone"), (9_910_002, "paper"), (9_910_003, "wood"), (9_910_004, "felt")):
+        scene = render_scene(seed, (960, 540), surface=surface)
+        extraction = finder.find(scene.image)
+        corners = [c.corners for c in scene.cards]
+        assert all(_lies_on_a_true_card(card, corners) for card in extraction.cards)  # nothing made up
+        for card in (c for c in scene.cards if c.index_visible >= 0.5):
+            shown += 1
+            found += any(np.linalg.norm(f.corners.mean(axis=0) - card.corners.mean(axis=0))
+                         < 0.3 * np.linalg.norm(card.corners[1] - card.corners[0]) for f in extraction.cards)
+    assert shown >= 25 and found >= 0.85 * shown
+
+
+def test_a_card_cut_by_the_picture_is_kept_as_a_partial_view_never_as_a_face(finder):
+    faces = load_deck(SPREAD_DECK)
+    spread = render_spread(faces, CARDS[:3], seed=5, tilt_degrees=0)
+    image = np.ascontiguousarray(spread.image[:, int(spread.corners[1][:, 0].mean()):])  # through the second card
+    extraction = finder.find(image)
+    whole = [c for c in extraction.cards if c.found_by != "cut"]
+    cut = [c for c in extraction.cards if c.found_by == "cut"]
+    assert len(whole) == 1 and len(cut) == 1
+    assert cut[0].box[0] <= 3  # what shows of the second card, at the picture's edge
+    assert any("cut by the edge of the picture" in p and "partial view" in p for p in extraction.problems)
+
+
+def test_real_photos_of_cards_are_captured(finder, tmp_path):
+    """Photos from a phone (../shared/data/real-cards-train: whole-card labels), read as `vision read` reads them."""
+    from tests.conftest import SHARED
+    from vision.detection import iou
+    from vision.enroll.capture import Proposer, capture_photos
+    from vision.enroll.profile import Draft
+
+    root = SHARED / "data" / "real-cards-train"
+    if not root.is_dir():
+        pytest.skip("no ../shared/data/real-cards-train here")
+    photos = sorted((root / "images").glob("*.jpg"))[::100][:4]
+    draft = Draft.open("Phone deck", tmp_path)
+    batch = capture_photos(draft, photos, Proposer(reader=finder.reader), finder=finder)
+    labelled = found = 0
+    for photo, (_name, result) in zip(photos, batch.results, strict=True):
+        boxes = []
+        for row in (root / "labels" / f"{photo.stem}.txt").read_text().splitlines():
+            _c, cx, cy, w, h = (float(v) for v in row.split()[:5])
+            boxes.append(((cx - w / 2) * 640, (cy - h / 2) * 640, (cx + w / 2) * 640, (cy + h / 2) * 640))
+        wide, tall = batch.aspect
+        captured = [tuple(np.ravel([np.min(q, axis=0), np.max(q, axis=0)])) for q in
+                    (np.asarray(face.corners) / [wide, tall] for face in result.added)]
+        labelled += len(boxes)
+        found += sum(any(iou(box, c) >= 0.5 for c in captured) for box in boxes)
+        assert all(any(iou(box, c) >= 0.3 for box in boxes) for c in captured)  # every face is a labelled card
+    assert labelled >= 10 and found >= 0.8 * labelled
+    assert all(face.proposed is not None for face in draft.faces)  # the reading that found it proposes it

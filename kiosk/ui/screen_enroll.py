@@ -39,7 +39,9 @@ class EnrollDialog(Dialog):
         super().__init__(scale, self.text("title"))
         self.root_dir: Path = Path(runtime.data_dir)
         self.frame_source = frame_source or self._camera_frame
-        self.model_dir: Path | None = None  # the model that proposes identities (default: the active one)
+        self.model_dir: Path | None = None  # the model that finds the cards and proposes identities (default: active)
+        self._finder_of: Path | None = None
+        self._card_finder: Any = None
         self.controller: Any = None
         self.profile: Any = None
         self.job: Any = None
@@ -98,9 +100,6 @@ class EnrollDialog(Dialog):
         if check.missing:
             found.append(Msg("enroll.missing", {"count": len(check.missing),
                                                 "cards": " ".join(str(c) for c in check.missing)}))
-        if check.duplicates:
-            twice = sorted(check.duplicates.items(), key=lambda kv: kv[0].sort_key())
-            found.append(Msg("enroll.twice", {"cards": ", ".join(f"{c} ×{n}" for c, n in twice)}))
         if check.unidentified:
             found.append(Msg("enroll.unnamed", {"count": check.unidentified}))
         look = [t for t in controller.tiles() if t.state == LOOK]
@@ -141,10 +140,20 @@ class EnrollDialog(Dialog):
         return self.controller
 
     # ---- touches ---------------------------------------------------------------------------------------------
+    def _finder(self) -> Any:
+        """The card finder of the model that proposes identities (default: the active one), opened once; None where
+        no model can be opened (the cards are then found by their outline on a plain table)."""
+        from vision.active_model import active_model_dir
+        from vision.enroll.find import open_finder
+
+        folder = self.model_dir or active_model_dir(self.root_dir)
+        if self._finder_of != folder:
+            self._finder_of, (self._card_finder, _why) = folder, open_finder(folder)
+        return self._card_finder
+
     def capture(self) -> None:
-        from vision.enroll.capture import capture_frame, open_proposer
+        from vision.enroll.capture import Proposer, capture_frame
         from vision.enroll.profile import slug_of
-        from vision.enroll.registry import active_model_dir
 
         try:
             slug_of(self.name_input.text.strip() or self.text("default_name"))
@@ -157,9 +166,10 @@ class EnrollDialog(Dialog):
             self.message = self.text("no_frame")
             self.redraw()
             return
-        proposer, _why = open_proposer(self.model_dir or active_model_dir(self.root_dir))
+        finder = self._finder()
+        proposer = Proposer(reader=finder.reader) if finder is not None else None
         try:
-            result = capture_frame(self._draft().draft, frame, proposer)
+            result = capture_frame(self._draft().draft, frame, proposer, finder=finder)
         except InputError as error:
             self.message = self.failed("failed.capture", error)
         else:

@@ -31,13 +31,17 @@ class Spread:
 
 def render_spread(faces: Mapping[Card, Image], cards: Sequence[Card], seed: int, *,
                   size: tuple[int, int] = (1280, 720), card_width: float = 88.0, touching: bool = False,
-                  tilt_degrees: float = 12.0, perspective: float = 0.0, noise: bool = True) -> Spread:
+                  tilt_degrees: float = 12.0, perspective: float = 0.0, noise: bool = True,
+                  surface: str = "felt") -> Spread:
     """``cards`` laid in rows; each card turned by up to ``tilt_degrees`` (and by 180° at random); with
     ``touching`` the cards of a row share one angle and touch edge to edge; ``perspective`` (0..0.1) moves the
-    frame's corners by that share of its size, as a camera not quite overhead."""
+    frame's corners by that share of its size, as a camera not quite overhead; ``surface``: the table top, one of
+    ``textures.SURFACES`` (felt, wood, cloth, stone: a grey desk, paper: a white table)."""
     rng = np.random.default_rng(seed)
     w, h = size
-    image = textures.felt(rng, size)
+    if surface not in textures.SURFACES:
+        raise ValueError(f"unknown table surface {surface!r}; one of {', '.join(textures.SURFACES)}")
+    image = textures.SURFACES[surface](rng, size)
     height = card_width * ASPECT
     gap = 0.0 if touching else card_width * 0.35
     if not touching and tilt_degrees > 20:  # cards turned far need room for their diagonal
