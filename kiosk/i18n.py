@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.phrases import TEMPLATES, Phrase
+from engine.phrases import COUNTED_FROM_ZERO, TEMPLATES, Phrase, people_numbers
 from engine.schmier.scoring import CARD_NAMES as SCHMIER_CARD_NAMES
 from journal.words import void_words
 from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
@@ -1036,21 +1036,12 @@ class Catalogue:
 
 
 # Sâm Lốc and Schmier count seats and teams from 0 inside (the engines, the journal); the table numbers them from 1.
-_COUNTED_FROM_ZERO = ("sl.", "sm.", "samloc.", "schmier.")
-_SEAT_VALUES = frozenset(
-    {"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced", "duty", "team", "last",
-     "taker", "team_a", "team_b", "team_c"}
-)
+_COUNTED_FROM_ZERO = ("sl.", "sm.", *COUNTED_FROM_ZERO)
 
 
 def table_numbers(key: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
     """The values of a Sâm Lốc or Schmier text with its seats and teams numbered from 1, as the table numbers them."""
-    if not key.startswith(_COUNTED_FROM_ZERO):
-        return params
-    return {
-        name: value + 1 if name in _SEAT_VALUES and isinstance(value, int) and not isinstance(value, bool) else value
-        for name, value in params.items()
-    }
+    return people_numbers(key, params, _COUNTED_FROM_ZERO)
 
 
 def language_button_text(language: str) -> str:

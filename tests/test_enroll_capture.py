@@ -207,3 +207,72 @@ def test_real_photos_of_cards_are_captured(finder, tmp_path):
         assert all(any(iou(box, c) >= 0.3 for box in boxes) for c in captured)  # every face is a labelled card
     assert labelled >= 10 and found >= 0.8 * labelled
     assert all(face.proposed is not None for face in draft.faces)  # the reading that found it proposes it
+
+
+def test_a_bad_photo_is_named_and_skipped_and_the_batch_goes_on(finder, tmp_path):
+    import cv2
+
+    from vision.enroll.capture import NO_CARD, TOO_DARK, Proposer, capture_photos
+    from vision.enroll.profile import Draft
+
+    faces = load_deck(SPREAD_DECK)
+    good = render_spread(faces, CARDS[:8], seed=91, size=(960, 540)).image
+    photos = {
+        "missing.jpg": None,
+        "notes.jpg": b"not a picture",
+        "dark.jpg": (good.astype(np.float32) * 0.12).astype(np.uint8),  # the lamp is off
+        "empty.jpg": render_spread(faces, [], seed=92, size=(960, 540)).image,  # the felt, no card
+        "good.jpg": good,
+    }
+    paths = []
+    for name, content in photos.items():
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        elif content is not None:
+            cv2.imwrite(str(path), content)
+        paths.append(path)
+    draft = Draft.open("House deck", tmp_path / "data")
+    heard = []
+    batch = capture_photos(draft, paths, Proposer(reader=finder.reader), finder=finder,
+                           report=lambda photo, result: heard.append(photo))
+    skipped = dict(batch.skipped)
+    assert list(skipped) == [str(p) for p in paths[:4]]  # each named …
+    assert "no such image" in skipped[str(paths[0])]
+    assert "not an image" in skipped[str(paths[1])]
+    assert skipped[str(paths[2])] == TOO_DARK
+    assert skipped[str(paths[3])] == NO_CARD
+    good_result = dict(batch.results)[str(paths[4])]  # … and the photo after them is captured
+    assert len(good_result.added) == 8 and not good_result.skipped and batch.added == 8
+    assert heard == [str(p) for p in paths] and len(draft.faces) == 8 and draft.frames == 1
+
+
+def test_squashed_photos_are_captured_as_read_reads_them(finder, tmp_path):
+    """A 16:9 frame squashed to a square: capture takes the stretch `vision read` takes (vision.photo_batch) and
+    keeps the frame and its faces stretched back."""
+    import cv2
+
+    from vision.enroll.capture import Proposer, capture_photos
+    from vision.enroll.profile import Draft
+    from vision.photo_batch import read_photos
+    from vision.synth.textures import squashed_to_square
+
+    faces = load_deck(SPREAD_DECK)
+    paths = []
+    for k, seed in enumerate((93, 94)):
+        spread = render_spread(faces, CARDS[k * 10:(k + 1) * 10], seed=seed, size=(1280, 720), card_width=110)
+        path = tmp_path / f"squashed{k}.jpg"
+        cv2.imwrite(str(path), squashed_to_square(spread.image))
+        paths.append(path)
+    finder.reader.forget_deck()
+    read = read_photos(finder.reader, paths, lambda p: cv2.imread(str(p)))
+    finder.reader.forget_deck()
+    draft = Draft.open("Squashed", tmp_path / "data")
+    batch = capture_photos(draft, paths, Proposer(reader=finder.reader), finder=finder)
+    assert batch.aspect == read.aspect  # the same choice as read
+    assert batch.aspect[0] > batch.aspect[1] and batch.added == 20  # stretched back wide; every card captured
+    frame = cv2.imread(str(draft.folder / draft.faces[0].frame))
+    assert frame.shape[1] == round(720 * batch.aspect[0]) and frame.shape[0] == round(720 * batch.aspect[1])
+    unsquashed = capture_photos(Draft.open("As they are", tmp_path / "data"), paths, None, finder=finder,
+                                unsquash=False)
+    assert unsquashed.aspect == (1.0, 1.0)

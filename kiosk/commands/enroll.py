@@ -156,7 +156,9 @@ def _print_check(draft: Any) -> None:
 
     controller = ConfirmController(draft)
     check = controller.check
-    print(f"deck {draft.name!r}: {len(draft.faces)} faces, {len(check.views)} cards")
+    cards = len(check.views)
+    print(f"deck {draft.name!r}: {len(draft.faces)} face{'s' if len(draft.faces) != 1 else ''}, {cards} "
+          f"card{'s' if cards != 1 else ''} named")
     if check.views:
         print(f"  {check.views_line()}")
     for line in controller.problems():

@@ -144,7 +144,9 @@ class Completeness:
             return "views: none yet"
         parts = ", ".join(f"{c} ×{n}" for c, n in more)
         once_text = f"{once} card{'s' if once != 1 else ''} once"
-        return f"views: {parts}; {once_text}" if parts else f"views: every card once ({once_text})"
+        if not parts:
+            return f"views: every card once ({once_text})"
+        return f"views: {parts}; {once_text}" if once else f"views: {parts}"
 
 
 def completeness(identities: list[Card | None], with_joker: bool = False) -> Completeness:
