@@ -43,7 +43,32 @@ class PhraseTemplate:
         TEMPLATES[key] = text
 
     def __call__(self, **params: object) -> Phrase:
-        return Phrase(self.key, self.text.format(**params), params)
+        return Phrase(self.key, self.text.format(**people_numbers(self.key, params)), params)
+
+
+# Sâm Lốc and Schmier count seats and teams from 0 inside (actions, JSON, a phrase's values); people count them
+# from 1, as the table and its screen do. A phrase's words say them from 1; its values keep them from 0.
+COUNTED_FROM_ZERO = ("samloc.", "schmier.")
+SEAT_VALUES = frozenset(
+    {"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced", "duty", "team", "last",
+     "taker", "team_a", "team_b", "team_c", "dealer", "bidder", "winner"}
+)
+
+
+def people_numbers(key: str, params: Mapping[str, object], prefixes: Sequence[str] = COUNTED_FROM_ZERO
+                   ) -> Mapping[str, object]:
+    """The values of a text whose key starts with one of ``prefixes``, with its seats and teams (the values named
+    in ``SEAT_VALUES``) counted from 1 as people count them; any other text's values as they are.
+
+    >>> people_numbers("samloc.log.passes", {"seat": 0, "count": 3})
+    {'seat': 1, 'count': 3}
+    """
+    if not key.startswith(tuple(prefixes)):
+        return params
+    return {
+        name: value + 1 if name in SEAT_VALUES and isinstance(value, int) and not isinstance(value, bool) else value
+        for name, value in params.items()
+    }
 
 
 def placeholders(template: str) -> set[str]:

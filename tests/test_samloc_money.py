@@ -70,7 +70,7 @@ def test_a_quad_on_a_single_2_is_a_chop_worth_5_bets() -> None:
     moves = ["0 play 2S", "1 play 7S 7H 7D 7C", "0 pass", "1 play 10S 10D", "0 pass", "1 play JD QH KS", "0 pass",
              "1 play 3C"]  # fmt: skip
     hand = play_out(hands, moves)
-    assert "seat 1 chops seat 0's 2S: 5×bet (500)" in hand.history[1].describe()
+    assert "seat 2 chops seat 1's 2S: 5×bet (500)" in hand.history[1].describe()
     assert paid(hand) == [(0, 1, 900, "cards left (9)"), (0, 1, 500, "chop")]
     assert hand.settle().nets == {0: -1400, 1: 1400}
 
@@ -141,10 +141,10 @@ def test_bao1_breach_pays_for_everyone_when_the_announced_player_goes_out_that_r
     moves = ["1 play 3S 4H 5D 6C 7S 8H 9D 10C", "2 pass", "0 pass", "1 play QH", "2 pass", "0 play KH", "1 play AD"]
     hand = play_out(BAO1_HANDS, moves, leader=1)
     assert paid(hand) == [
-        (0, 1, 900, "báo 1, pays for everyone: seat 0's cards left (9)"),
-        (0, 1, 300, "báo 1, pays for everyone: seat 0's thối: left holding 2C"),
-        (0, 1, 1500, "báo 1, pays for everyone: seat 2's never played a card (counts as 15 cards)"),
-        (0, 1, 300, "báo 1, pays for everyone: seat 2's thối: left holding 2H"),
+        (0, 1, 900, "báo 1, pays for everyone: seat 1's cards left (9)"),
+        (0, 1, 300, "báo 1, pays for everyone: seat 1's thối: left holding 2C"),
+        (0, 1, 1500, "báo 1, pays for everyone: seat 3's never played a card (counts as 15 cards)"),
+        (0, 1, 300, "báo 1, pays for everyone: seat 3's thối: left holding 2H"),
     ]
     assert hand.settle().nets == {0: -3000, 1: 3000, 2: 0}
 
@@ -210,5 +210,5 @@ def test_nets_sum_to_zero_and_balances_update() -> None:
 
 
 def test_settle_before_the_end_is_refused() -> None:
-    with pytest.raises(IllegalAction, match="the hand is not over: seat 0 is to play"):
+    with pytest.raises(IllegalAction, match="the hand is not over: seat 1 is to play"):
         start([SEAT0, SEAT1]).settle()

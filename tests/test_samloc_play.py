@@ -17,7 +17,7 @@ SEAT1 = "3S 4H 5D 6C 7S 8H 9D 10C AS AH"
 def test_the_leader_plays_any_combination_and_cannot_pass() -> None:
     hand = start([SEAT0, SEAT1], leader=0)
     assert hand.turn == 0 and hand.leading
-    with pytest.raises(IllegalAction, match="seat 0 leads this round and cannot pass"):
+    with pytest.raises(IllegalAction, match="seat 1 leads this round and cannot pass"):
         hand.pass_(0)
     kinds = {combo.kind for combo in hand.legal_plays(0)}
     assert kinds == {Kind.SINGLE, Kind.PAIR, Kind.STRAIGHT}  # J-Q-K is there: JS/JH, QD, KC
@@ -40,7 +40,7 @@ def test_a_pass_is_for_the_rest_of_the_round() -> None:
     )
     assert hand.turn == 2  # seat 1 is skipped
     assert not hand.can_play(1, parse_cards("AS"))
-    with pytest.raises(IllegalAction, match="seat 1 passed this round"):
+    with pytest.raises(IllegalAction, match="seat 2 passed this round"):
         hand.play(1, parse_cards("AS"))
 
 
@@ -51,13 +51,13 @@ def test_when_everyone_else_has_passed_the_last_player_leads_a_new_round() -> No
     )
     assert hand.turn == 2 and hand.leading and hand.top is None
     assert hand.passed == frozenset()
-    assert "everyone else passed: seat 2 leads a new round" in hand.history[-1].describe()
+    assert "everyone else passed: seat 3 leads a new round" in hand.history[-1].describe()
 
 
 def test_turns_go_clockwise_and_only_the_player_to_act_may_act() -> None:
     hand = start([SEAT0, SEAT1, "5S 5H 6S 8S 10S JD QC KS 2H 2D"], leader=2)
     assert hand.turn == 2
-    with pytest.raises(IllegalAction, match="it is seat 2's turn, not seat 0's"):
+    with pytest.raises(IllegalAction, match="it is seat 3's turn, not seat 1's"):
         hand.play(0, parse_cards("3H"))
     hand.play(2, parse_cards("5S"))
     assert hand.turn == 0
@@ -65,7 +65,7 @@ def test_turns_go_clockwise_and_only_the_player_to_act_may_act() -> None:
 
 def test_a_play_needs_cards_the_player_holds_that_make_a_combination() -> None:
     hand = start([SEAT0, SEAT1])
-    with pytest.raises(IllegalAction, match="seat 0 does not hold AS"):
+    with pytest.raises(IllegalAction, match="seat 1 does not hold AS"):
         hand.play(0, parse_cards("AS"))
     with pytest.raises(IllegalAction, match="is not a combination"):
         hand.play(0, parse_cards("3H 9S"))
@@ -99,7 +99,7 @@ def test_timer_under_the_bao1_duty_leads_the_highest_single_by_default() -> None
 
 def test_bao1_is_announced_and_the_seat_before_must_play_his_highest_single() -> None:
     hand = play_out([SEAT0, SEAT1], ["1 play 3S 4H 5D 6C 7S 8H 9D 10C", "0 pass", "1 play AS"], leader=1)
-    assert "báo 1: seat 1 has one card left; seat 0 must play his highest single" in hand.history[-1].describe()
+    assert "báo 1: seat 2 has one card left; seat 1 must play his highest single" in hand.history[-1].describe()
     assert [(duty.seat, duty.announced) for duty in hand.bao1_duties()] == [(0, 1)]
     assert hand.highest_single(0) == parse_cards("2C")[0]
     hand.play(0, parse_cards("2C"))  # his highest: no breach
@@ -115,7 +115,7 @@ def test_the_bao1_duty_is_not_a_refusal_a_lower_single_is_allowed_but_recorded()
     assert "báo 1 broken" not in kept.play(0, parse_cards("KC")).describe()
     assert kept.breaches == ()
     record = hand.play(0, parse_cards("3H"))
-    assert "báo 1 broken: seat 0 did not play his highest single (KC)" in record.describe()
+    assert "báo 1 broken: seat 1 did not play his highest single (KC)" in record.describe()
     assert [(b.seat, b.announced, b.round_no) for b in hand.breaches] == [(0, 1, 2)]
 
 
@@ -124,7 +124,7 @@ def test_declare_sam_only_after_the_deal_before_any_play_and_only_once() -> None
     assert hand.can_declare_sam(0) and hand.can_declare_sam(1)
     hand.declare_sam(1)
     assert hand.turn == 1  # the declarer leads
-    with pytest.raises(IllegalAction, match="seat 1 already declared sâm"):
+    with pytest.raises(IllegalAction, match="seat 2 already declared sâm"):
         hand.declare_sam(0)
     late = play_out([SEAT0, SEAT1], ["0 play 3H"])
     with pytest.raises(IllegalAction, match="before the first card is played"):

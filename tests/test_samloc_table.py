@@ -52,7 +52,7 @@ def test_two_to_four_players() -> None:
 
 def test_every_player_must_hold_the_bet_to_be_dealt_in() -> None:
     """(decision) A seat below the bet sits out: the deal is refused, and ``dealt_in`` leaves him out."""
-    with pytest.raises(InputError, match="seat 1 holds 40 coins, less than the bet 50: he sits out"):
+    with pytest.raises(InputError, match="seat 2 holds 40 coins, less than the bet 50: he sits out"):
         start(HANDS, bet=50, balances=(500, 40))
     assert dealt_in([500, 40, 50, -20], 50) == (0, 2)
 

@@ -5,6 +5,11 @@ JSON form (the "actions" list of a hand file), ``{"kind": …, …}`` as in ever
 ``{"kind": "pass", "seat": 2}``, ``{"kind": "timeout", "seat": 3}``. Journals and hand files written before the
 envelope hold ``{"seat": 1, "play": [...]}``; ``action_from_json`` reads both.
 
+A table record (a hand followed from the felt, the hands unknown until the end: ``engine.samloc.table_hand``) adds
+``{"kind": "instant", "seat": 2}`` (an instant win claimed; also written ``{"seat": 2, "instant": true}``),
+``{"kind": "show", "seat": 2, "cards": [...]}`` (the cards a seat showed at the end) and names the card the timer
+laid for a player who had to lead: ``{"kind": "timeout", "seat": 3, "cards": ["3S"]}``.
+
 >>> action_from_json({"kind": "play", "seat": 1, "cards": ["7C", "5S", "6D"]})
 PlayCards(seat=1, cards=(Card(5S), Card(6D), Card(7C)))
 >>> action_from_json({"seat": 2, "pass": True}).to_json()
@@ -33,6 +38,11 @@ PLAYS_ON_TIMEOUT = PhraseTemplate(
 )
 PASSES = PhraseTemplate("samloc.log.passes", "seat {seat} passes")
 PASSES_ON_TIMEOUT = PhraseTemplate("samloc.log.passes_on_timeout", "seat {seat}'s time ran out: he passes")
+CLAIMS_INSTANT = PhraseTemplate(
+    "samloc.log.claims_instant", "seat {seat} claims an instant win: he shows his 10 cards"
+)
+SHOWS = PhraseTemplate("samloc.log.shows", "seat {seat} shows {cards}")
+SHOWS_NONE = PhraseTemplate("samloc.log.shows_none", "seat {seat} shows no cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +78,50 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
+    """The turn timer ran out. ``cards``: the card laid for a player who had to lead, where the record names it
+    (a table record must: the kiosk does not know his hand; a hand with its deal finds it itself)."""
+
     seat: int
+    cards: tuple[Card, ...] = ()
     kind: ClassVar[str] = "timeout"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", sort_cards(self.cards))
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"kind": self.kind, "seat": self.seat}
+        if self.cards:
+            data["cards"] = [str(card) for card in self.cards]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimInstant:
+    """A player claims an instant win on the deal (a table record; he shows his 10 cards at the end)."""
+
+    seat: int
+    kind: ClassVar[str] = "instant"
 
     def to_json(self) -> dict[str, JSON]:
         return {"kind": self.kind, "seat": self.seat}
 
 
-Action = DeclareSam | PlayCards | Pass | Timeout
+@dataclass(frozen=True, slots=True)
+class Show:
+    """The cards a seat showed face up at the end of the hand (a table record)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    kind: ClassVar[str] = "show"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", sort_cards(self.cards))
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "seat": self.seat, "cards": [str(card) for card in self.cards]}
+
+
+Action = DeclareSam | PlayCards | Pass | Timeout | ClaimInstant | Show
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +149,8 @@ class Played:
     combo: Combo
     effects: tuple[str, ...] = ()
     timed_out: bool = False
+    card_named: bool = False
+    """A timeout whose action named the card laid (a table record's): its JSON names it again."""
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -110,7 +158,9 @@ class Played:
 
     @property
     def action(self) -> PlayCards | Timeout:
-        return Timeout(self.seat) if self.timed_out else PlayCards(self.seat, self.combo.cards)
+        if self.timed_out:
+            return Timeout(self.seat, self.combo.cards if self.card_named else ())
+        return PlayCards(self.seat, self.combo.cards)
 
     def to_json(self) -> dict[str, JSON]:
         return self.action.to_json()
@@ -141,9 +191,46 @@ class Passed:
         return join("; ", (text, *self.effects))
 
 
-Record = SamDeclared | Played | Passed
+@dataclass(frozen=True, slots=True)
+class InstantClaimed:
+    """Record: a player claimed an instant win (a table record)."""
 
-_KINDS = ("declare_sam", "play", "pass", "timeout")
+    seat: int
+
+    @property
+    def action(self) -> ClaimInstant:
+        return ClaimInstant(self.seat)
+
+    def to_json(self) -> dict[str, JSON]:
+        return self.action.to_json()
+
+    def describe(self) -> str:
+        return CLAIMS_INSTANT(seat=self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Record: the cards a seat showed at the end (a table record)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    @property
+    def action(self) -> Show:
+        return Show(self.seat, self.cards)
+
+    def to_json(self) -> dict[str, JSON]:
+        return self.action.to_json()
+
+    def describe(self) -> str:
+        if not self.cards:
+            return SHOWS_NONE(seat=self.seat)
+        return SHOWS(seat=self.seat, cards=" ".join(map(str, self.cards)))
+
+
+Record = SamDeclared | Played | Passed | InstantClaimed | Shown
+
+_KINDS = ("declare_sam", "play", "pass", "timeout", "instant", "show")
 
 
 def upgrade(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
@@ -159,7 +246,7 @@ def upgrade(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
         raise IllegalAction(f"an action needs exactly one of {', '.join(_KINDS)}, got {', '.join(kinds) or 'none'}")
     kind = kinds[0]
     value = data[kind]
-    if kind == "play":
+    if kind in ("play", "show"):
         return {"kind": kind, "seat": data.get("seat"), "cards": value}
     if value is not True:
         raise IllegalAction(f'write "{kind}": true, not {value!r}')
@@ -173,23 +260,35 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
         raise IllegalAction(f'an action must be a JSON object such as {{"kind": "pass", "seat": 1}}, not {data!r}')
     data = upgrade(data)
     kind = kind_of(data, _KINDS)
-    check_keys(data, ["seat", "cards"] if kind == "play" else ["seat"])
+    if kind in ("play", "show"):
+        check_keys(data, ["seat", "cards"])
+    else:
+        check_keys(data, ["seat"], ["cards"] if kind == "timeout" else [])
     seat = data["seat"]
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise IllegalAction(f"an action needs a seat number, got {seat!r}")
-    if kind == "play":
-        value = data["cards"]
-        if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
-            raise IllegalAction(f'a play is a list of cards such as ["5S", "6D", "7C"], not {value!r}')
-        try:
-            cards = parse_cards(value)
-        except InputError as error:
-            raise IllegalAction(str(error)) from None
-        if not cards:
-            raise IllegalAction("a play needs at least one card; to play nothing, pass")
-        return PlayCards(seat, cards)
+    if kind in ("play", "show", "timeout"):
+        cards = _cards(data.get("cards", []), allow_duplicates=kind == "show")
+        if kind == "play":
+            if not cards:
+                raise IllegalAction("a play needs at least one card; to play nothing, pass")
+            return PlayCards(seat, cards)
+        if kind == "show":
+            return Show(seat, cards)
+        return Timeout(seat, cards)
     if kind == "declare_sam":
         return DeclareSam(seat)
+    if kind == "instant":
+        return ClaimInstant(seat)
     if kind == "pass":
         return Pass(seat)
-    return Timeout(seat)
+    raise AssertionError(kind)  # every kind is handled above
+
+
+def _cards(value: JSON, *, allow_duplicates: bool) -> tuple[Card, ...]:
+    if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
+        raise IllegalAction(f'give the cards as a list such as ["5S", "6D", "7C"], not {value!r}')
+    try:
+        return parse_cards(value, allow_duplicates=allow_duplicates)
+    except InputError as error:
+        raise IllegalAction(str(error)) from None

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TypeVar
+from dataclasses import InitVar, dataclass, field
+from typing import Self, TypeVar
 
 from engine.cards import Card, Rank
 from engine.common import JSON, IllegalAction, Payment, answers_yes, replay_actions
@@ -27,6 +27,7 @@ from engine.errors import InputError
 from engine.phrases import PhraseTemplate
 from engine.samloc.actions import (
     Action,
+    ClaimInstant,
     DeclareSam,
     Pass,
     Passed,
@@ -34,6 +35,7 @@ from engine.samloc.actions import (
     Played,
     Record,
     SamDeclared,
+    Show,
     Timeout,
     action_from_json,
 )
@@ -102,6 +104,20 @@ OVERKILLS = PhraseTemplate(
 NEW_ROUND = PhraseTemplate("samloc.effect.new_round", "everyone else passed: seat {seat} leads a new round")
 CHOP = PhraseTemplate("samloc.reason.chop", "chop")
 OVERKILL = PhraseTemplate("samloc.reason.overkill", "overkill ({count} on the chop)")
+TIMER_LAYS = PhraseTemplate(
+    "samloc.illegal.timer_lays",
+    "seat {seat}'s time ran out while he led: the timer lays his {which} single, {card}, not {cards}",
+)
+TIMER_PASSES = PhraseTemplate(
+    "samloc.illegal.timer_passes", "seat {seat}'s time ran out while he could pass: he passes, no card is laid"
+)
+LOWEST = PhraseTemplate("samloc.word.lowest", "lowest")
+HIGHEST = PhraseTemplate("samloc.word.highest", "highest")
+TABLE_ONLY = PhraseTemplate(
+    "samloc.illegal.table_only",
+    "{kind} belongs to a table record (the hands unknown until the end); this hand was dealt by the kiosk, "
+    "which checks instant wins itself and knows every card",
+)
 CHOP_SETTLED = PhraseTemplate(
     "samloc.effect.chop_settled", "the {reason} is settled: seat {victim} owes seat {chopper} {amount}"
 )
@@ -149,8 +165,11 @@ class State:
     instant: tuple[InstantWin, ...] = ()
     outcome: Outcome | None = None
     history: tuple[Record, ...] = field(default=())
+    check_instant_wins: InitVar[bool] = True
+    """Off: an instant win on the deal is not taken at once (a hand rebuilt from a table record, where an instant
+    win counts only when it was claimed)."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, check_instant_wins: bool) -> None:
         if self.history or self.hands:
             return  # a state given in full (dataclass copy, tests)
         settings, deal = self.settings, self.deal
@@ -164,7 +183,7 @@ class State:
         self.hands = deal.hands
         self.has_played = (False,) * deal.players
         self.turn = deal.leader
-        winners = instant_winners(deal.hands, sam_ngheo_giau=settings.sam_ngheo_giau)
+        winners = instant_winners(deal.hands, sam_ngheo_giau=settings.sam_ngheo_giau) if check_instant_wins else ()
         if winners:
             self.instant = winners
             self.turn = None
@@ -196,6 +215,10 @@ class State:
         """Whether the player to act leads a round (plays any combination, may not pass)."""
         return not self.is_over and self.top is None
 
+    def cards_left(self, seat: int) -> int:
+        """How many cards ``seat`` holds now."""
+        return len(self.hands[seat])
+
     def next_seat(self, seat: int) -> int:
         """Clockwise: the seat after ``seat`` in play order."""
         return (seat + 1) % self.players
@@ -207,7 +230,9 @@ class State:
         """Who must play his highest single now, because the next player has one card (báo 1)."""
         if self.is_over:
             return ()
-        return tuple(Bao1Duty(self.seat_before(seat), seat) for seat, cards in enumerate(self.hands) if len(cards) == 1)
+        return tuple(
+            Bao1Duty(self.seat_before(seat), seat) for seat in range(self.players) if self.cards_left(seat) == 1
+        )
 
     def highest_single(self, seat: int) -> Card:
         return max(self.hands[seat], key=lambda card: power(card.rank))
@@ -266,9 +291,7 @@ class State:
             raise IllegalAction(SAME_CARD_TWICE())
         if not cards:
             raise IllegalAction(NO_CARDS())
-        missing = [card for card in cards if card not in self.hands[seat]]
-        if missing:
-            raise IllegalAction(NOT_HOLDING(seat=seat, cards=" ".join(map(str, missing))))
+        self._verify_holding(seat, cards)
         combo = classify(cards)
         if combo is None:
             raise IllegalAction(NOT_A_COMBINATION(cards=" ".join(map(str, sort_cards(cards)))))
@@ -278,13 +301,34 @@ class State:
                 raise IllegalAction(reason)
         return combo
 
+    def _verify_holding(self, seat: int, cards: Sequence[Card]) -> None:
+        missing = [card for card in cards if card not in self.hands[seat]]
+        if missing:
+            raise IllegalAction(NOT_HOLDING(seat=seat, cards=" ".join(map(str, missing))))
+
     def verify_pass(self, seat: int) -> None:
         self._verify_seat_to_act(seat)
         if self.top is None:
             raise IllegalAction(MUST_LEAD(seat=seat))
 
-    def verify_timeout(self, seat: int) -> None:
+    def verify_timeout(self, seat: int, cards: Sequence[Card] = ()) -> None:
+        """``cards``: the card the record says the timer laid (checked against the rule when given)."""
+        self._timer_card(seat, tuple(cards))
+
+    def _timer_card(self, seat: int, named: tuple[Card, ...]) -> Card | None:
+        """The card the timer lays for ``seat`` (None: he passes), checked against the card a record names."""
         self._verify_seat_to_act(seat)
+        if self.top is not None:
+            if named:
+                raise IllegalAction(TIMER_PASSES(seat=seat))
+            return None
+        card = min(self.hands[seat], key=lambda c: power(c.rank))
+        which = LOWEST
+        if self.settings.timeout_keeps_bao1_duty and self._under_duty(seat):
+            card, which = self.highest_single(seat), HIGHEST
+        if named and named != (card,):
+            raise IllegalAction(TIMER_LAYS(seat=seat, which=which(), card=card, cards=" ".join(map(str, named))))
+        return card
 
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` with the reason when ``action`` may not be applied now."""
@@ -295,9 +339,14 @@ class State:
         elif isinstance(action, Pass):
             self.verify_pass(action.seat)
         elif isinstance(action, Timeout):
-            self.verify_timeout(action.seat)
+            self.verify_timeout(action.seat, action.cards)
+        elif isinstance(action, (ClaimInstant, Show)):
+            self._verify_table_action(action)
         else:
             raise IllegalAction(f"{action!r} is not a Sâm Lốc action")
+
+    def _verify_table_action(self, action: ClaimInstant | Show) -> None:
+        raise IllegalAction(TABLE_ONLY(kind=action.kind))
 
     def can(self, action: Action) -> bool:
         return answers_yes(self.verify, action)
@@ -311,8 +360,8 @@ class State:
     def can_pass(self, seat: int) -> bool:
         return answers_yes(self.verify_pass, seat)
 
-    def can_timeout(self, seat: int) -> bool:
-        return answers_yes(self.verify_timeout, seat)
+    def can_timeout(self, seat: int, cards: Sequence[Card] = ()) -> bool:
+        return answers_yes(self.verify_timeout, seat, cards)
 
     # ----- actions -----
 
@@ -332,18 +381,17 @@ class State:
         self.verify_pass(seat)
         return self._record(self._apply_pass(seat, timed_out=False))
 
-    def timeout(self, seat: int) -> Played | Passed:
+    def timeout(self, seat: int, cards: Sequence[Card] = ()) -> Played | Passed:
         """The turn timer ran out: a player who may pass passes; one who must lead plays his lowest single
-        (his highest while he is under the báo-1 duty, when ``timeout_keeps_bao1_duty`` is on)."""
-        self.verify_timeout(seat)
-        if self.top is not None:
+        (his highest while he is under the báo-1 duty, when ``timeout_keeps_bao1_duty`` is on). ``cards``: the
+        card a record says was laid, checked."""
+        named = tuple(cards)
+        card = self._timer_card(seat, named)
+        if card is None:
             return self._record(self._apply_pass(seat, timed_out=True))
-        card = min(self.hands[seat], key=lambda c: power(c.rank))
-        if self.settings.timeout_keeps_bao1_duty and self._under_duty(seat):
-            card = self.highest_single(seat)
         combo = classify((card,))
         assert combo is not None
-        return self._record(self._apply_play(seat, combo, timed_out=True))
+        return self._record(self._apply_play(seat, combo, timed_out=True, card_named=bool(named)))
 
     def apply(self, action: Action) -> Record:
         if isinstance(action, DeclareSam):
@@ -353,32 +401,47 @@ class State:
         if isinstance(action, Pass):
             return self.pass_(action.seat)
         if isinstance(action, Timeout):
-            return self.timeout(action.seat)
+            return self.timeout(action.seat, action.cards)
+        if isinstance(action, (ClaimInstant, Show)):
+            return self._apply_table_action(action)
         raise IllegalAction(f"{action!r} is not a Sâm Lốc action")
+
+    def _apply_table_action(self, action: ClaimInstant | Show) -> Record:
+        raise IllegalAction(TABLE_ONLY(kind=action.kind))
 
     def _record(self, record: R) -> R:
         self.history = (*self.history, record)
         return record
 
     def _under_duty(self, seat: int) -> bool:
-        return len(self.hands[self.next_seat(seat)]) == 1
+        return self.cards_left(self.next_seat(seat)) == 1
 
-    def _apply_play(self, seat: int, combo: Combo, *, timed_out: bool) -> Played:
-        effects: list[str] = []
+    def _check_duty(self, seat: int, combo: Combo, effects: list[str]) -> None:
+        """Record a báo-1 breach: a single that is not his highest while the next player has one card."""
+        if combo.kind is not Kind.SINGLE or not self._under_duty(seat):
+            return
         highest = self.highest_single(seat)
-        if combo.kind is Kind.SINGLE and self._under_duty(seat) and power(combo.cards[0].rank) < power(highest.rank):
+        if power(combo.cards[0].rank) < power(highest.rank):
             announced = self.next_seat(seat)
             self.breaches = (*self.breaches, Breach(seat, announced, self.round_no))
             effects.append(BAO1_BROKEN(seat=seat, highest=highest, announced=announced))
+
+    def _take(self, seat: int, combo: Combo) -> None:
+        """The cards of a play leave the player's hand."""
+        self.hands = _replace(self.hands, seat, tuple(c for c in self.hands[seat] if c not in combo.cards))
+
+    def _apply_play(self, seat: int, combo: Combo, *, timed_out: bool, card_named: bool = False) -> Played:
+        effects: list[str] = []
+        self._check_duty(seat, combo, effects)
         blocked_sam = False
         if self.top is not None and self.top_seat is not None:
             effects.extend(self._chop_effects(seat, combo, self.top, self.top_seat))
             blocked_sam = self.declarer is not None and self.top_seat == self.declarer
-        self.hands = _replace(self.hands, seat, tuple(c for c in self.hands[seat] if c not in combo.cards))
+        self._take(seat, combo)
         self.has_played = _replace(self.has_played, seat, True)
         self.started = True
         self.top, self.top_seat = combo, seat
-        left = len(self.hands[seat])
+        left = self.cards_left(seat)
         if left == 1:
             effects.append(BAO1(seat=seat, duty=self.seat_before(seat)))
         if blocked_sam:
@@ -404,7 +467,7 @@ class State:
                 effects.append(GOES_OUT(seat=seat))
         else:
             self._advance(seat, effects)
-        return Played(seat, combo, tuple(effects), timed_out)
+        return Played(seat, combo, tuple(effects), timed_out, card_named)
 
     def _chop_effects(self, seat: int, combo: Combo, top: Combo, top_seat: int) -> list[str]:
         if combo.kind is not Kind.QUAD:
@@ -475,7 +538,7 @@ class State:
         order = [(self.deal.leader + step) % self.players for step in range(self.players)]
         return next(seat for seat in order if seat in outcome.winners)
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         return copy.copy(self)  # every field is an immutable value
 
     def actions_json(self) -> list[dict[str, JSON]]:
@@ -534,10 +597,18 @@ def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def replay(settings: Settings, deal: Mapping[str, JSON] | Deal, actions: Sequence[Mapping[str, JSON]]) -> State:
+def replay(
+    settings: Settings,
+    deal: Mapping[str, JSON] | Deal,
+    actions: Sequence[Mapping[str, JSON]],
+    *,
+    check_instant_wins: bool = True,
+) -> State:
     """Rebuild a hand from its deal and recorded actions (today's envelope or the older form); an illegal one
-    raises ``IllegalAction`` starting with ``action <index>: ``."""
-    state = State.start(settings, deal if isinstance(deal, Deal) else deal_from_json(deal))
+    raises ``IllegalAction`` starting with ``action <index>: ``. ``check_instant_wins`` off: an instant win on the
+    deal is not taken (a hand rebuilt from a table record, where only a claimed one counts)."""
+    state = State(settings, deal if isinstance(deal, Deal) else deal_from_json(deal),
+                  check_instant_wins=check_instant_wins)
     return replay_actions(state, actions, action_from_json)
 
 

@@ -72,11 +72,14 @@ def instant_wins_of(seat: int, hand: Sequence[Card], *, sam_ngheo_giau: bool) ->
     return found
 
 
-def instant_winners(hands: Sequence[Sequence[Card]], *, sam_ngheo_giau: bool) -> tuple[InstantWin, ...]:
+def instant_winners(hands: Sequence[Sequence[Card] | None], *, sam_ngheo_giau: bool) -> tuple[InstantWin, ...]:
     """The instant wins that take the hand: each seat's best one, keeping only the seats whose qualifying cards
-    hold the highest card; several seats when that card's rank is equal (they share). Empty if none."""
+    hold the highest card; several seats when that card's rank is equal (they share). Empty if none. A seat
+    whose hand is None is not looked at (a table record's seat that claimed nothing)."""
     best: list[InstantWin] = []
     for seat, hand in enumerate(hands):
+        if hand is None:
+            continue
         wins = instant_wins_of(seat, hand, sam_ngheo_giau=sam_ngheo_giau)
         if wins:
             best.append(max(wins, key=lambda win: win.top_power))  # first listed wins a tie within a seat

@@ -13,6 +13,7 @@ from engine.samloc.combos import RANK_PLURALS, SETS, Kind, sort_cards
 from engine.samloc.instant import InstantWin
 from engine.samloc.outcome import Breach, Outcome, Result
 from engine.samloc.table import Settings
+from engine.violations import Violation
 
 
 class Finished(Protocol):
@@ -56,10 +57,20 @@ THOI = PhraseTemplate("samloc.reason.thoi", "thối: left holding {cards}")
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
+    """The money of a hand. ``checked``: settled from a table record (the hands rebuilt at the end), whose
+    ``violations`` hold it for a supervisor; its JSON then also says ``held`` and lists them."""
+
     result: Result
     winners: tuple[int, ...]
     payments: tuple[Payment, ...]
     players: int
+    violations: tuple[Violation, ...] = ()
+    checked: bool = False
+
+    @property
+    def held(self) -> bool:
+        """Whether a supervisor must look before anything is paid (a rule found broken at the hand's end)."""
+        return bool(self.violations)
 
     @property
     def nets(self) -> dict[int, int]:
@@ -83,12 +94,16 @@ class Settlement:
         return tuple(coins + delta for coins, delta in zip(balances, self.deltas, strict=True))
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        data: dict[str, JSON] = {
             "result": self.result,
             "winners": list(self.winners),
             "deltas": self.deltas,
             "payments": [payment.to_json() for payment in self.payments],
         }
+        if self.checked:
+            data["held"] = self.held
+            data["violations"] = [violation.to_json() for violation in self.violations]
+        return data
 
 
 def settle(hand: Finished) -> Settlement:
