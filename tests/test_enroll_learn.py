@@ -162,3 +162,40 @@ def test_the_reader_knows_an_index_reader_that_learnt_the_deck(tmp_path) -> None
 
 def base_manifest_entry(base, key: str):  # type: ignore[no-untyped-def]
     return json.loads((base / "reader.json").read_text())[key]
+
+
+def test_a_partial_deck_learns_every_view_it_has(tmp_path):
+    """Two views of a card are two examples; a card seen only cut by the picture's edge is learnt from what showed
+    (its crops), never drawn as a face; the practice scenes hold only the deck's own cards."""
+    import cv2
+    import numpy as np
+
+    faces = load_deck(DECK)
+    cards = list(standard_deck())
+    draft = Draft.open("Half deck", tmp_path)
+    capture_frame(draft, render_spread(faces, cards[:6], seed=23).image, FaceProposer(faces))
+    capture_frame(draft, render_spread(faces, cards[:2], seed=24).image, FaceProposer(faces))  # AS, KS again
+    spread = render_spread(faces, cards[20:21], seed=25, size=(400, 300), tilt_degrees=0)
+    frame = spread.image[:, : int(spread.corners[0][:, 0].mean())].copy()  # the card cut through its middle
+    name = draft.add_frame(frame)
+    h, w = frame.shape[:2]
+    part = [[float(spread.corners[0][:, 0].min()), 40.0], [w - 1.0, 40.0], [w - 1.0, h - 40.0],
+            [float(spread.corners[0][:, 0].min()), h - 40.0]]
+    draft.add_face(name, part, cv2.resize(frame, (200, 290)), cards[20], 0.9, found_by="cut")
+    draft.save()
+    profile = ConfirmController(draft).save()
+    assert len(profile.views) == 9 and len(profile.cards) == 7 and len(profile.missing) == 45
+    assert profile.partial_only == (cards[20],) and cards[20] not in profile.faces()
+    assert [v.partial for v in profile.views_of(cards[20])] == [True]
+
+    job = LearnJob(profile, LearnSettings.quick(), tmp_path)
+    job.folder.mkdir(parents=True, exist_ok=True)
+    scenes = job._scenes()
+    records = [json.loads(line) for line in (scenes / "scenes.jsonl").read_text().splitlines()]
+    drawn = {c["card"] for r in records for c in r["cards"]}
+    assert drawn and drawn <= {str(c) for c in cards[:6]}  # the deck's own cards, whole ones only
+    cls = job._crops(scenes)
+    captured = sorted(p.parent.name for p in (cls / "val").glob("*/captured_*.jpg"))
+    assert len(captured) == 9  # one clean crop of every view, the cut one too
+    assert captured.count(str(cards[0])) == 2 and str(cards[20]) in captured
+    assert np.asarray(cv2.imread(str(next((cls / "val" / str(cards[20])).glob("captured_*.jpg"))))).size
