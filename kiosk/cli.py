@@ -26,7 +26,7 @@ COMMAND_MODULES = (
     "kiosk.commands.app",
 )
 # Subcommands of ``vision`` that live in the kiosk because they write to the journal (vision imports only engine).
-VISION_COMMAND_MODULES = ("kiosk.commands.enroll",)
+VISION_COMMAND_MODULES = ("kiosk.commands.enroll", "kiosk.commands.learn_play")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -160,11 +160,13 @@ class Switch:
     reason: str
 
 
-def decide_and_activate(candidate: Path, profile: DeckProfile, old: VerifyReport, new: VerifyReport, *, by: str,
+def decide_and_activate(candidate: Path, profile: DeckProfile | str, old: VerifyReport, new: VerifyReport, *, by: str,
                         record: Callable[[Switch], None] | None, clock: Clock | None = None,
                         root: Path | None = None) -> tuple[ActiveModel, Switch]:
     """Activate ``candidate`` if it read at least as many cards of the check right as the active model; ``record``
-    (the journal) is called first, so a switch that cannot be recorded does not happen."""
+    (the journal) is called first, so a switch that cannot be recorded does not happen. ``profile``: the deck
+    profile it was learnt for, or its ``slug@vN`` (a model learnt from play keeps its base model's; "" for none)."""
+    ref = profile if isinstance(profile, str) else profile.ref
     if len(old.checks) != len(new.checks) or not new.checks:
         raise ProfileError("both models must be checked on the same verification cards")
     if new.right < old.right:
@@ -172,8 +174,8 @@ def decide_and_activate(candidate: Path, profile: DeckProfile, old: VerifyReport
                                 f"{old.right}: it reads worse, so the active model stays. Capture more of the deck "
                                 "or learn longer, then verify again")
     previous = active_model(root)
-    switch = Switch(model_hash(candidate), candidate.name, profile.ref, previous.hash, len(new.checks), old.right,
+    switch = Switch(model_hash(candidate), candidate.name, ref, previous.hash, len(new.checks), old.right,
                     new.right, by, f"verified on {len(new.checks)} cards: {old.accuracy:.1%} → {new.accuracy:.1%}")
     if record is not None:
         record(switch)
-    return set_active(candidate, profile.ref, clock, root), switch
+    return set_active(candidate, ref, clock, root), switch
