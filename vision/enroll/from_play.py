@@ -1,0 +1,287 @@
+"""Learning from play (issue 53 goal 3): fine-tune the any-deck readers on the rounds the dealers confirmed.
+
+Every round a dealer confirms is a labelled example from the casino's own camera and deck: the evidence frame, the
+box each card was read at and the card as finally confirmed (``journal.play_examples`` gathers them; this module
+never reads the journal, ``dealer-assist vision learn-from-play`` hands it the examples). From them:
+
+1. **faces**: each example cut as the reader cuts a face (``vision.reader_crops.square_crop`` around the box, through
+   ``vision.synth.dataset.write_crops``), ``copies`` times with a detector's jitter;
+2. **index corners**: each example frame's cards outlined by the base model's outline model and paired with the
+   examples' boxes (``vision.real_index_patches.outlined_cards``, as for the real photos of the known deck), their
+   index corners cut upright as the reader cuts them (``write_patches``), ``index_cuts`` times with jitter; a corner
+   under another outlined card is left out, not called hidden;
+3. a class no example shows (a card not yet dealt) keeps its place from the generator's ``five-card-draw`` faces, as
+   enrollment does, so that the models keep their classes;
+4. the base folder's any-deck face reader (``card-classifier-any``) and any-deck index reader (``card-index-any``)
+   are fine-tuned on them (``vision.train.train_face_transfer``, ``train_index_reader``: AdamW 0.0005, no warm-up),
+   each for a few epochs and within a time box, and exported (``vision.train.export_models``) into a copy of the base
+   folder: everything else (detector, outline model, the known deck's models) stays the base's. The folder's
+   ``reader.json`` says what it learnt from (``play``), which also gives it its own model hash.
+
+Validation (Ultralytics' checkpoint metric): the check examples when given (rounds kept out of learning), else one
+clean cut of the training examples; the run's last weights are exported either way, so nothing is chosen on them.
+Checking a learnt folder before it is activated: ``check_on_examples`` (enrollment's ``verify_reader``: each model
+reads the held-out rounds' frames whole, a card read right when a reading on its box names it).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine.cards import JOKER, Card
+from vision.enroll.profile import ProfileError
+from vision.enroll.verify import SpreadTruth, TruthCard, VerifyReport, active_reader, model_reader, verify_reader
+from vision.reader_classes import CLASS_NAMES
+
+Box = tuple[float, float, float, float]
+PLAY_KEY = "play"  # reader.json: what a folder learnt from play
+MODEL_FILES = (".onnx", ".pt")
+
+
+@dataclass(frozen=True)
+class Example:
+    """One confirmed card: the frame it lies in, the reader's box, the card, its round, what the reader said."""
+
+    frame: Path
+    box: Box
+    card: Card
+    round_id: int
+    read_as: str = ""
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How much to learn. ``minutes``: the time box for both trainings together (the faces take ``FACE_SHARE`` of
+    it); an epoch under way when it runs out is cut short and the weights so far exported."""
+
+    epochs: int = 3
+    index_epochs: int = 3
+    copies: int = 8  # jittered face crops of each example
+    index_cuts: int = 6  # jittered cuts of each example's index corners
+    minutes: float | None = 20.0
+    threads: int = 2
+    batch: int | None = None  # None: the readers' recipes
+    seed: int = 8_000_000
+
+    def __post_init__(self) -> None:
+        if (self.epochs < 1 or self.index_epochs < 0 or self.copies < 1 or self.index_cuts < 1 or self.threads < 1
+                or (self.minutes is not None and self.minutes <= 0)):
+            raise ProfileError("learning from play needs epochs ≥ 1, index epochs ≥ 0, copies ≥ 1, cuts ≥ 1, "
+                               "threads ≥ 1 and a time box over 0 minutes")
+
+    @classmethod
+    def quick(cls) -> PlaySettings:
+        """A smoke run: one tiny epoch of each."""
+        return cls(epochs=1, index_epochs=1, copies=1, index_cuts=1, minutes=None, batch=8)
+
+
+FACE_SHARE = 0.4  # of the time box: the faces' epochs cost about as much as the corners' on this CPU
+
+
+def _by_frame(examples: Sequence[Example]) -> dict[Path, list[Example]]:
+    frames: dict[Path, list[Example]] = defaultdict(list)
+    for example in examples:
+        frames[example.frame].append(example)
+    return frames
+
+
+def _load(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ProfileError(f"cannot read the evidence frame {path}")
+    return image
+
+
+def build_face_crops(examples: Sequence[Example], out: Path, settings: PlaySettings,
+                     check: Sequence[Example] = ()) -> Path:
+    """The face reader's set under ``out`` (``train/<class>``, ``val/<class>``); returns ``out``."""
+    from vision.synth.dataset import write_crops
+
+    rng = np.random.default_rng(settings.seed)
+    for split in ("train", "val"):
+        for name in CLASS_NAMES:
+            (out / split / name).mkdir(parents=True, exist_ok=True)
+    for split, chosen, copies, jitter in (("train", examples, settings.copies, 0.06),
+                                          ("val", check or examples, 1, 0.0)):
+        for k, (path, found) in enumerate(sorted(_by_frame(chosen).items())):
+            image = _load(path)
+            boxes = [(str(e.card), e.box) for e in found]
+            write_crops(image, boxes, out / split, f"play{k:05d}", rng, copies=copies, jitter=jitter)
+    _fill_faces(out, settings.seed)
+    return out
+
+
+def _fill_faces(out: Path, seed: int) -> None:
+    """A class without an example in a split gets crops of the generator's ``five-card-draw`` card (enrollment's
+    way, ``vision.enroll.learn``), so that the face reader keeps its classes."""
+    from vision.enroll.spread import render_spread
+    from vision.reader_classes import card_of_class_name
+    from vision.reader_crops import square_crop
+    from vision.synth.faces import FIVE_CARD_DRAW, load_deck
+
+    other = load_deck(FIVE_CARD_DRAW)
+    for split, count in (("train", 4), ("val", 1)):
+        for name in CLASS_NAMES:
+            folder = out / split / name
+            if any(folder.iterdir()):
+                continue
+            card = card_of_class_name(name)
+            for k in range(count):
+                spread = render_spread(other, [card], seed=seed + k, size=(400, 300),
+                                       tilt_degrees=180 if card is JOKER else 30)
+                pts = spread.corners[0]
+                box = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+                cv2.imwrite(str(folder / f"other_{k}.jpg"), square_crop(spread.image, box))
+
+
+def build_index_patches(examples: Sequence[Example], out: Path, base: Path, settings: PlaySettings,
+                        check: Sequence[Example] = ()) -> Path:
+    """The index reader's set under ``out`` (``train/<class>``, ``val/<class>``, with ``none``); returns ``out``."""
+    from vision.enroll.learn_index import INDEX_CLASSES
+    from vision.enroll.learn_index import _fill_empty_classes as fill_index
+    from vision.reader import CardReader
+    from vision.real_index_patches import HALF_SHOWN, outlined_cards
+    from vision.synth.procedural_patches import write_patches
+    from vision.synth.scene import PlacedCard, Scene
+
+    for split in ("train", "val"):
+        for name in INDEX_CLASSES:
+            (out / split / name).mkdir(parents=True, exist_ok=True)
+    reader = CardReader(base, threads=settings.threads)
+    rng = np.random.default_rng(settings.seed + 1)
+    for split, chosen, cuts in (("train", examples, settings.index_cuts), ("val", check or examples, 1)):
+        for k, (path, found) in enumerate(sorted(_by_frame(chosen).items())):
+            image = _load(path)
+            cards = outlined_cards([(e.card, e.box) for e in found], reader.outlines(image)[0])
+            placed = tuple(PlacedCard(c.card, c.outline.astype(np.float32), 1.0,
+                                      (1.0 if c.index_free[0] else HALF_SHOWN, 1.0 if c.index_free[1] else HALF_SHOWN))
+                           for c in cards)
+            if placed:
+                write_patches(out / split, Scene(k, "play", image, placed), "play", keep_none=4, keep_card=1.0,
+                              rng=rng, cuts=cuts)
+    fill_index(out, settings.seed)
+    return out
+
+
+def _time_box(seconds: float | None) -> dict[str, Callable[[Any], None]]:
+    """Ultralytics callbacks that stop a run once ``seconds`` have passed (the epoch under way ends there, is
+    validated and saved)."""
+    if seconds is None:
+        return {}
+    start = time.monotonic()
+
+    def on_batch_end(trainer: Any) -> None:
+        if time.monotonic() - start > seconds:
+            trainer.stop = True
+
+    return {"on_train_batch_end": on_batch_end}
+
+
+def _start_weights(base: Path, any_deck: str, fallback: str) -> Path:
+    for name in (any_deck, fallback):
+        if (base / f"{name}.pt").exists():
+            return base / f"{name}.pt"
+    raise ProfileError(f"the base model {base} has no {any_deck}.pt (nor {fallback}.pt) to start from: learning "
+                       "needs the PyTorch weights beside the ONNX files")
+
+
+def _as_best(run: Path, shim: Path) -> Path:
+    """A run folder whose ``best.pt`` is ``run``'s last weights (what ``export_models`` takes)."""
+    last = run / "weights" / "last.pt"
+    if not last.exists():
+        raise ProfileError(f"the training run {run} left no weights")
+    (shim / "weights").mkdir(parents=True, exist_ok=True)
+    shutil.copy(last, shim / "weights" / "best.pt")
+    return shim
+
+
+def learn_from_play(examples: Sequence[Example], base: Path, target: Path, work: Path,
+                    settings: PlaySettings | None = None, check: Sequence[Example] = (),
+                    report: Callable[[str], None] = lambda stage: None, info: dict[str, Any] | None = None) -> Path:
+    """Fine-tune ``base``'s any-deck face and index readers on ``examples`` and write the new model folder
+    ``target`` (a copy of ``base`` with those two replaced); ``work`` holds the sets and runs. ``check``: examples
+    kept out of learning, the validation split. ``info`` goes into ``reader.json`` under ``play``."""
+    from vision import train
+    from vision.reader_models import ANY_DECK_CLASSIFIER, ANY_DECK_INDEX_READER, CLASSIFIER, INDEX_READER, MANIFEST
+
+    settings = settings or PlaySettings()
+    if not examples:
+        raise ProfileError("no confirmed card to learn from: play some rounds first (cards set by hand and frames "
+                           "the evidence retention pruned give none)")
+    if target.exists():
+        raise ProfileError(f"{target} exists already: learning writes a new model folder")
+    train.prepare_offline_ultralytics()
+    work.mkdir(parents=True, exist_ok=True)
+    report("faces")
+    faces = build_face_crops(examples, work / "faces", settings, check)
+    report("corners")
+    corners = build_index_patches(examples, work / "corners", base, settings, check) if settings.index_epochs else None
+    overrides: dict[str, Any] = {"plots": False, "verbose": False, "val": True}
+    if settings.batch:
+        overrides["batch"] = settings.batch
+    total = settings.minutes * 60 if settings.minutes is not None else None
+    started = time.monotonic()
+    report("train faces")
+    face_run = train.train_face_transfer(
+        faces, work / "face-run", epochs=settings.epochs, threads=settings.threads,
+        start_from=_start_weights(base, ANY_DECK_CLASSIFIER, CLASSIFIER),
+        callbacks=_time_box(None if total is None else total * FACE_SHARE), **overrides)
+    index_run = None
+    if corners is not None:
+        report("train corners")
+        left = None if total is None else max(total - (time.monotonic() - started), 1.0)
+        index_run = train.train_index_reader(
+            corners, work / "index-run", epochs=settings.index_epochs, threads=settings.threads,
+            start_from=_start_weights(base, ANY_DECK_INDEX_READER, INDEX_READER), callbacks=_time_box(left),
+            **overrides)
+    report("export")
+    staging = target.with_name(f".{target.name}.partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for item in base.iterdir():
+        if item.is_file() and (item.suffix in MODEL_FILES or item.name == MANIFEST):
+            shutil.copy(item, staging / item.name)
+    train.export_models(work / "no-run", work / "no-run", staging,
+                        any_index_run=None if index_run is None else _as_best(index_run, work / "index-best"),
+                        any_face_run=_as_best(face_run, work / "face-best"))
+    manifest = json.loads((staging / MANIFEST).read_text())
+    manifest[PLAY_KEY] = {**(info or {}), "examples": len(examples), "check_examples": len(check),
+                          "rounds": sorted({e.round_id for e in examples}), "settings": asdict(settings)}
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging.replace(target)
+    report("done")
+    return target
+
+
+def check_on_examples(check: Sequence[Example], candidate: Path, active: Path) -> tuple[VerifyReport, VerifyReport]:
+    """The active model and the candidate, each reading the check examples' frames whole as at the table: per
+    model, how many of the confirmed cards a reading on their box names (enrollment's ``verify_reader``)."""
+    from vision.enroll.registry import describe
+
+    frames = sorted(_by_frame(check).items())
+    images = [_load(path) for path, _ in frames]
+    truth = SpreadTruth([TruthCard(i, e.card, e.box) for i, (_, found) in enumerate(frames) for e in found])
+    old = verify_reader(active_reader(active), images, truth, describe(active))
+    new = verify_reader(model_reader(candidate), images, truth, describe(candidate))
+    return old, new
+
+
+def split_check(round_ids: Sequence[int], every: int = 5) -> set[int]:
+    """The rounds kept out of learning to check the new model on: every ``every``-th of them (oldest first), and
+    the newest when that gives none but there are two or more; none for a single round."""
+    ordered = sorted(set(round_ids))
+    chosen = {r for i, r in enumerate(ordered) if i % every == every - 1}
+    if not chosen and len(ordered) >= 2:
+        chosen = {ordered[-1]}
+    return chosen
