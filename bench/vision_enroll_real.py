@@ -106,7 +106,7 @@ def card_of_face(corners: Any, boxes: list[IndexBox]) -> str | None:
         centre = index.centre
         if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), centre, False) < 0:
             continue
-        reach = float(np.min(np.linalg.norm(quad - np.float32(centre), axis=1)))
+        reach = float(np.min(np.linalg.norm(quad - np.asarray(centre, np.float32), axis=1)))
         if reach <= CORNER_REACH * width and (best is None or reach < best[0]):
             best = (reach, index.card)
     return None if best is None else best[1]

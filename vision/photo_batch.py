@@ -78,7 +78,9 @@ def stretch_frame(frame: npt.NDArray[np.uint8], aspect: tuple[float, float]) -> 
         return frame
     wide, tall = aspect
     height, width = np.shape(frame)[:2]
-    return cv2.resize(np.asarray(frame), (round(width * wide), round(height * tall)), interpolation=cv2.INTER_LINEAR)
+    stretched = cv2.resize(np.asarray(frame), (round(width * wide), round(height * tall)),
+                           interpolation=cv2.INTER_LINEAR)
+    return np.asarray(stretched, np.uint8)
 
 
 def read_stretched(reader: CardReader, frame: object, aspect: tuple[float, float]) -> list[Detection]:

@@ -107,8 +107,8 @@ def _short_side(quad: npt.NDArray[np.float64]) -> float:
 
 def _corner_gap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
     """How far apart two outlines' corners lie (the farthest pair, the outlines matched corner to corner)."""
-    a, b = order_corners(a), order_corners(b)
-    return float(min(np.abs(a - b).max(), np.abs(np.roll(a, 2, axis=0) - b).max()))
+    first, second = order_corners(a), order_corners(b)
+    return float(min(np.abs(first - second).max(), np.abs(np.roll(first, 2, axis=0) - second).max()))
 
 
 def _area(quad: npt.NDArray[np.float64]) -> float:
