@@ -576,6 +576,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sm.cli.winner": ("game over: team {team} wins with {score}", "hết trận: đội {team} thắng với {score}"),
     "sm.cli.tied": ("tied at {score} without the bidding team: another hand is played",
                     "hòa {score} mà không có đội gọi: chơi thêm một ván"),
+    "sl.cli.table_header": ("Sâm Lốc table record, {players} players, bet {bet}, turn timer {timer} s, {mode}; seat "
+                            "{player} would lead",
+        "Biên bản bàn Sâm Lốc, {players} người, cược {bet}, {timer} giây mỗi lượt, {mode}; ghế {player} đánh trước"),
+    "sl.cli.rebuilt": ("the hands as dealt, rebuilt from what each seat played and showed:",
+        "bài đã chia, dựng lại từ các lá mỗi ghế đã đánh và đã lật:"),
+    "sl.cli.rebuilt_unknown": ("seat {player}: not known (it played and showed nothing)",
+        "ghế {player}: không rõ (không đánh và không lật lá nào)"),
+    "sm.cli.table_header": ("Schmier table record: seat {seat} deals; scores going in: {scores}",
+        "Biên bản bàn Schmier: ghế {seat} chia bài; điểm trước ván: {scores}"),
+    "cli.violation": ("VIOLATION ({kind}): {message}",
+        "VI PHẠM ({kind}): {message}"),
+    "cli.held": ("HELD for a supervisor: {count} rules broken; nothing is paid until a supervisor has looked",
+        "TẠM GIỮ chờ giám sát: {count} luật bị phạm; chưa trả gì cho đến khi giám sát xem xét"),
 }
 
 # The engines' own phrases (house-way lines, settlement reasons, Sâm Lốc refusals and log lines; keys in
@@ -780,6 +793,68 @@ PHRASES_VI: dict[str, str] = {
     "schmier.effect.leads_trick": "đánh đầu nước {trick}",
     "schmier.effect.wins_trick": "ghế {seat} (đội {team}) ăn nước {trick}",
     "schmier.effect.hand_scored": "tính điểm ván: {listing}",
+    # hands followed at the table (table records): refusals, the log, the violations found at the end
+    "samloc.illegal.table_only": (
+        "{kind} chỉ có trong biên bản bàn (bài chưa biết đến cuối ván); ván này do máy chia, máy tự "
+        "kiểm tới trắng và biết mọi lá"
+    ),
+    "samloc.illegal.timer_lays": (
+        "ghế {seat} hết giờ khi đánh trước: đồng hồ đánh lá lẻ {which} của ghế đó, {card}, không "
+        "phải {cards}"
+    ),
+    "samloc.illegal.timer_passes": "ghế {seat} hết giờ khi được bỏ lượt: ghế đó bỏ lượt, không đánh lá nào",
+    "samloc.log.claims_instant": "ghế {seat} báo tới trắng: lật đủ 10 lá",
+    "samloc.log.shows": "ghế {seat} lật {cards}",
+    "samloc.log.shows_none": "ghế {seat} không lật lá nào",
+    "samloc.table.already_played": "lá {card} đã được ghế {seat} đánh",
+    "samloc.table.claim_too_late": "tới trắng phải báo ngay sau khi chia, trước khi báo sâm hay đánh lá đầu",
+    "samloc.table.claimed_twice": "ghế {seat} đã báo tới trắng rồi",
+    "samloc.table.name_the_card": "ghế {seat} hết giờ khi đánh trước: nhập lá người chia đã đánh thay",
+    "samloc.table.show_too_early": "chỉ lật bài khi ván đã xong; đang là lượt ghế {turn}",
+    "samloc.table.shown_twice": "ghế {seat} đã lật bài rồi",
+    "samloc.table.too_many": "ghế {seat} còn {count} lá, không phải {cards}",
+    "samloc.violation.bao1": (
+        "ghế {seat} đánh {card} khi còn {highest} và ghế {announced} còn một lá (báo một: phải đánh "
+        "lá lẻ cao nhất); ghế {announced} không về trong vòng đó: không phải trả thêm"
+    ),
+    "samloc.violation.bao1_pays": (
+        "ghế {seat} đánh {card} khi còn {highest} và ghế {announced} còn một lá (báo một: phải đánh "
+        "lá lẻ cao nhất); ghế {announced} về trong vòng đó: ghế {seat} đền làng"
+    ),
+    "samloc.violation.card_twice": "lá {card} xuất hiện hai lần trong ván ({where}): một bộ bài chỉ có mỗi lá một lần",
+    "samloc.violation.hand_size": (
+        "bài của ghế {seat} có {count} lá ({played} đã đánh, {shown} đã lật): mỗi người được chia "
+        "10 lá"
+    ),
+    "samloc.violation.instant_false": "ghế {seat} báo tới trắng nhưng các lá đã lật ({cards}) không tới trắng",
+    "samloc.violation.instant_unclaimed": (
+        "ghế {seat} được chia bài tới trắng ({name}: {cards}) nhưng không báo: không được trả"
+    ),
+    "samloc.violation.not_rebuilt": "ván dựng lại không nhận nước {index} của ghế {seat}: {error}",
+    "samloc.violation.played_by": "ghế {seat} đã đánh",
+    "samloc.violation.shown_by": "ghế {seat} đã lật",
+    "samloc.violation.timer_card": (
+        "ghế {seat} hết giờ khi đánh trước: đã đánh {laid}, đồng hồ phải đánh lá lẻ {which}, {card}"
+    ),
+    "samloc.word.highest": "cao nhất",
+    "samloc.word.lowest": "thấp nhất",
+    "schmier.illegal.count_only": (
+        "ghế {seat} bỏ bài chỉ được đếm: điều đó thuộc biên bản bàn; ván này biết bài đã chia, hãy "
+        "nhập các lá"
+    ),
+    "schmier.log.discards_face_down": "ghế {seat} úp bỏ {count} lá",
+    "schmier.point.not_played": "không đội nào: lá {card} không được đánh",
+    "schmier.table.already_played": "lá {card} đã được ghế {seat} đánh",
+    "schmier.table.count_the_discard": "bàn không thấy các lá bỏ (úp): nhập số lá ghế {seat} đã bỏ",
+    "schmier.table.dealer_count": "người chia lấy {kept} lá để dành và bỏ {kept} lá để giữ 6 lá, không phải {count}",
+    "schmier.table.gets": "nhận {count} lá để dành",
+    "schmier.table.too_many": "ghế {seat} được bỏ 0 đến {most} lá, không phải {count}",
+    "schmier.violation.revoke": (
+        "ghế {seat} đánh {card} ở nước {trick} khi đang có {held} (đánh ở nước {later}): phải theo "
+        "{suit}"
+    ),
+    "schmier.violation.trump_discarded": "không ai đánh {card}, lá chủ không ai được bỏ: lá đó đã bị bỏ",
+    "schmier.word.trump": "chủ",
     "logs.zone.house_high": "nhà cái tay cao",
     "logs.zone.house_low": "nhà cái tay thấp",
     "logs.zone.seat_high": "ghế {seat} tay cao",

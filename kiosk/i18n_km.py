@@ -414,6 +414,14 @@ TEXTS_KM: dict[str, str] = {
     "sm.cli.scores": "ពិន្ទុសរុប៖ {scores}",
     "sm.cli.winner": "ល្បែងចប់៖ ក្រុម {team} ឈ្នៈដោយ {score}",
     "sm.cli.tied": "ស្មើ {score} ដោយគ្មានក្រុមដេញថ្លៃ៖ លេងមួយដៃទៀត",
+    "sl.cli.table_header": (
+        "កំណត់ត្រាតុ សឹមឡុក អ្នកលេង {players} នាក់ ភ្នាល់ {bet} {timer} វិនាទីក្នុងមួយវេន {mode}៖ កៅអី {player} ចេញមុន"
+    ),
+    "sl.cli.rebuilt": "កាតដែលបានចែក សង់ឡើងវិញពីកាតដែលកៅអីនីមួយៗបានចេញ និងបានបើក៖",
+    "sl.cli.rebuilt_unknown": "កៅអី {player}៖ មិនស្គាល់ (មិនបានចេញ និងមិនបានបើកកាតណាទេ)",
+    "sm.cli.table_header": "កំណត់ត្រាតុ Schmier៖ កៅអី {seat} ចែកបៀ៖ ពិន្ទុមុនដៃនេះ៖ {scores}",
+    "cli.violation": "ការបំពាន ({kind})៖ {message}",
+    "cli.held": "ផ្អាកទុកសម្រាប់អ្នកត្រួតពិនិត្យ៖ បំពានច្បាប់ {count}៖ មិនសងអ្វីទេ រហូតដល់អ្នកត្រួតពិនិត្យបានមើល",
 }
 
 # The engines' phrases in Khmer (keys of engine.phrases.TEMPLATES).
@@ -610,6 +618,64 @@ PHRASES_KM: dict[str, str] = {
     "schmier.effect.leads_trick": "ចេញមុនល្បិច {trick}",
     "schmier.effect.wins_trick": "កៅអី {seat} (ក្រុម {team}) ឈ្នៈល្បិច {trick}",
     "schmier.effect.hand_scored": "ពិន្ទុដៃនេះ៖ {listing}",
+    "samloc.illegal.table_only": (
+        "{kind} មានតែក្នុងកំណត់ត្រាតុ (មិនស្គាល់កាតរហូតដល់ចប់ដៃ)៖ ដៃនេះម៉ាស៊ីនចែក "
+        "វាពិនិត្យឈ្នៈផ្ដាច់ព្រាត់ដោយខ្លួនឯង ហើយស្គាល់គ្រប់សន្លឹក"
+    ),
+    "samloc.illegal.timer_lays": "កៅអី {seat} អស់ម៉ោងពេលចេញមុន៖ ម៉ោងចេញសន្លឹកឯកោ{which}របស់គាត់ {card} មិនមែន {cards}",
+    "samloc.illegal.timer_passes": "កៅអី {seat} អស់ម៉ោងពេលអាចអស់វេន៖ គាត់អស់វេន មិនចេញសន្លឹកណាទេ",
+    "samloc.log.claims_instant": "កៅអី {seat} ប្រកាសឈ្នៈផ្ដាច់ព្រាត់៖ បើកកាតទាំង 10 សន្លឹក",
+    "samloc.log.shows": "កៅអី {seat} បើក {cards}",
+    "samloc.log.shows_none": "កៅអី {seat} មិនបើកកាតណាទេ",
+    "samloc.table.already_played": "{card} ត្រូវបានកៅអី {seat} ចេញរួចហើយ",
+    "samloc.table.claim_too_late": "ឈ្នៈផ្ដាច់ព្រាត់ត្រូវប្រកាសក្រោយចែក មុនសុំសឹម ឬមុនកាតដំបូង",
+    "samloc.table.claimed_twice": "កៅអី {seat} បានប្រកាសឈ្នៈផ្ដាច់ព្រាត់រួចហើយ",
+    "samloc.table.name_the_card": "កៅអី {seat} អស់ម៉ោងពេលចេញមុន៖ បញ្ចូលសន្លឹកដែលអ្នកចែកកាតបានចេញជំនួស",
+    "samloc.table.show_too_early": "បើកកាតបានតែពេលដៃនេះចប់៖ វេនកៅអី {turn}",
+    "samloc.table.shown_twice": "កៅអី {seat} បានបើកកាតរួចហើយ",
+    "samloc.table.too_many": "កៅអី {seat} នៅសល់ {count} សន្លឹក មិនមែន {cards}",
+    "samloc.violation.bao1": (
+        "កៅអី {seat} ចេញ {card} ពេលកាន់ {highest} ហើយកៅអី {announced} នៅសល់មួយសន្លឹក (ប្រកាស់៖ "
+        "ត្រូវចេញសន្លឹកធំបំផុត)។ កៅអី {announced} មិនអស់កាតក្នុងជុំនោះ៖ គ្មានការសងបន្ថែម"
+    ),
+    "samloc.violation.bao1_pays": (
+        "កៅអី {seat} ចេញ {card} ពេលកាន់ {highest} ហើយកៅអី {announced} នៅសល់មួយសន្លឹក (ប្រកាស់៖ "
+        "ត្រូវចេញសន្លឹកធំបំផុត)។ កៅអី {announced} អស់កាតក្នុងជុំនោះ៖ កៅអី {seat} សងទាំងភូមិ"
+    ),
+    "samloc.violation.card_twice": "{card} មានពីរដងក្នុងការចែក ({where})៖ បៀមួយហ៊ូមានសន្លឹកនីមួយៗតែម្ដង",
+    "samloc.violation.hand_size": (
+        "កាតរបស់កៅអី {seat} មាន {count} សន្លឹក (ចេញ {played} បើក {shown})៖ ម្នាក់ៗត្រូវបានចែក 10 "
+        "សន្លឹក"
+    ),
+    "samloc.violation.instant_false": (
+        "កៅអី {seat} ប្រកាសឈ្នៈផ្ដាច់ព្រាត់ ប៉ុន្តែកាតដែលបើក ({cards}) មិនមែនជាឈ្នៈផ្ដាច់ព្រាត់"
+    ),
+    "samloc.violation.instant_unclaimed": (
+        "កៅអី {seat} ត្រូវបានចែកឈ្នៈផ្ដាច់ព្រាត់ ({name}៖ {cards}) តែមិនបានប្រកាស៖ មិនសង"
+    ),
+    "samloc.violation.not_rebuilt": "ដៃដែលសង់ឡើងវិញមិនទទួលសកម្មភាព {index} របស់កៅអី {seat}៖ {error}",
+    "samloc.violation.played_by": "កៅអី {seat} បានចេញ",
+    "samloc.violation.shown_by": "កៅអី {seat} បានបើក",
+    "samloc.violation.timer_card": "កៅអី {seat} អស់ម៉ោងពេលចេញមុន៖ បានចេញ {laid} ម៉ោងត្រូវចេញសន្លឹកឯកោ{which} {card}",
+    "samloc.word.highest": "ធំបំផុត",
+    "samloc.word.lowest": "តូចបំផុត",
+    "schmier.illegal.count_only": (
+        "ការបោះកាតរបស់កៅអី {seat} គ្រាន់តែរាប់៖ វាសម្រាប់កំណត់ត្រាតុ។ ដៃនេះស្គាល់កាតដែលចែក "
+        "សូមបញ្ចូលកាត"
+    ),
+    "schmier.log.discards_face_down": "កៅអី {seat} បោះ {count} សន្លឹកផ្កាប់មុខ",
+    "schmier.point.not_played": "គ្មានក្រុមណា៖ {card} មិនត្រូវបានចេញ",
+    "schmier.table.already_played": "{card} ត្រូវបានកៅអី {seat} ចេញរួចហើយ",
+    "schmier.table.count_the_discard": "តុមិនឃើញកាតដែលបោះ (ផ្កាប់មុខ)៖ បញ្ចូលចំនួនដែលកៅអី {seat} បានបោះ",
+    "schmier.table.dealer_count": "អ្នកចែកបៀយកកាតទុក {kept} សន្លឹក ហើយបោះ {kept} ដើម្បីរក្សា 6 មិនមែន {count}",
+    "schmier.table.gets": "បាន {count} សន្លឹកពីកាតទុក",
+    "schmier.table.too_many": "កៅអី {seat} អាចបោះ 0 ដល់ {most} សន្លឹក មិនមែន {count}",
+    "schmier.violation.revoke": (
+        "កៅអី {seat} ចេញ {card} ក្នុងល្បិច {trick} ពេលកាន់ {held} (ចេញនៅល្បិច {later})៖ "
+        "ត្រូវតែចេញតាមឈុត {suit}"
+    ),
+    "schmier.violation.trump_discarded": "គ្មាននរណាចេញ {card} ដែលជា Trump ដែលគ្មាននរណាអាចបោះបាន៖ វាត្រូវបានបោះចោល",
+    "schmier.word.trump": "Trump",
     "logs.zone.house_high": "ផ្ទះ កាតខ្ពស់",
     "logs.zone.house_low": "ផ្ទះ កាតទាប",
     "logs.zone.seat_high": "កៅអី {seat} កាតខ្ពស់",

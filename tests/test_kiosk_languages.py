@@ -172,7 +172,8 @@ def test_a_schmier_hands_log_is_worded_in_the_screens_language_with_seats_from_o
     from engine.schmier.actions import Bid, NameTrump, Play, Record
 
     bid, trump = Bid(seat=0, amount=4), NameTrump(seat=2, suit=Suit.HEARTS)
-    assert bid.text() == "seat 0 bids 4"  # the engine and the journal count seats from 0
+    assert bid.text() == "seat 1 bids 4"  # the engine's and the journal's words count seats from 1, as people do
+    assert bid.to_json()["seat"] == 0  # the JSON from 0
     assert Catalogue("en").phrase(bid.text()) == "seat 1 bids 4"
     assert Catalogue("vi").phrase(bid.text()) == "ghế 1 gọi 4"
     assert Catalogue("km").phrase(trump.text()) == "កៅអី 3 ជ្រើសឈុត Trump កឺ ♥"
@@ -282,7 +283,8 @@ def test_schmiers_six_points_are_worded_in_the_screens_language_with_seats_and_t
         assert english_words(worded) == [], (award.reason, worded)
     high = points[0]
     assert high.seat is not None and f"{high.seat + 1} (" in catalogue.phrase(high.reason)
-    assert "(team 0 " in points[-1].reason or "team 0 " in points[-1].reason  # the engine's English counts from 0
+    # the engine's English counts teams from 1 as the table does: team 1 to team 3, never team 0
+    assert "team 1 " in points[-1].reason and "team 0 " not in points[-1].reason
 
 
 @pytest.mark.parametrize("language", ["vi", "km"])

@@ -50,10 +50,10 @@ def test_replay_narrates_move_by_move_and_prints_the_settlement(
     result = run(dealer_assist, cli_env, str(DATA / "bao1_pays_for_everyone.json"))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert "  5. seat 0 plays KH (the king of hearts); báo 1 broken" in "\n".join(lines)
-    assert "seat 0 pays seat 1    1500  báo 1, pays for everyone: seat 2's never played a card" in result.stdout
-    assert lines[-2] == "nets: seat 0 -3000, seat 1 +3000, seat 2 +0"
-    assert lines[-1] == "next hand: seat 1 leads"
+    assert "  5. seat 1 plays KH (the king of hearts); báo 1 broken" in "\n".join(lines)
+    assert "seat 1 pays seat 2 1500: báo 1, pays for everyone: seat 3's never played a card" in result.stdout
+    assert lines[-2] == "nets: seat 1 -3000, seat 2 +3000, seat 3 +0"
+    assert lines[-1] == "next hand: seat 2 leads"
 
 
 def test_an_illegal_action_stops_the_replay_with_its_index_and_reason(
@@ -64,7 +64,7 @@ def test_an_illegal_action_stops_the_replay_with_its_index_and_reason(
     assert result.stderr.strip() == (
         "dealer-assist: action 5: the queen of hearts can only be beaten by a higher single"
     )
-    assert "  4. seat 2 passes" in result.stdout  # the moves before it were narrated
+    assert "  4. seat 3 passes" in result.stdout  # the moves before it were narrated
 
 
 @pytest.mark.parametrize(
@@ -74,8 +74,8 @@ def test_an_illegal_action_stops_the_replay_with_its_index_and_reason(
         (lambda d: d["actions"].__setitem__(1, {"seat": 2, "fold": True}), "action 1: unknown key fold"),
         (lambda d: d["actions"].__setitem__(1, {"seat": 2, "play": ["QX"]}), "action 1: unknown card 'QX'"),
         (lambda d: d["table"].__setitem__("bet", 150), "setting bet is 150, not one of the bet levels"),
-        (lambda d: d["hands"][0].pop(), "seat 0 was dealt 9 cards"),
-        (lambda d: d["actions"].pop(), "the hand is not over after 6 actions: seat 1 is to play"),
+        (lambda d: d["hands"][0].pop(), "seat 1 was dealt 9 cards"),
+        (lambda d: d["actions"].pop(), "the hand is not over after 6 actions: seat 2 is to play"),
         (lambda d: d.__setitem__("game", "schmier"), "is a 'schmier' hand"),
     ],
 )

@@ -37,7 +37,7 @@ def test_mode_is_normal_or_sam_ngheo_giau() -> None:
 
 def test_the_creator_must_hold_at_least_the_bet() -> None:
     assert Settings(bet=100, room_owner=1, balances=(0, 100)).room_owner == 1
-    with pytest.raises(SettingsError, match="the room owner \\(seat 1\\) holds 99 coins, less than the bet 100"):
+    with pytest.raises(SettingsError, match="the room owner \\(seat 2\\) holds 99 coins, less than the bet 100"):
         Settings(bet=100, room_owner=1, balances=(500, 99))
 
 
@@ -85,7 +85,7 @@ def test_every_number_of_the_rulebook_is_a_setting_with_the_spec_default() -> No
 
 def test_deals_ten_cards_to_each_seat_from_one_deck() -> None:
     assert deal(*HANDS).players == 2
-    with pytest.raises(DealError, match="seat 1 was dealt 9 cards; every seat gets 10"):
+    with pytest.raises(DealError, match="seat 2 was dealt 9 cards; every seat gets 10"):
         deal_from_json({"hands": [HANDS[0].split(), HANDS[1].split()[:9]], "leader": 0})
     with pytest.raises(CardError, match="card 3H appears twice"):
         deal_from_json({"hands": [HANDS[0].split(), HANDS[0].split()], "leader": 0})

@@ -11,7 +11,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -361,3 +363,51 @@ def test_the_state_dealt_by_the_kiosk_refuses_table_actions() -> None:
 
 def test_a_full_deck_is_never_more_than_52() -> None:
     assert len(standard_deck()) == 52
+
+
+# ---------------------------------------------------------------- the supervisor's command, run as a supervisor runs it
+
+
+def run_cli(dealer_assist: list[str], cli_env: dict[str, str], path: Path, *args: str) -> Any:
+    return subprocess.run([*dealer_assist, "samloc", "replay", str(path), *args], capture_output=True, text=True,
+                          env=cli_env, timeout=60)
+
+
+def test_the_replay_command_holds_a_broken_record_with_exit_status_3(
+    dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(bao1_broken_record()), encoding="utf-8")
+    done = run_cli(dealer_assist, cli_env, path, "--json")
+    assert done.returncode == 3, done.stderr
+    out = json.loads(done.stdout)
+    assert set(out) == {"result", "winners", "deltas", "payments", "held", "violations"}
+    assert out["held"] is True and out["deltas"] == [190, 0, -190]
+    assert out["violations"] == [{"seat": 2, "kind": "bao1_duty", "message": (
+        "seat 3 played QS while holding AC and seat 1 had one card (báo 1: he must play his highest single); "
+        "seat 1 went out that round: seat 3 pays for everyone")}]
+    # narrated: the rebuilt hands, the violation and the hold, seats from 1
+    words = run_cli(dealer_assist, cli_env, path)
+    assert words.returncode == 3
+    lines = words.stdout.splitlines()
+    assert lines[0] == "Sâm Lốc table record, 3 players, bet 10, turn timer 20 s, standard rules; seat 1 would lead"
+    assert "  seat 3: 2D 5S QS 4D 6S 8S 10S JH KC AC" in lines
+    assert any(line.startswith("VIOLATION (bao1_duty): seat 3 played QS") for line in lines)
+    assert any(line.startswith("HELD for a supervisor: 1 rules broken") for line in lines)
+    vi = run_cli(dealer_assist, cli_env, path, "--language", "vi")
+    assert vi.returncode == 3 and "ghế 3 đánh QS khi còn AC" in vi.stdout and "TẠM GIỮ" in vi.stdout
+
+
+def test_the_replay_command_settles_a_sound_record_with_exit_status_0(
+    dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(three_player_record()), encoding="utf-8")
+    done = run_cli(dealer_assist, cli_env, path, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["held"] is False and json.loads(done.stdout)["violations"] == []
+    nine = two_player_record()
+    nine["revealed"][1] = c(CARDS_1)[:-1]
+    path.write_text(json.dumps(nine), encoding="utf-8")
+    held = run_cli(dealer_assist, cli_env, path, "--json", "--language", "km")
+    assert held.returncode == 3 and json.loads(held.stdout)["violations"][0]["kind"] == "hand_size"

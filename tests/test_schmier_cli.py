@@ -72,14 +72,14 @@ def test_replay_narrates_the_hand_and_gives_a_reason_for_each_point(
     done = run(dealer_assist, cli_env, str(DATA / "made.json"))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "Schmier hand: seat 0 deals; scores going in: team 0 0, team 1 0, team 2 0"
-    assert "  [6] seat 1 names hearts ♥ trump; seat 1 to discard" in lines
-    assert "Low: team 2: seat 2 (team 2) played the 2 of hearts in trick 1, trick won by seat 1" in lines
-    assert "Game: team 2: team 2 took the most card points (team 0 0, team 1 32, team 2 40)" in lines
+    assert lines[0] == "Schmier hand: seat 1 deals; scores going in: team 1 0, team 2 0, team 3 0"
+    assert "  [6] seat 2 names hearts ♥ trump; seat 2 to discard" in lines
+    assert "Low: team 3: seat 3 (team 3) played the 2 of hearts in trick 1, trick won by seat 2" in lines
+    assert "Game: team 3: team 3 took the most card points (team 1 0, team 2 32, team 3 40)" in lines
     assert lines[-3:] == [
-        "bid: seat 1 (team 1) bid 3 and took 4: made it",
-        "hand: team 0 +0, team 1 +4, team 2 +2",
-        "scores: team 0 0, team 1 4, team 2 2",
+        "bid: seat 2 (team 2) bid 3 and took 4: made it",
+        "hand: team 1 +0, team 2 +4, team 3 +2",
+        "scores: team 1 0, team 2 4, team 3 2",
     ]
 
 
@@ -97,10 +97,10 @@ def test_an_illegal_action_stops_the_replay_with_exit_status_2(
     done = run(dealer_assist, cli_env, str(DATA / "revoke.json"))
     assert done.returncode == 2
     assert done.stderr.strip() == (
-        "dealer-assist: action 15: must follow trump: seat 3 holds the queen of hearts, "
+        "dealer-assist: action 15: must follow trump: seat 4 holds the queen of hearts, "
         "the left bauer (jack of diamonds)"
     )
-    assert done.stdout.splitlines()[-1] == "  [14] seat 2 plays 2♥"  # narrated up to the bad action
+    assert done.stdout.splitlines()[-1] == "  [14] seat 3 plays 2♥"  # narrated up to the bad action
     assert run(dealer_assist, cli_env, str(DATA / "revoke.json"), "--json").stdout == ""
 
 
@@ -113,7 +113,7 @@ def test_an_unfinished_hand_says_what_it_waits_for(
     path.write_text(json.dumps(data))
     done = run(dealer_assist, cli_env, str(path), "--json")
     assert done.returncode == 2
-    assert "the hand is not finished after 20 actions: waiting for seat 2 to play" in done.stderr
+    assert "the hand is not finished after 20 actions: waiting for seat 3 to play" in done.stderr
 
 
 def test_option_trump_anytime_from_the_flag(dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path) -> None:
@@ -124,9 +124,9 @@ def test_option_trump_anytime_from_the_flag(dealer_assist: list[str], cli_env: d
     path.write_text(json.dumps(data))
     strict = run(dealer_assist, cli_env, str(path), "--json")
     assert strict.returncode == 2
-    assert "action 14: must follow spades: seat 2 holds the 9 of spades, the 10 of spades" in strict.stderr
+    assert "action 14: must follow spades: seat 3 holds the 9 of spades, the 10 of spades" in strict.stderr
     loose = run(dealer_assist, cli_env, str(path), "--json", "--trump-anytime")
-    assert loose.returncode == 2 and "not finished after 15 actions: waiting for seat 3 to play" in loose.stderr
+    assert loose.returncode == 2 and "not finished after 15 actions: waiting for seat 4 to play" in loose.stderr
 
 
 @pytest.mark.parametrize(

@@ -146,7 +146,7 @@ def test_the_deal_passes_to_the_left_each_hand() -> None:
     while not hand.is_over:
         hand.apply(random_action(hand, rng))
     assert match.next_dealer == 0
-    with pytest.raises(IllegalAction, match="seat 0 deals this hand, not seat 5"):
+    with pytest.raises(IllegalAction, match="seat 1 deals this hand, not seat 6"):
         match.new_hand(random_deal(random.Random(5), 5, match.scores))
 
 
@@ -205,7 +205,7 @@ def test_each_player_bids_once_and_bidding_ends_with_the_dealer() -> None:
 def test_a_bid_must_be_strictly_higher() -> None:
     hand = fresh(dealer=0)
     hand.bid(1, 4)
-    with pytest.raises(IllegalAction, match="higher than seat 1's 4: bid 5 or more, or pass"):
+    with pytest.raises(IllegalAction, match="higher than seat 2's 4: bid 5 or more, or pass"):
         hand.bid(2, 4)
     assert not hand.can_bid(2, 3) and hand.can_bid(2, 5)
 
@@ -247,7 +247,7 @@ def test_there_is_no_forced_dealer_bid() -> None:
 def test_only_the_bidder_names_trump() -> None:
     hand = fresh(dealer=0)
     bid_round(hand, {4: 3})
-    with pytest.raises(IllegalAction, match="seat 4 won the bidding and names trump, not seat 1"):
+    with pytest.raises(IllegalAction, match="seat 5 won the bidding and names trump, not seat 2"):
         hand.name_trump(1, H)
     hand.name_trump(4, D)
     assert hand.trump is D
@@ -255,7 +255,7 @@ def test_only_the_bidder_names_trump() -> None:
 
 def test_a_player_acts_only_in_turn() -> None:
     hand = fresh(dealer=0)
-    with pytest.raises(IllegalAction, match="not seat 3's turn: waiting for seat 1 to bid or pass"):
+    with pytest.raises(IllegalAction, match="not seat 4's turn: waiting for seat 2 to bid or pass"):
         hand.bid(3, 3)
 
 
@@ -265,7 +265,7 @@ def test_a_player_acts_only_in_turn() -> None:
 def test_non_dealers_discard_in_turn_from_the_dealers_left() -> None:
     hand = replay_file("made", upto=7)
     assert hand.phase is Phase.DISCARD and hand.turn == 1
-    with pytest.raises(IllegalAction, match="not seat 2's turn"):
+    with pytest.raises(IllegalAction, match="not seat 3's turn"):
         hand.discard(2, [])
     order = []
     for action in load("made")["actions"][7:12]:
@@ -283,7 +283,7 @@ def test_a_non_dealer_discards_at_most_3_cards() -> None:
 
 def test_a_non_dealer_may_not_discard_trump_and_the_left_bauer_and_joker_are_trump() -> None:
     hand = replay_file("made", upto=8)  # seat 2 holds JK 2H 9S 10S AD KD
-    with pytest.raises(IllegalAction, match="seat 2 may not discard trump: the joker"):
+    with pytest.raises(IllegalAction, match="seat 3 may not discard trump: the joker"):
         hand.discard(2, [JOKER])
     hand.discard(2, [])
     with pytest.raises(IllegalAction, match=r"may not discard trump: the left bauer \(jack of diamonds\)"):
@@ -375,7 +375,7 @@ def test_a_player_must_follow_the_effective_suit_led() -> None:
     with pytest.raises(IllegalAction) as error:
         hand.play(3, card("7S"))
     assert str(error.value) == (
-        "must follow trump: seat 3 holds the queen of hearts, the left bauer (jack of diamonds)"
+        "must follow trump: seat 4 holds the queen of hearts, the left bauer (jack of diamonds)"
     )
 
 
@@ -431,7 +431,7 @@ def test_the_bauers_and_the_joker_go_to_the_team_that_wins_their_trick() -> None
     assert points["right_bauer"].team == 1
     assert points["left_bauer"].team == 1  # played by seat 3 of team 0, won by seat 1
     assert points["joker"].team == 1  # played by seat 2 of team 2, won by seat 1
-    assert "played by seat 3" in points["left_bauer"].reason
+    assert "played by seat 4" in points["left_bauer"].reason
 
 
 def test_card_points_A4_K3_Q2_J1_10_is_10_joker_1_make_81() -> None:
@@ -454,7 +454,7 @@ def test_game_tied_for_most_goes_to_nobody() -> None:
     ]
     game = award_points(tricks, H)[-1]
     assert game.point == "game" and game.team is None
-    assert game.reason.startswith("nobody: team 0 and team 1 tie at 7 card points")
+    assert game.reason.startswith("nobody: team 1 and team 2 tie at 7 card points")
 
 
 # ----- scoring and end

@@ -48,18 +48,18 @@ def test_records_give_back_the_hand_file_actions_and_say_what_they_caused() -> N
     assert [record.to_json() for record in hand.history] == [upgrade(action) for action in data["actions"]]
     assert upgrade(data["actions"][0]) == {"kind": "bid", "seat": 1, "amount": 3}
     lines = [record.describe() for record in hand.history]
-    assert lines[5] == "seat 0 passes; seat 1 (team 1) wins the bidding at 3"
-    assert lines[7] == "seat 1 discards 2: 3♠ 4♠; gets 2♦ 3♦"
-    assert lines[13] == "seat 1 plays A♥; leads trick 1"
-    assert lines[18] == "seat 0 plays 10♥; seat 1 (team 1) wins trick 1"
-    assert lines[-1].endswith("hand scored: team 0 +0, team 1 +4, team 2 +2")
+    assert lines[5] == "seat 1 passes; seat 2 (team 2) wins the bidding at 3"
+    assert lines[7] == "seat 2 discards 2: 3♠ 4♠; gets 2♦ 3♦"
+    assert lines[13] == "seat 2 plays A♥; leads trick 1"
+    assert lines[18] == "seat 1 plays 10♥; seat 2 (team 2) wins trick 1"
+    assert lines[-1].endswith("hand scored: team 1 +0, team 2 +4, team 3 +2")
 
 
 def test_an_illegal_action_in_a_replay_names_its_index_and_reason() -> None:
     data = hand_file("revoke")
     with pytest.raises(IllegalAction) as error:
         replay(Settings(), data, data["actions"])
-    assert str(error.value).startswith("action 15: must follow trump: seat 3 holds the queen of hearts")
+    assert str(error.value).startswith("action 15: must follow trump: seat 4 holds the queen of hearts")
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_an_illegal_action_in_a_replay_names_its_index_and_reason() -> None:
         ({"seat": 1, "bid": "3"}, "a bid is a whole number"),
         ({"seat": 1, "pass": False}, 'write "pass": true'),
         ({"seat": 1, "play": "ZZ"}, "action 0: unknown card 'ZZ'"),
-        ({"seat": 1, "play": "AS"}, "action 0: not now: the hand is in bidding, waiting for seat 1 to bid or pass"),
+        ({"seat": 1, "play": "AS"}, "action 0: not now: the hand is in bidding, waiting for seat 2 to bid or pass"),
         ("bid 3", "an action is an object"),
     ],
 )
@@ -93,7 +93,7 @@ def test_a_trump_must_be_a_suit() -> None:
 
 def test_settle_before_the_end_says_what_the_hand_waits_for() -> None:
     hand = State(Settings(), random_deal(random.Random(1), 2))
-    with pytest.raises(IllegalAction, match="not over yet: waiting for seat 3 to bid or pass"):
+    with pytest.raises(IllegalAction, match="not over yet: waiting for seat 4 to bid or pass"):
         hand.settle()
 
 
@@ -139,7 +139,7 @@ def test_a_match_file_with_a_wrong_dealer_names_the_hand() -> None:
         hand.apply(random_action(hand, rng))
     data = match.to_json()
     data["hands"].append({**random_deal(rng, 4, match.scores).to_json(), "actions": []})  # type: ignore[union-attr]
-    with pytest.raises(IllegalAction, match=r"hand 2: seat \d deals this hand, not seat 4"):
+    with pytest.raises(IllegalAction, match=r"hand 2: seat \d deals this hand, not seat 5"):
         Match.from_json(data)
 
 

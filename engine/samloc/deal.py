@@ -27,9 +27,9 @@ class Deal:
             raise DealError(f"Sâm Lốc deals to {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {len(self.hands)}")
         for seat, hand in enumerate(self.hands):
             if len(hand) != CARDS_PER_HAND:
-                raise DealError(f"seat {seat} was dealt {len(hand)} cards; every seat gets {CARDS_PER_HAND}")
+                raise DealError(f"seat {seat + 1} was dealt {len(hand)} cards; every seat gets {CARDS_PER_HAND}")
             if any(card.is_joker for card in hand):
-                raise DealError(f"seat {seat} holds a joker; Sâm Lốc uses the 52-card deck without jokers")
+                raise DealError(f"seat {seat + 1} holds a joker; Sâm Lốc uses the 52-card deck without jokers")
         check_no_duplicates([card for hand in self.hands for card in hand])
         if isinstance(self.leader, bool) or not isinstance(self.leader, int) or not 0 <= self.leader < len(self.hands):
             raise DealError(f"the leader must be a seat from 0 to {len(self.hands) - 1}, not {self.leader!r}")
@@ -55,7 +55,7 @@ def deal_from_json(data: Mapping[str, JSON]) -> Deal:
     hands = []
     for seat, hand in enumerate(data["hands"]):
         if not isinstance(hand, list) or not all(isinstance(token, str) for token in hand):
-            raise DealError(f'seat {seat}\'s hand must be a list of cards such as ["3S", "10H"], not {hand!r}')
+            raise DealError(f'seat {seat + 1}\'s hand must be a list of cards such as ["3S", "10H"], not {hand!r}')
         hands.append(parse_cards(hand))
     return Deal(tuple(hands), data.get("leader"))  # type: ignore[arg-type]  # Deal checks the leader itself
 

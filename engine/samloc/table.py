@@ -71,7 +71,8 @@ class Settings:
             check_player_count(seats)
             if not 0 <= self.room_owner < seats:
                 raise SettingsError(
-                    f"setting room_owner is seat {self.room_owner}, but the table seats 0 to {seats - 1}"
+                    f"setting room_owner is {self.room_owner} (seat {self.room_owner + 1}), but the table seats "
+                    f"{seats}: room_owner is 0 to {seats - 1}"
                 )
         if self.chop_cap_bets < self.chop_bets:
             raise SettingsError(
@@ -79,7 +80,7 @@ class Settings:
             )
         if self.balances is not None and self.balances[self.room_owner] < self.bet:
             raise SettingsError(
-                f"the room owner (seat {self.room_owner}) holds {self.balances[self.room_owner]} coins, "
+                f"the room owner (seat {self.room_owner + 1}) holds {self.balances[self.room_owner]} coins, "
                 f"less than the bet {self.bet}: choose a lower bet level or add coins"
             )
 

@@ -4,6 +4,8 @@ JSON form, ``{"kind": …, …}`` as in every game: ``{"kind": "bid", "seat": 1,
 ``{"kind": "pass", "seat": 2}``, ``{"kind": "trump", "seat": 1, "suit": "H"}``,
 ``{"kind": "discard", "seat": 2, "cards": ["2C", "3D"]}``, ``{"kind": "play", "seat": 1, "card": "AH"}``.
 Hand files and journals written before the envelope hold ``{"seat": 1, "bid": 3}``; ``action_from_json`` reads both.
+A table record (the hands unknown: ``engine.schmier.table_hand``) counts the discards, which stay face down:
+``{"kind": "discard", "seat": 2, "count": 3}``, also written ``{"seat": 2, "discard": 3}``.
 
 >>> action_from_json({"kind": "bid", "seat": 1, "amount": 4})
 Bid(seat=1, amount=4)
@@ -27,12 +29,15 @@ def _cards_text(cards: tuple[Card, ...]) -> str:
     return " ".join(card.pretty for card in cards)
 
 
-# The log's words, as phrases a screen words in its language (seats as the engine counts them, from 0).
+# The log's words, as phrases a screen words in its language (the values count seats from 0, the words from 1).
 BIDS = PhraseTemplate("schmier.log.bids", "seat {seat} bids {amount}")
 PASSES = PhraseTemplate("schmier.log.passes", "seat {seat} passes")
 NAMES_TRUMP = PhraseTemplate("schmier.log.names_trump", "seat {seat} names {suit} {symbol} trump")
 KEEPS_ALL = PhraseTemplate("schmier.log.keeps_all", "seat {seat} keeps all 6 cards")
 DISCARDS = PhraseTemplate("schmier.log.discards", "seat {seat} discards {count}: {cards}")
+DISCARDS_FACE_DOWN = PhraseTemplate(
+    "schmier.log.discards_face_down", "seat {seat} discards {count} face down"
+)
 PLAYS = PhraseTemplate("schmier.log.plays", "seat {seat} plays {card}")
 SUIT_WORDS = {suit: PhraseTemplate(f"schmier.suit.{suit.word}", suit.word) for suit in Suit}
 
@@ -93,6 +98,23 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class DiscardCount:
+    """A discard as the table sees it: how many cards went face down (a table record)."""
+
+    seat: int
+    count: int
+    kind: ClassVar[str] = "discard"
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "seat": self.seat, "count": self.count}
+
+    def text(self) -> str:
+        if not self.count:
+            return KEEPS_ALL(seat=self.seat)
+        return DISCARDS_FACE_DOWN(seat=self.seat, count=self.count)
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     seat: int
     card: Card
@@ -105,7 +127,7 @@ class Play:
         return PLAYS(seat=self.seat, card=self.card.pretty)
 
 
-Action = Bid | Pass | NameTrump | Discard | Play
+Action = Bid | Pass | NameTrump | Discard | DiscardCount | Play
 
 _KINDS = ("bid", "pass", "trump", "discard", "play")
 
@@ -145,6 +167,8 @@ def upgrade(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
         )
     kind = kinds[0]
     field = _FIELDS[kind]
+    if kind == "discard" and isinstance(data[kind], int) and not isinstance(data[kind], bool):
+        field = "count"  # a table record's discard: a count of cards face down
     if field is None:
         if data[kind] is not True:
             raise IllegalAction(f'pass {data[kind]!r}: write "pass": true')
@@ -160,6 +184,8 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
     data = upgrade(data)
     kind = kind_of(data, _KINDS)
     field = _FIELDS[kind]
+    if kind == "discard" and "count" in data:
+        field = "count"
     check_keys(data, ["seat"] if field is None else ["seat", field])
     seat = data["seat"]
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
@@ -178,6 +204,10 @@ def action_from_json(data: Mapping[str, JSON]) -> Action:
         if suit is None:
             raise IllegalAction(f"trump {value!r}: name a suit S, H, D or C")
         return NameTrump(seat, suit)
+    if field == "count":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise IllegalAction(f"discard {value!r}: give how many cards went face down, a whole number")
+        return DiscardCount(seat, value)
     if kind == "discard":
         if not isinstance(value, list) or not all(isinstance(token, str) for token in value):
             raise IllegalAction(f'discard {value!r}: give a list of cards such as ["2C", "3D"], [] for none')

@@ -22,7 +22,12 @@ def check_bid(amount: int, high: int | None, high_seat: int | None) -> None:
         raise IllegalAction(f"a bid of {amount} is out of range: bids are {MIN_BID} to {MAX_BID}")
     if high is not None and amount <= high:
         raise IllegalAction(
-            f"a bid must be higher than seat {high_seat}'s {high}: bid {high + 1} or more, or pass"
+            f"a bid must be higher than seat {_from_one(high_seat)}'s {high}: bid {high + 1} or more, or pass"
             if high < MAX_BID
-            else f"seat {high_seat} bid {high}, the most there is: pass"
+            else f"seat {_from_one(high_seat)} bid {high}, the most there is: pass"
         )
+
+
+def _from_one(seat: int | None) -> int | None:
+    """A seat as people count it (from 1)."""
+    return None if seat is None else seat + 1

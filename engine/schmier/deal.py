@@ -34,7 +34,7 @@ class Deal:
             raise DealError(f"{len(self.hands)} hands dealt: Schmier deals one hand to each of {SEATS} seats")
         for seat, hand in enumerate(self.hands):
             if len(hand) != HAND_SIZE:
-                raise DealError(f"seat {seat} was dealt {len(hand)} cards: each seat gets {HAND_SIZE}")
+                raise DealError(f"seat {seat + 1} was dealt {len(hand)} cards: each seat gets {HAND_SIZE}")
         if len(self.kept) != KEPT_SIZE:
             raise DealError(f"the dealer keeps {len(self.kept)} cards: the dealer keeps the other {KEPT_SIZE}")
         everything = [card for hand in self.hands for card in hand] + list(self.kept)
@@ -71,7 +71,7 @@ def deal_from_json(data: Mapping[str, JSON]) -> Deal:
     return Deal(
         dealer=data["dealer"],
         scores=tuple(scores),  # checked by Deal
-        hands=tuple(_cards(hand, f"seat {seat}'s hand") for seat, hand in enumerate(hands)),
+        hands=tuple(_cards(hand, f"seat {seat + 1}'s hand") for seat, hand in enumerate(hands)),
         kept=_cards(data["kept"], "kept"),
     )
 
@@ -96,7 +96,7 @@ def random_deal(rng: random.Random, dealer: int, scores: Sequence[int] = (0, 0, 
 def arrange_deal(dealer: int, hands: Sequence[str], kept_first: str = "", scores: Sequence[int] = (0, 0, 0)) -> Deal:
     """A scripted deal: six hands as card texts ("AH KH 2C …"), the kept cards given out first (in order),
     and the rest of the 53 cards kept after them in deck order."""
-    dealt = tuple(_cards(hand.split(), f"seat {seat}'s hand") for seat, hand in enumerate(hands))
+    dealt = tuple(_cards(hand.split(), f"seat {seat + 1}'s hand") for seat, hand in enumerate(hands))
     first = _cards(kept_first.split(), "kept")
     used = {card for hand in dealt for card in hand} | set(first)
     rest = tuple(card for card in deck_with_joker() if card not in used)

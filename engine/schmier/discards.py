@@ -54,16 +54,17 @@ def _check_in_hand(seat: int, hand: Sequence[Card], cards: Sequence[Card]) -> No
             raise IllegalAction(f"the {card.name} is named twice: discard each card once")
         seen.add(card)
         if card not in hand:
-            raise IllegalAction(f"seat {seat} does not hold the {card.name}")
+            raise IllegalAction(f"seat {seat + 1} does not hold the {card.name}")
 
 
 def check_player_discard(seat: int, hand: Sequence[Card], cards: Sequence[Card], trump: Suit) -> None:
     if len(cards) > MAX_DISCARD:
-        raise IllegalAction(f"seat {seat} may discard at most {MAX_DISCARD} cards, not {len(cards)}")
+        raise IllegalAction(f"seat {seat + 1} may discard at most {MAX_DISCARD} cards, not {len(cards)}")
     _check_in_hand(seat, hand, cards)
     trumps = [card for card in cards if is_trump(card, trump)]
     if trumps:
-        raise IllegalAction(f"seat {seat} may not discard trump: {', '.join(trump_name(c, trump) for c in trumps)}")
+        named = ", ".join(trump_name(card, trump) for card in trumps)
+        raise IllegalAction(f"seat {seat + 1} may not discard trump: {named}")
 
 
 def check_dealer_discard(seat: int, hand: Sequence[Card], cards: Sequence[Card], trump: Suit) -> None:

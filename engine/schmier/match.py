@@ -67,12 +67,12 @@ class Match:
 
     def verify_new_hand(self, deal: Deal) -> None:
         if self.is_over:
-            raise IllegalAction(f"the game is over: team {self.winner} won")
+            raise IllegalAction(f"the game is over: team {(self.winner or 0) + 1} won")
         current = self.current
         if current is not None and not current.is_over:
             raise IllegalAction(f"finish this hand first: waiting for {current.waiting_for()}")
         if deal.dealer != self.next_dealer:
-            raise IllegalAction(f"seat {self.next_dealer} deals this hand, not seat {deal.dealer}")
+            raise IllegalAction(f"seat {self.next_dealer + 1} deals this hand, not seat {deal.dealer + 1}")
         if deal.scores != self.scores:
             raise IllegalAction(f"the deal carries scores {list(deal.scores)}; the game stands at {list(self.scores)}")
 

@@ -11,6 +11,7 @@ from engine.phrases import Phrase, PhraseTemplate
 from engine.schmier.ranks import SEATS, TEAMS, card_points, left_bauer, right_bauer, team_of
 from engine.schmier.settings import GAME_TARGET
 from engine.schmier.tricks import Trick
+from engine.violations import Violation
 
 POINTS = ("high", "low", "right_bauer", "left_bauer", "joker", "game")
 TITLES = {
@@ -37,12 +38,14 @@ class PointAward:
         return {"point": self.point, "team": self.team, "seat": self.seat, "trick": self.trick, "reason": self.reason}
 
 
-def _find(tricks: Sequence[Trick], card: Card) -> tuple[Trick, int]:
+def _find(tricks: Sequence[Trick], card: Card) -> tuple[Trick, int] | None:
+    """The trick ``card`` fell in and who played it; None when nobody played it (a hand followed at the table
+    where a protected trump was discarded against the rules: the five are always played otherwise)."""
     for trick in tricks:
         for seat, played in trick.plays:
             if played == card:
                 return trick, seat
-    raise ValueError(f"{card} was not played")  # the five protected trumps are always played: a bug if reached
+    return None
 
 
 def card_points_by_team(tricks: Sequence[Trick]) -> tuple[int, int, int]:
@@ -71,6 +74,7 @@ TIE_OF_THREE = PhraseTemplate(
     "nobody: team {team_a} and team {team_b} and team {team_c} tie at {top} card points ({listing})",
 )
 MOST_CARD_POINTS = PhraseTemplate("schmier.point.most", "team {team} took the most card points ({listing})")
+NOT_PLAYED = PhraseTemplate("schmier.point.not_played", "nobody: the {card} was never played")
 CARD_NAMES = {
     card: PhraseTemplate("schmier.card." + card.name.replace(" ", "_"), card.name)
     for card in (*(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER), JOKER)
@@ -85,7 +89,11 @@ def award_points(tricks: Sequence[Trick], trump: Suit) -> tuple[PointAward, ...]
     """The six points of a played hand, in the order High, Low, Right bauer, Left bauer, Joker, Game."""
     awards: list[PointAward] = []
     for point, card in (("high", Card(Rank.ACE, trump)), ("low", Card(Rank.TWO, trump))):
-        trick, seat = _find(tricks, card)
+        found = _find(tricks, card)
+        if found is None:
+            awards.append(PointAward(point, None, None, None, NOT_PLAYED(card=_named(card))))
+            continue
+        trick, seat = found
         if point == "high":
             reason = HIGH_PLAYED(seat=seat, team=team_of(seat), card=_named(card), trick=trick.number)
         else:
@@ -94,7 +102,11 @@ def award_points(tricks: Sequence[Trick], trump: Suit) -> tuple[PointAward, ...]
             )
         awards.append(PointAward(point, team_of(seat), seat, trick.number, reason))
     for point, card in (("right_bauer", right_bauer(trump)), ("left_bauer", left_bauer(trump)), ("joker", JOKER)):
-        trick, seat = _find(tricks, card)
+        found = _find(tricks, card)
+        if found is None:
+            awards.append(PointAward(point, None, None, None, NOT_PLAYED(card=_named(card))))
+            continue
+        trick, seat = found
         winner = trick.winner
         reason = FELL(card=_named(card), trick=trick.number, seat=seat, taker=winner, team=team_of(winner))
         awards.append(PointAward(point, team_of(winner), winner, trick.number, reason))
@@ -141,6 +153,16 @@ class Settlement:
     made: bool | None
     winner: int | None
     payments: tuple[Payment, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    """Rules a table record broke, found when its hand was rebuilt at the end: they hold the score."""
+    checked: bool = False
+    """Scored from a table record (the hands unknown until the end): the JSON then says ``held`` and lists the
+    violations."""
+
+    @property
+    def held(self) -> bool:
+        """Whether a supervisor must look before the score stands (a rule found broken at the hand's end)."""
+        return bool(self.violations)
 
     @property
     def thrown_in(self) -> bool:
@@ -161,8 +183,8 @@ class Settlement:
         return teams
 
     def summary_json(self) -> dict[str, JSON]:
-        """The replay CLI's ``--json`` form."""
-        return {
+        """The replay CLI's ``--json`` form (with ``held`` and ``violations`` for a table record)."""
+        data: dict[str, JSON] = {
             "points": dict(self.point_teams()),
             "hand_points": list(self.hand_points),
             "scores": list(self.scores_after),
@@ -171,6 +193,10 @@ class Settlement:
             "made": self.made,
             "winner": self.winner,
         }
+        if self.checked:
+            data["held"] = self.held
+            data["violations"] = [violation.to_json() for violation in self.violations]
+        return data
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -184,24 +210,25 @@ class Settlement:
         }
 
     def lines(self) -> list[str]:
-        """The result in words, one line each, for the dealer's screen and the replay narration."""
+        """The result in words, one line each, for the dealer's screen and the replay narration (seats and teams
+        counted from 1, as people count them)."""
         out = []
         if self.thrown_in:
             out.append("all passed: the cards are thrown in and the same dealer deals again")
         for award in self.points:
-            who = "nobody" if award.team is None else f"team {award.team}"
+            who = "nobody" if award.team is None else f"team {award.team + 1}"
             out.append(f"{TITLES[award.point]}: {who}: {award.reason}")
         if self.bidder is not None:
             bidding_team = team_of(self.bidder)
             verdict = "made it" if self.made else f"went set: minus {self.bid}"
             out.append(
-                f"bid: seat {self.bidder} (team {bidding_team}) bid {self.bid} and took "
+                f"bid: seat {self.bidder + 1} (team {bidding_team + 1}) bid {self.bid} and took "
                 f"{self.taken[bidding_team]}: {verdict}"
             )
-        out.append("hand: " + ", ".join(f"team {t} {self.hand_points[t]:+d}" for t in range(TEAMS)))
-        out.append("scores: " + ", ".join(f"team {t} {self.scores_after[t]}" for t in range(TEAMS)))
+        out.append("hand: " + ", ".join(f"team {t + 1} {self.hand_points[t]:+d}" for t in range(TEAMS)))
+        out.append("scores: " + ", ".join(f"team {t + 1} {self.scores_after[t]}" for t in range(TEAMS)))
         if self.winner is not None:
-            out.append(f"game over: team {self.winner} wins with {self.scores_after[self.winner]}")
+            out.append(f"game over: team {self.winner + 1} wins with {self.scores_after[self.winner]}")
         elif max(self.scores_after) >= GAME_TARGET:
             out.append(f"tied at {max(self.scores_after)} without the bidding team: another hand is played")
         return out

@@ -8,13 +8,13 @@ determined by its settings, deal and actions, which is what ``to_json`` stores a
 >>> from engine.schmier.deal import random_deal
 >>> state = State(Settings(), random_deal(random.Random(1), dealer=0))
 >>> state.waiting_for()
-'seat 1 to bid or pass'
+'seat 2 to bid or pass'
 >>> state.legal_actions()[:2]
 [Pass(seat=1), Bid(seat=1, amount=3)]
 >>> state.can(Bid(seat=2, amount=3))
 False
 >>> state.apply(Bid(seat=1, amount=3)).describe()
-'seat 1 bids 3'
+'seat 2 bids 3'
 >>> State.from_json(state.to_json()) == state
 True
 """
@@ -24,14 +24,24 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any
+from typing import Any, Self
 
 from engine.cards import Card, Suit
 from engine.common import JSON, IllegalAction, answers_yes, replay_actions
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate, join
 from engine.schmier import bidding, discards, tricks
-from engine.schmier.actions import Action, Bid, Discard, NameTrump, Pass, Play, Record, action_from_json
+from engine.schmier.actions import (
+    Action,
+    Bid,
+    Discard,
+    DiscardCount,
+    NameTrump,
+    Pass,
+    Play,
+    Record,
+    action_from_json,
+)
 from engine.schmier.deal import Deal, deal_from_json
 from engine.schmier.ranks import SEATS, is_trump, next_seat, team_of
 from engine.schmier.scoring import LISTING, Settlement, score_hand, thrown_in
@@ -41,7 +51,8 @@ from engine.schmier.tricks import Trick
 GAME = "schmier"
 
 
-# What an action caused, in words a screen can translate (the seats and teams counted from 0, as in the journal).
+# What an action caused, in words a screen can translate (the values count seats and teams from 0, as the JSON does;
+# the words count them from 1, as people do).
 THROWN_IN = PhraseTemplate("schmier.effect.thrown_in", "all passed: cards thrown in, seat {seat} deals again")
 WINS_BIDDING = PhraseTemplate("schmier.effect.wins_bidding", "seat {seat} (team {team}) wins the bidding at {amount}")
 TO_DISCARD = PhraseTemplate("schmier.effect.to_discard", "seat {seat} to discard")
@@ -52,6 +63,10 @@ LEADS = PhraseTemplate("schmier.effect.leads", "seat {seat} leads")
 LEADS_TRICK = PhraseTemplate("schmier.effect.leads_trick", "leads trick {trick}")
 WINS_TRICK = PhraseTemplate("schmier.effect.wins_trick", "seat {seat} (team {team}) wins trick {trick}")
 HAND_SCORED = PhraseTemplate("schmier.effect.hand_scored", "hand scored: {listing}")
+COUNT_ONLY = PhraseTemplate(
+    "schmier.illegal.count_only",
+    "seat {seat}'s discard is only counted: that belongs to a table record; this hand's deal is known, name the cards",
+)
 
 
 class Phase(Enum):
@@ -123,10 +138,10 @@ class State:
         return self.current[0][1] if self.current else None
 
     def waiting_for(self) -> str:
-        """Who must act and how, in words: 'seat 3 to play'."""
+        """Who must act and how, in words (seats counted from 1): 'seat 3 to play'."""
         if self.turn is None:
             return f"nobody: the hand is {self.phase.value}"
-        return f"seat {self.turn} {_WAITING_FOR[self.phase]}"
+        return f"seat {self.turn + 1} {_WAITING_FOR[self.phase]}"
 
     def face_up_discards(self) -> tuple[Card, ...]:
         """The dealer's discarded trumps, shown face up when the table's option says so (else none)."""
@@ -177,7 +192,7 @@ class State:
     def _expect_turn(self, seat: int, *phases: Phase) -> None:
         self._expect(*phases)
         if seat != self.turn:
-            raise IllegalAction(f"not seat {seat}'s turn: waiting for {self.waiting_for()}")
+            raise IllegalAction(f"not seat {seat + 1}'s turn: waiting for {self.waiting_for()}")
 
     def verify_bid(self, seat: int, amount: int) -> None:
         self._expect_turn(seat, Phase.BIDDING)
@@ -189,7 +204,8 @@ class State:
     def verify_name_trump(self, seat: int, suit: Suit) -> None:
         self._expect(Phase.TRUMP)
         if seat != self.bidder:
-            raise IllegalAction(f"seat {self.bidder} won the bidding and names trump, not seat {seat}")
+            assert self.bidder is not None
+            raise IllegalAction(f"seat {self.bidder + 1} won the bidding and names trump, not seat {seat + 1}")
 
     def verify_discard(self, seat: int, cards: Sequence[Card]) -> None:
         self._expect_turn(seat, Phase.DISCARD, Phase.DEALER_DISCARD)
@@ -216,8 +232,14 @@ class State:
             self.verify_discard(action.seat, action.cards)
         elif isinstance(action, Play):
             self.verify_play(action.seat, action.card)
+        elif isinstance(action, DiscardCount):
+            self.verify_discard_count(action.seat, action.count)
         else:
             raise IllegalAction(f"{action!r} is not a Schmier action")
+
+    def verify_discard_count(self, seat: int, count: int) -> None:
+        """A discard counted, its cards unseen: only a hand followed at the table (``TableState``) takes it."""
+        raise IllegalAction(COUNT_ONLY(seat=seat))
 
     def can(self, action: Action) -> bool:
         return answers_yes(self.verify, action)
@@ -310,7 +332,7 @@ class State:
     def play(self, seat: int, card: Card) -> Record:
         self.verify_play(seat, card)
         assert self.trump is not None and self.bidder is not None and self.high_bid is not None
-        self.hands[seat].remove(card)
+        self._take(seat, card)
         self.current.append((seat, card))
         if len(self.current) < SEATS:
             self.turn = next_seat(seat)
@@ -332,6 +354,10 @@ class State:
                                              c=f"{taken[2]:+d}"))
         return self._record(Play(seat, card), join("; ", [effect, scored]))
 
+    def _take(self, seat: int, card: Card) -> None:
+        """A card played leaves the player's hand."""
+        self.hands[seat].remove(card)
+
     def apply(self, action: Action) -> Record:
         if isinstance(action, Bid):
             return self.bid(action.seat, action.amount)
@@ -343,7 +369,13 @@ class State:
             return self.discard(action.seat, action.cards)
         if isinstance(action, Play):
             return self.play(action.seat, action.card)
+        if isinstance(action, DiscardCount):
+            return self.discard_count(action.seat, action.count)
         raise IllegalAction(f"{action!r} is not a Schmier action")
+
+    def discard_count(self, seat: int, count: int) -> Record:
+        self.verify_discard_count(seat, count)
+        raise AssertionError("unreachable: verify_discard_count refuses")
 
     def _record(self, action: Action, effect: str = "") -> Record:
         record = Record(action, effect)
@@ -352,7 +384,7 @@ class State:
 
     # ----- values
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         return copy.deepcopy(self)
 
     def _key(self) -> tuple[Any, ...]:

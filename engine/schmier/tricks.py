@@ -38,7 +38,7 @@ def legal_plays(hand: Sequence[Card], led: Card | None, trump: Suit, trump_anyti
 
 def check_play(seat: int, hand: Sequence[Card], card: Card, led: Card | None, trump: Suit, trump_anytime: bool) -> None:
     if card not in hand:
-        raise IllegalAction(f"seat {seat} does not hold the {card.name}")
+        raise IllegalAction(f"seat {seat + 1} does not hold the {card.name}")
     if card in legal_plays(hand, led, trump, trump_anytime):
         return
     assert led is not None
@@ -46,7 +46,7 @@ def check_play(seat: int, hand: Sequence[Card], card: Card, led: Card | None, tr
     followers = [c for c in hand if effective_suit(c, trump) is suit]
     what = "trump" if suit is trump else suit.word
     held = ", ".join(trump_name(c, trump) for c in followers)
-    raise IllegalAction(f"must follow {what}: seat {seat} holds {held}")
+    raise IllegalAction(f"must follow {what}: seat {seat + 1} holds {held}")
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> int:

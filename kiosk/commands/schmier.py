@@ -17,8 +17,11 @@ def register(subparsers: Any) -> None:
     replay = actions.add_parser(
         "replay",
         help="narrate and score one hand from a hand file",
-        description="Replay a hand file (dealer, scores, hands, kept, actions), check every action against the "
-        "rules and print the six points with their reasons, the hand's points and the running scores.",
+        description="Replay a hand file (dealer, scores, hands, kept, actions) or a table record (dealer, scores, "
+        "actions, the discards counted), check every action against the rules and print the six points with their "
+        "reasons, the hand's points and the running scores. An illegal action stops the replay (exit status 2); a "
+        "table record whose hands, rebuilt from the tricks, break a rule (a revoke) lists each violation and exits "
+        "with status 3 (the score is held).",
     )
     replay.add_argument("hand", type=Path, metavar="HAND.json", help="the hand file")
     replay.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -37,38 +40,45 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
+HELD = 3
+"""The exit status of a replayed table record with a rule broken: its score is held for a supervisor."""
+
+
 def _replay(args: argparse.Namespace) -> int:
     from engine.common import IllegalAction
-    from engine.schmier import Settings, State, action_from_json
+    from engine.schmier import Settings, State, TableState, action_from_json
     from engine.schmier.state import read_hand_file
+    from engine.schmier.table_hand import read_record
     from engine.untrusted import parse_json
 
     data = parse_json(args.hand.read_bytes(), str(args.hand))
+    table = isinstance(data, dict) and "hands" not in data
+    now = None
     try:
-        settings, deal, actions, now = read_hand_file(data)
+        if table:
+            settings, deal, actions = read_record(data)
+        else:
+            settings, full_deal, actions, now = read_hand_file(data)
     except InputError as error:
         raise InputError(f"{args.hand}: {error}") from None
     if args.trump_anytime:
         settings = Settings(trump_anytime=True, show_dealer_trump_discards=settings.show_dealer_trump_discards)
 
-    hand = State(settings, deal)
+    hand: State = TableState(settings, deal) if table else State(settings, full_deal)
     narrate = not args.json
     catalogue = catalogue_of(args)
-    worded = catalogue.language != "en"  # English: the engine's own words, seats and teams counted from 0
-    t = catalogue.text
-    if narrate and worded:
-        scores = ", ".join(t("sm.cli.team_score", team=team, score=score) for team, score in enumerate(deal.scores))
-        print(t("sm.cli.header", seat=deal.dealer, scores=scores))
-    elif narrate:
-        scores = ", ".join(f"team {team} {score}" for team, score in enumerate(deal.scores))
-        print(f"Schmier hand: seat {deal.dealer} deals; scores going in: {scores}")
+    t = catalogue.text  # seats and teams counted from 1, as the table counts them
+    if narrate:
+        scores = ", ".join(t("sm.cli.team_score", team=team, score=score)
+                           for team, score in enumerate(hand.deal.scores))
+        print(t("sm.cli.table_header" if table else "sm.cli.header", seat=hand.dealer, scores=scores))
     for index, action in enumerate(actions):
         try:
             record = hand.apply(action_from_json(action))
         except IllegalAction as error:
             raise InputError(f"action {index}: {error}") from None
         if narrate:
-            print(f"  [{index}] {catalogue.phrase(record.describe()) if worded else record.describe()}")
+            print(f"  [{index}] {catalogue.phrase(record.describe())}")
     if not hand.is_over:
         raise InputError(
             f"the hand is not finished after {len(actions)} actions: waiting for {hand.waiting_for()}; "
@@ -80,14 +90,15 @@ def _replay(args: argparse.Namespace) -> int:
         )
     result = hand.settle()
     if args.json:
-        print(json.dumps(result.summary_json()))
-    elif worded:
+        print(json.dumps(result.summary_json(), ensure_ascii=False))
+    else:
+        for violation in result.violations:
+            print(t("cli.violation", kind=violation.kind, message=catalogue.phrase(violation.message)))
+        if result.held:
+            print(t("cli.held", count=len(result.violations)))
         for line in result_lines(result, catalogue):
             print(line)
-    else:
-        for line in result.lines():
-            print(line)
-    return 0
+    return HELD if result.held else 0
 
 
 def result_lines(result: Any, catalogue: Any) -> list[str]:
