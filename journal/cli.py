@@ -370,12 +370,19 @@ def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None,
         console.print(say("begun", at=s.begun_at, outcome=outcome))
     for flag in detail.flags:
         console.print(f"[bold black on yellow] {say('flag')} [/] {say.phrase(flag)}")
+    for violation in detail.replayed.violations:  # a table record's hand, rebuilt at its end, broke a rule: held
+        console.print(f"[bold white on red] {say('violation')} [/] {say.phrase(violation)}", soft_wrap=True)
     events = Table(show_lines=False, title=say("events"))
     for key in ("seq", "time", "event", "what"):
         events.add_column(say("col." + key), justify="right" if key == "seq" else "left")
+    replayed_words = detail.replayed.descriptions if s.game in SEATS_FROM_ONE else ()
     for entry in detail.entries:
         style = "dim" if entry.round_id is None else ""
-        events.add_row(str(entry.seq), entry.time[11:23], entry.kind, describe(entry), style=style)
+        what = describe(entry, s.game)
+        index = entry.payload.get("index") if entry.kind == "action_recorded" else None
+        if isinstance(index, int) and 0 <= index < len(replayed_words):  # today's words, seats counted from 1
+            what = f"#{index} " + say.phrase(replayed_words[index])
+        events.add_row(str(entry.seq), entry.time[11:23], entry.kind, what, style=style)
     console.print(events)
 
     replayed = detail.replayed
@@ -410,8 +417,8 @@ def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None,
         console.print(f"[bold red]{say('differs')}[/]")
 
 
-def describe(entry: Entry) -> str:
-    """One line in words for an event."""
+def describe(entry: Entry, game: str = "") -> str:
+    """One line in words for an event (``game``: the round's, so that seats are counted as its table counts them)."""
     p = entry.payload
     kind = entry.kind
     if kind == "dice_rolled":
@@ -435,7 +442,7 @@ def describe(entry: Entry) -> str:
         return f"house way: high {' '.join(p['high'])} · low {' '.join(p['low'])}" + (
             f" ({p['rule']})" if p.get("rule") else "")
     if kind in ("results_shown", "round_settled"):
-        nets = ", ".join(f"{_party(k)} {_signed(v)}" for k, v in p["nets"].items() if v)
+        nets = ", ".join(f"{_party(k, game=game)} {_signed(v)}" for k, v in p["nets"].items() if v)
         verb = "shown" if kind == "results_shown" else f"paid (confirmed by {p['confirmed_by']})"
         return f"{verb}: {len(p['payments'])} payments · {nets or 'no money moves'}"
     if kind == "round_voided":
@@ -476,11 +483,15 @@ def _signed(amount: int) -> str:
     return f"{amount:+d}" if amount else "0"
 
 
+SEATS_FROM_ONE = ("samloc", "schmier")
+"""The games whose journal counts seats from 0 (in its JSON) and whose tables count them from 1 (in words)."""
+
+
 def _party(party: str, say: Say | None = None, game: str = "") -> str:
+    from_one = game in SEATS_FROM_ONE  # as the table numbers them, like the engines' words
     if say is None:
-        return f"seat {party}" if party.isdigit() else party
+        return f"seat {int(party) + 1 if from_one else party}" if party.isdigit() else party
     if party.isdigit():
-        from_one = say.worded and game in ("samloc", "schmier")  # as the table numbers them, like the phrases
         return say("party.seat", seat=int(party) + 1 if from_one else party)
     return say("party.house") if party == "house" else party
 

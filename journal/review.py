@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -150,6 +151,9 @@ class Replayed:
     descriptions: tuple[str, ...] = ()
     agrees_with_shown: bool | None = None
     agrees_with_settled: bool | None = None
+    violations: tuple[str, ...] = ()
+    """What a table record's hand, rebuilt at its end, broke (one line each, as a phrase): its settlement is held
+    for a supervisor."""
 
     @property
     def agrees(self) -> bool:
@@ -272,7 +276,8 @@ def replay(begun: RoundBegun, actions: list[dict[str, JSON]], shown: ResultsShow
                         agrees_with_shown=None if shown is None else False,
                         agrees_with_settled=None if settled is None else False)
     try:
-        payments, nets = settlement_json(state.settle())
+        settlement = state.settle()
+        payments, nets = settlement_json(settlement)
     except Exception as error:
         return Replayed(words.REPLAY_UNSETTLED(error=f"{type(error).__name__}: {error}"),
                         descriptions=descriptions)
@@ -280,6 +285,7 @@ def replay(begun: RoundBegun, actions: list[dict[str, JSON]], shown: ResultsShow
         None, True, payments, nets, descriptions,
         None if shown is None else same_result(payments, nets, shown.payments, shown.nets),
         None if settled is None else same_result(payments, nets, settled.payments, settled.nets),
+        tuple(violation.message for violation in getattr(settlement, "violations", ())),
     )
 
 
@@ -287,12 +293,19 @@ def same_result(payments_a: Iterable[PaymentLine], nets_a: dict[str, int],
                 payments_b: Iterable[PaymentLine], nets_b: dict[str, int]) -> bool:
     """Equal payments (in any order) and equal nets (a party with a net of 0 may be left out)."""
     def key(payments: Iterable[PaymentLine]) -> list[str]:
-        return sorted(json.dumps(p.to_json(), sort_keys=True) for p in payments)
+        return sorted(json.dumps({**p.to_json(), "reason": _unnumbered(p.reason)}, sort_keys=True) for p in payments)
 
     def nonzero(nets: dict[str, int]) -> dict[str, int]:
         return {party: amount for party, amount in nets.items() if amount}
 
     return key(payments_a) == key(payments_b) and nonzero(nets_a) == nonzero(nets_b)
+
+
+def _unnumbered(reason: str) -> str:
+    """A payment's reason without the seat and team numbers in its words: the payer and payee are compared as
+    numbers, and the words of Sâm Lốc and Schmier rounds journaled before issue 60 counted seats from 0 (today's
+    from 1, as the table does)."""
+    return re.sub(r"\b(seat|team) \d+", r"\1 #", reason)
 
 
 def recall(reader: JournalReader, count: int = 10) -> list[RoundDetail]:

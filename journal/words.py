@@ -166,6 +166,7 @@ LOGS = {
         ("outcome.open", "open"),
         ("voided_by", "{outcome} by {by}: {reason}"),
         ("flag", "FLAG"),
+        ("violation", "VIOLATION (held for a supervisor)"),
         ("recall", "RECALL"),
         ("recall_mark", "RECALL {number}/{count}: round {round}, not live play"),
         ("recall_none", "RECALL: the journal has no rounds yet"),

@@ -987,6 +987,7 @@ PHRASES_VI: dict[str, str] = {
     "logs.outcome.open": "đang mở",
     "logs.voided_by": "{outcome} bởi {by}: {reason}",
     "logs.flag": "CHÚ Ý",
+    "logs.violation": "VI PHẠM (tạm giữ chờ giám sát)",
     "logs.recall": "XEM LẠI",
     "logs.recall_mark": "XEM LẠI {number}/{count}: ván {round}, không phải ván đang chơi",
     "logs.recall_none": "XEM LẠI: nhật ký chưa có ván nào",

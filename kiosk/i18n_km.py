@@ -808,6 +808,7 @@ PHRASES_KM: dict[str, str] = {
     "logs.outcome.open": "កំពុងបើក",
     "logs.voided_by": "{outcome} ដោយ {by}៖ {reason}",
     "logs.flag": "ប្រយ័ត្ន",
+    "logs.violation": "ការបំពាន (ផ្អាកទុកសម្រាប់អ្នកត្រួតពិនិត្យ)",
     "logs.recall": "មើលឡើងវិញ",
     "logs.recall_mark": "មើលឡើងវិញ {number}/{count}៖ ជុំ {round} មិនមែនការលេងផ្ទាល់",
     "logs.recall_none": "មើលឡើងវិញ៖ កំណត់ហេតុមិនទាន់មានជុំណាមួយ",

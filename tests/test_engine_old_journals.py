@@ -7,6 +7,7 @@ as it stood before the change; ``.expected.json`` holds, per round, the round fi
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,17 @@ def test_every_round_of_the_old_journal_is_found(rounds: dict[str, Any]) -> None
     assert {EXPECTED[key]["game"] for key in rounds} == {"baibuu", "samloc", "schmier"}
 
 
+def from_one(value: Any) -> Any:
+    """The reasons of a settlement written when the words counted Sâm Lốc and Schmier seats and teams from 0, as
+    they read now (from 1); every number and index of the JSON itself unchanged."""
+    if isinstance(value, dict):
+        return {key: (re.sub(r"\b(seat|team) (\d+)", lambda m: f"{m[1]} {int(m[2]) + 1}", item)
+                      if key == "reason" else from_one(item)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_one(item) for item in value]
+    return value
+
+
 @pytest.mark.parametrize("round_id", sorted(EXPECTED, key=int))
 def test_an_old_round_replays_to_the_money_it_gave(rounds: dict[str, Any], round_id: str) -> None:
     summary, detail = rounds[round_id]
@@ -51,7 +63,10 @@ def test_an_old_round_replays_to_the_money_it_gave(rounds: dict[str, Any], round
     state = module.replay(module.settings_from_json(detail.begun.settings), detail.begun.deal, actions)
     assert len(state.history) == expected["actions"]
     if expected["settlement"] is not None:
-        assert state.settle().to_json() == expected["settlement"]
+        settled = expected["settlement"]
+        if expected["game"] in ("samloc", "schmier"):  # the words count seats and teams from 1 since issue 60
+            settled = from_one(settled)
+        assert state.settle().to_json() == settled
     # the old round file (old action forms inside) reads back to the same state, and today's file round-trips
     assert module.State.from_json(expected["file"]) == state
     assert module.State.from_json(state.to_json()) == state
