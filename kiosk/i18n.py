@@ -424,7 +424,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sm.seat": ("Seat {seat} · team {team}", "Ghế {seat} · đội {team}"),
     "sm.dealer": ("dealer", "chia bài"),
     "sm.high_bid": ("Bid {amount} by seat {seat}", "Gọi {amount} bởi ghế {seat}"),
-    "sm.last_trick": ("Last trick {trick}", "Nước trước {trick}"),
+    "sm.last_trick": ("Last trick {trick}: {cards} → seat {seat}", "Nước trước {trick}: {cards} → ghế {seat}"),
+    "sm.trick_play": ("{seat}:{card}", "{seat}:{card}"),  # a card in the trick and its seat (from 1)
     "sm.to": ("to {target}", "đến {target}"),
     "sm.winner": ("Team {team} wins the game", "Đội {team} thắng"),
     "sm.bid": ("BID {amount}", "GỌI {amount}"),

@@ -3,6 +3,7 @@ the same values, in glyphs the kiosk's fonts have, and Khmer and Vietnamese text
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -647,3 +648,29 @@ def test_the_words_drawn_on_the_camera_picture_are_in_the_screens_language(langu
     assert " ".join(drawn).replace("  ", " ").count(banner.split()[0]) >= 1
     for text in drawn:
         assert english_words(text) == [] and missing_glyphs(text) == set(), text
+
+
+def test_schmiers_trick_lines_count_seats_from_one_in_every_language(tmp_path: Path) -> None:
+    """The screen's trick in play ("4:3♠ 5:2♦ 6:A♠" for seats 3, 4 and 5 as the engine counts them) and the last
+    trick's winner are worded by the catalogue, seats from 1 as the seat rows show them."""
+    from test_kiosk_tables import open_journal
+
+    from engine.schmier.randomplay import random_action
+    from kiosk.clock import ManualClock
+    from kiosk.controller.schmier import SchmierController
+
+    clock = ManualClock()
+    c = SchmierController({}, open_journal(tmp_path, clock), clock, seed=9)
+    c.command("deal")
+    rng = random.Random(4)
+    hand = c.hand
+    while not hand.tricks:  # play the engine's way to the end of the first trick (the controller's view reads it)
+        if hand.phase.value == "thrown in":
+            pytest.skip("thrown in")
+        hand.apply(random_action(hand, rng, pass_chance=0.3))
+    winner = hand.tricks[0].winner
+    last = c.view().last_trick
+    assert last is not None and last.params["seat"] == winner
+    for language, seat in (("en", "seat"), ("vi", "ghế"), ("km", "កៅអី")):
+        assert Catalogue(language).text(last).endswith(f"→ {seat} {winner + 1}")
+        assert Catalogue(language).text("sm.trick_play", seat=3, card="3♠") == "4:3♠"

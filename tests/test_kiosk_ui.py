@@ -479,6 +479,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
                 )
                 if len(hand.current) == 3:
                     yield from p.shot("21-schmier-trick")
+                    p.result["trick"] = {"text": screen.trick.text, "seats": [seat for seat, _ in hand.current]}
             else:
                 cards = list(hand.hands[hand.turn])
                 p.tap(screen.hand_cards[cards.index(card)])
@@ -488,7 +489,8 @@ def drive_schmier(app: Any) -> Iterator[float]:
         steps += 1
         yield 0.1
     yield from p.until("the six points", lambda: controller.step.value == "results")
-    p.result["results"] = {"prompt": screen.prompt.text, "log": screen.log.text, "scores": screen.scores.text}
+    p.result["results"] = {"prompt": screen.prompt.text, "log": screen.log.text, "scores": screen.scores.text,
+                           "last_trick": screen.last_trick.text, "last_winner": controller.hand.tricks[-1].winner}
     yield from p.shot("22-schmier-results")
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: controller.step.value == "closed")
@@ -619,6 +621,11 @@ def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: st
     assert result["trump"].startswith("Trump: ♥") and "Bid 4" in result["trump"]
     assert result["results"]["prompt"] == "The six points are in: CONFIRM"
     assert "Team 1:" in result["results"]["scores"] and "to 21" in result["results"]["scores"]
+    # seats as the seat rows count them, from 1: the trick in play and the last trick's winner (issue 60)
+    trick = result["trick"]
+    assert re.findall(r"(\d):\[color", trick["text"]) == [str(seat + 1) for seat in trick["seats"]], trick
+    assert result["results"]["last_trick"].startswith("Last trick 6: ")
+    assert result["results"]["last_trick"].endswith(f"→ seat {result['results']['last_winner'] + 1}")
     assert result["results"]["log"]
     events = _journal_kinds(tmp_path / "data")
     kinds = [kind for _, kind, _ in events]

@@ -53,7 +53,8 @@ class SchmierView(ScreenView):
     bidder: int | None = None
     trick: tuple[tuple[int, Card], ...] = ()
     trick_number: int = 0
-    last_trick: str = ""
+    last_trick: Msg | None = None
+    """The last trick won: its number, its cards and who took it."""
     scores: tuple[int, int, int] = (0, 0, 0)
     centre: PlaceView | None = None
     hand_of_turn: tuple[Card, ...] = ()
@@ -272,10 +273,11 @@ class SchmierController:
             result = hand.result
             points = tuple(award.reason for award in result.points)
             winner = result.winner
-        last = ""
+        last = None
         if hand is not None and hand.tricks:
-            trick = hand.tricks[-1]
-            last = f"{trick.number}: " + " ".join(card.pretty for card in trick.cards()) + f" → seat {trick.winner}"
+            trick = hand.tricks[-1]  # seats counted from 0 here; the catalogue words them from 1, as the table does
+            cards = " ".join(card.pretty for card in trick.cards())
+            last = Msg("sm.last_trick", {"trick": trick.number, "cards": cards, "seat": trick.winner})
         scores = hand.scores if hand is not None else self.match.scores
         return SchmierView(
             prompt=self._prompt(),

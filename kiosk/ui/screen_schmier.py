@@ -116,12 +116,13 @@ class SchmierScreen(Screen):
         self.trick.text = (
             (
                 f"{t('sm.trick', n=view.trick_number)}: "
-                + "  ".join(f"{seat}:[color={_colour(card)}]{card.pretty}[/color]" for seat, card in view.trick)
+                + "  ".join(t("sm.trick_play", seat=seat, card=f"[color={_colour(card)}]{card.pretty}[/color]")
+                            for seat, card in view.trick)
             )
             if view.step is Step.PLAYING and view.phase == "play"
             else ""
         )
-        self.last_trick.text = t("sm.last_trick", trick=view.last_trick) if view.last_trick else ""
+        self.last_trick.text = t(view.last_trick) if view.last_trick else ""
         if view.centre is not None:
             self.centre.show(view.centre, self.catalogue, t("common.centre"))
         if view.points:
