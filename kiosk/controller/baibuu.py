@@ -466,7 +466,9 @@ class BaiBuuController:
         frame = seen.store(self.journal) if seen is not None else None  # on disk before the events citing it
         for name in zones:
             reads = self.places.cards(name)
-            boxes = seen.boxes(name, [None if r.corrected else r.card for r in reads]) if seen is not None else ()
+            # A corrected card lies where the reader read the card it replaced (a labelled example); one set by hand
+            # has no box.
+            boxes = seen.boxes(name, [r.read_as if r.corrected else r.card for r in reads]) if seen is not None else ()
             self._journal_event(
                 CardsRead(
                     zone=name, cards=tuple(str(r.card) for r in reads), confidences=tuple(r.confidence for r in reads),

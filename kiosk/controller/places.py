@@ -54,7 +54,9 @@ class PlaceReads:
             if index < len(current):
                 del current[index]
         elif index < len(current):
-            current[index] = CardRead(card, 1.0, frozenset(), corrected=True)
+            read = current[index]
+            current[index] = CardRead(card, 1.0, frozenset(), corrected=True,
+                                      read_as=read.read_as if read.corrected else read.card)
         else:
             current.append(CardRead(card, 1.0, frozenset(), corrected=True))
         self._fixed[zone] = (self._raw.get(zone, ()), tuple(current))

@@ -36,6 +36,9 @@ class CardRead:
     confidence: float = 1.0
     flags: frozenset[str] = frozenset()
     corrected: bool = False
+    read_as: Card | None = None
+    """For a card the dealer corrected: the card the reader had read in its place (the card lies where that reading
+    was, which the journal keeps as a labelled example: learning from play); None for one set by hand."""
 
     @property
     def doubtful(self) -> bool:

@@ -243,7 +243,7 @@ def learn_from_play(examples: Sequence[Example], base: Path, target: Path, work:
         index_run = train.train_index_reader(
             corners, work / "index-run", epochs=settings.index_epochs, threads=settings.threads,
             start_from=_start_weights(base, ANY_DECK_INDEX_READER, INDEX_READER), callbacks=_time_box(left),
-            **overrides)
+            **{k: v for k, v in overrides.items() if k != "batch"})  # the index recipe's batch is fixed
     report("export")
     staging = target.with_name(f".{target.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
