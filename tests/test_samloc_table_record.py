@@ -102,6 +102,50 @@ def test_a_table_record_settles_as_the_hand_played_with_its_deal(hand: State) ->
     assert replay(settings_, deal.to_json(), actions) == table
 
 
+@st.composite
+def instant_deals(draw: st.DrawFn) -> State:
+    """Deals where one or two seats hold an instant win (five pairs, or three triples), the rest at random."""
+    players = draw(st.integers(2, 4))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    deck = list(standard_deck())
+    rng.shuffle(deck)
+    by_rank: dict[Any, list[Any]] = {}
+    for card in deck:
+        by_rank.setdefault(card.rank, []).append(card)
+    ranks = list(by_rank)
+    rng.shuffle(ranks)
+    lucky = draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=2, unique=True))
+    hands: list[list[Any]] = [[] for _ in range(players)]
+    for seat in lucky:
+        if draw(st.booleans()):  # five pairs
+            for rank in [ranks.pop() for _ in range(5)]:
+                hands[seat] += [by_rank[rank].pop(), by_rank[rank].pop()]
+        else:  # three triples and a single
+            for rank in [ranks.pop() for _ in range(3)]:
+                hands[seat] += [by_rank[rank].pop() for _ in range(3)]
+    rest = [card for cards in by_rank.values() for card in cards]
+    rng.shuffle(rest)
+    for seat in range(players):
+        while len(hands[seat]) < 10:
+            hands[seat].append(rest.pop())
+    table = Settings(bet=10, mode=draw(st.sampled_from(("normal", "sam_ngheo_giau"))))
+    return State.start(table, Deal(tuple(tuple(hand) for hand in hands), draw(st.integers(0, players - 1))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hand=instant_deals())
+def test_a_claimed_instant_win_settles_as_the_deal_does(hand: State) -> None:
+    assert hand.is_over and hand.outcome is not None and hand.outcome.result == "instant_win"
+    record = table_record(hand)
+    assert all(action.get("instant") for action in record["actions"])
+    table = from_record(record)
+    seen, full = table.settle(), hand.settle()
+    assert (seen.result, seen.winners, seen.payments, seen.deltas) == (full.result, full.winners, full.payments,
+                                                                        full.deltas)
+    assert not seen.held and sum(seen.deltas) == 0
+    assert table.next_leader() == hand.next_leader()
+
+
 # ---------------------------------------------------------------- worked records
 
 CARDS_0 = "3S 4H 5D 6C 7S 8H 9D 10C JS KH"
