@@ -15,5 +15,9 @@
    a second spread checked against the profile gives each model's per-card accuracy; the new model is activated only
    if it beats the active one; the switch is journaled.
 
+5. Learn from play (``from_play.py``): the rounds dealers confirmed (evidence frame, boxes, confirmed cards, gathered
+   from the journal by ``journal.play_examples``) fine-tune the any-deck face and index readers; checked on rounds
+   kept out and activated as above (``dealer-assist vision learn-from-play``).
+
 ``dealer-assist vision enroll …`` (``cli.py``) runs each step from the command line.
 """

@@ -6,10 +6,14 @@ never reads the journal, ``dealer-assist vision learn-from-play`` hands it the e
 
 1. **faces**: each example cut as the reader cuts a face (``vision.reader_crops.square_crop`` around the box, through
    ``vision.synth.dataset.write_crops``), ``copies`` times with a detector's jitter;
-2. **index corners**: each example frame's cards outlined by the base model's outline model and paired with the
-   examples' boxes (``vision.real_index_patches.outlined_cards``, as for the real photos of the known deck), their
-   index corners cut upright as the reader cuts them (``write_patches``), ``index_cuts`` times with jitter; a corner
-   under another outlined card is left out, not called hidden;
+2. **index corners**: each example's card outlined by the base model's outline model (the outline whose box matches
+   the example's box best, at the reader's input size or a smaller one, where close-ups are outlined whole) and
+   paired with the examples' boxes (``vision.real_index_patches.outlined_cards``, as for the real photos of the
+   known deck), turned the way up that puts an index in its corners as the base index reader sees them (a squashed
+   frame makes a card look wider than tall); the patches the reader cuts from the box and the outline are labelled
+   by where the outline puts the index (``write_patches``), and the index corners themselves are cut at the outline
+   the right way up, ``index_cuts`` times each with jitter; a corner under another outlined card is left out, not
+   called hidden; an example the outline model does not outline gives no corner;
 3. a class no example shows (a card not yet dealt) keeps its place from the generator's ``five-card-draw`` faces, as
    enrollment does, so that the models keep their classes;
 4. the base folder's any-deck face reader (``card-classifier-any``) and any-deck index reader (``card-index-any``)
@@ -150,7 +154,7 @@ def build_index_patches(examples: Sequence[Example], out: Path, base: Path, sett
     from vision.enroll.learn_index import INDEX_CLASSES
     from vision.enroll.learn_index import _fill_empty_classes as fill_index
     from vision.reader import CardReader
-    from vision.real_index_patches import HALF_SHOWN, outlined_cards
+    from vision.real_index_patches import HALF_SHOWN, corner_region, lies_free, outlined_cards
     from vision.synth.procedural_patches import write_patches
     from vision.synth.scene import PlacedCard, Scene
 
@@ -162,15 +166,80 @@ def build_index_patches(examples: Sequence[Example], out: Path, base: Path, sett
     for split, chosen, cuts in (("train", examples, settings.index_cuts), ("val", check or examples, 1)):
         for k, (path, found) in enumerate(sorted(_by_frame(chosen).items())):
             image = _load(path)
-            cards = outlined_cards([(e.card, e.box) for e in found], reader.outlines(image)[0])
-            placed = tuple(PlacedCard(c.card, c.outline.astype(np.float32), 1.0,
-                                      (1.0 if c.index_free[0] else HALF_SHOWN, 1.0 if c.index_free[1] else HALF_SHOWN))
-                           for c in cards)
+            cards = outlined_cards([(e.card, e.box) for e in found], _outlines(reader, image, found))
+            quads = [_index_way_up(reader, image, c.outline) for c in cards]
+            placed = []
+            for k, (card, quad) in enumerate(zip(cards, quads, strict=True)):
+                others = [q.astype(np.float32) for j, q in enumerate(quads) if j != k]
+                free = [lies_free(corner_region(quad, corner), others) for corner in (0, 2)]
+                placed.append(PlacedCard(card.card, quad.astype(np.float32), 1.0,
+                                         (1.0 if free[0] else HALF_SHOWN, 1.0 if free[1] else HALF_SHOWN)))
             if placed:
-                write_patches(out / split, Scene(k, "play", image, placed), "play", keep_none=4, keep_card=1.0,
+                write_patches(out / split, Scene(k, "play", image, tuple(placed)), "play", keep_none=4, keep_card=1.0,
                               rng=rng, cuts=cuts)
+                _write_index_corners(out / split, image, placed, f"play_{k:05d}", rng, cuts)
     fill_index(out, settings.seed)
     return out
+
+
+OUTLINE_SIZES = (None, 256, 192, 160)  # the reader's outline look's input, then smaller ones for close-ups
+
+
+def _outlines(reader: Any, image: np.ndarray, found: Sequence[Example]) -> list[Any]:
+    """Each example's card outline: of the outline model's outlines at the reader's input size and at smaller ones
+    (a card photographed close up is outlined whole only there, as the coarse look boxes it), the one whose box
+    matches the example's box best (IoU at least 0.5)."""
+    from vision.detection import iou
+    from vision.reader_outline import outline_box
+
+    best: dict[int, tuple[float, Any]] = {}
+    for size in OUTLINE_SIZES:
+        for outline in reader.outlines(image, size)[0]:
+            around = outline_box(outline)
+            for i, example in enumerate(found):
+                overlap = iou(around, example.box)
+                if overlap >= 0.5 and overlap > best.get(i, (0.0, None))[0]:
+                    best[i] = (overlap, outline)
+    return [outline for _, outline in best.values()]
+
+
+def _write_index_corners(out: Path, image: np.ndarray, placed: Sequence[Any], prefix: str, rng: np.random.Generator,
+                         cuts: int) -> None:
+    """The index corners themselves, cut upright at each card's outline the right way up (jittered): the reader cuts
+    its patches at outlines turned by their shape, which on a squashed frame miss the index, so ``write_patches``
+    alone would teach such a frame's corners as ``none`` only; this teaches the deck's index glyphs too."""
+    from vision.reader_index import index_patch
+    from vision.synth.index_patches import INDEX_SHOWS
+    from vision.synth.procedural_patches import CORNER_JITTER
+
+    for i, card in enumerate(placed):
+        corners = card.corners.astype(np.float64)
+        width = float(np.linalg.norm(corners[1] - corners[0]))
+        folder = out / str(card.card)
+        for cut in range(cuts):
+            jittered = corners + rng.normal(0, CORNER_JITTER * width, corners.shape)
+            for turn, share in ((0, card.index_shares[0]), (2, card.index_shares[1])):
+                if share >= INDEX_SHOWS:
+                    patch = index_patch(image, np.roll(jittered, -turn, axis=0))
+                    cv2.imwrite(str(folder / f"{prefix}_corner{i}_{cut}_{turn}.jpg"), patch,
+                                [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+
+def _index_way_up(reader: Any, image: np.ndarray, outline: Any) -> Any:
+    """``outline`` (``upright_outline``: a short edge first) or the same card a quarter turn round, whichever puts
+    the corners where the base index reader sees an index (its patches at corners 0 and 2 read least ``none``).
+    Upright by its shape alone is wrong where the frame was squashed (a card wider than tall on the picture)."""
+    from vision.reader_index import NO_INDEX, index_patch
+    from vision.reader_models import to_tensor
+
+    names = reader.manifest.any_index_names if reader.backend.has_any_index_reader else reader.manifest.index_names
+    if NO_INDEX not in names:
+        return outline
+    read = reader.backend.read_any_index if reader.backend.has_any_index_reader else reader.backend.read_index
+    ways = [outline, np.roll(outline, 1, axis=0)]
+    patches = [index_patch(image, np.roll(way, -turn, axis=0)) for way in ways for turn in (0, 2)]
+    shows = 1.0 - read(to_tensor(patches))[:, names.index(NO_INDEX)]
+    return ways[int(shows[2:].max() > shows[:2].max())]
 
 
 def _time_box(seconds: float | None) -> dict[str, Callable[[Any], None]]:
