@@ -284,6 +284,7 @@ def _candidate(profile: Any, model: Path | None) -> Path:
 
 
 def _verify_both(args: argparse.Namespace) -> tuple[Any, Path, Any, Any]:
+    from vision.enroll.find import open_finder
     from vision.enroll.profile import load_profile
     from vision.enroll.registry import active_model, describe
     from vision.enroll.verify import active_reader, model_reader, spread_truth, verify_reader
@@ -291,7 +292,8 @@ def _verify_both(args: argparse.Namespace) -> tuple[Any, Path, Any, Any]:
     profile = load_profile(args.profile)
     candidate = _candidate(profile, args.model)
     frames = _read_images(args.images)
-    truth = spread_truth(frames, profile)
+    finder, _why = open_finder(active_model().folder)  # where the cards lie, on any table top; their faces name them
+    truth = spread_truth(frames, profile, finder=finder)
     for problem in truth.problems:
         print(f"  ! {problem}")
     if truth.unknown:

@@ -235,7 +235,7 @@ class EnrollDialog(Dialog):
             self.redraw()
             return
         try:
-            truth = spread_truth([frame], self.profile)
+            truth = spread_truth([frame], self.profile, finder=self._finder())
             current = active_model(self.root_dir)
             old = verify_reader(active_reader(current.folder), [frame], truth, current.name)
             new = verify_reader(model_reader(candidate), [frame], truth, candidate.name)

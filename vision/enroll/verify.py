@@ -1,8 +1,10 @@
 """Verify and activate: a second spread of the deck, checked against its profile, decides which model reads the table.
 
-The truth comes from the profile, not from a model: every card of the spread is found by its outline, warped flat and
-compared with the profile's faces (``FaceMatcher``). Then each model reads the same frames the way it reads the table
-(detector, crop, classifier) and a card counts as read right when a detection on it names it. A new model is
+The truth comes from the profile, not from a model: every card of the spread is found (by the reader's detector, as
+capture finds it, or by its outline on a plain table without a model), warped flat and compared with the profile's
+faces (``FaceMatcher``): the detector says where the cards lie, never which they are. Then each model reads the
+same frames the way it reads the table (detector, crop, classifier) and a card counts as read right when a detection
+on it names it. A new model is
 activated when it reads at least as many cards right as the active one (a tie goes to the model that learnt the deck
 on the table: the spread, cards lying apart, is easy for both, table scenes are not); the switch goes to the journal.
 """
@@ -21,6 +23,7 @@ from engine.cards import Card
 from engine.clock import Clock
 from vision.detection import Detection, iou
 from vision.enroll.extract import ExtractSettings, find_cards
+from vision.enroll.find import CardFinder
 from vision.enroll.matching import FaceMatcher
 from vision.enroll.profile import DeckProfile, ProfileError
 from vision.enroll.registry import ActiveModel, active_model, model_hash, set_active
@@ -47,13 +50,19 @@ class SpreadTruth:
     problems: list[str] = field(default_factory=list)
 
 
-def spread_truth(frames: Sequence[Image], profile: DeckProfile, settings: ExtractSettings | None = None) -> SpreadTruth:
+def spread_truth(frames: Sequence[Image], profile: DeckProfile, settings: ExtractSettings | None = None,
+                 finder: CardFinder | None = None) -> SpreadTruth:
+    """The cards of ``frames`` named by the profile's faces; found by ``finder`` (the reader's detector, as capture
+    finds them, on any table top) or, without one, by their outline on a plain table. A card cut by the picture's
+    edge has no whole face to compare and is left out."""
     matcher = FaceMatcher(profile.faces())
     truth = SpreadTruth([])
     for i, frame in enumerate(frames):
-        extraction = find_cards(frame, settings)
+        extraction = finder.find(frame) if finder is not None else find_cards(frame, settings)
         truth.problems += [f"frame {i + 1}: {p}" for p in extraction.problems]
         for found in extraction.cards:
+            if found.found_by == "cut":
+                continue
             match = matcher.match(found.face)
             if match.card is None:
                 truth.unknown.append((i, found.box))
