@@ -68,8 +68,8 @@ class PlaySettings:
     """How much to learn. ``minutes``: the time box for both trainings together (the faces take ``FACE_SHARE`` of
     it); an epoch under way when it runs out is cut short and the weights so far exported."""
 
-    epochs: int = 3
-    index_epochs: int = 3
+    epochs: int = 5  # chosen beforehand (a few passes over a small set at a gentle rate), not on any figure
+    index_epochs: int = 5
     copies: int = 8  # jittered face crops of each example
     index_cuts: int = 6  # jittered cuts of each example's index corners
     minutes: float | None = 20.0
