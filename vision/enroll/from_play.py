@@ -276,10 +276,13 @@ def _as_best(run: Path, shim: Path) -> Path:
 
 def learn_from_play(examples: Sequence[Example], base: Path, target: Path, work: Path,
                     settings: PlaySettings | None = None, check: Sequence[Example] = (),
-                    report: Callable[[str], None] = lambda stage: None, info: dict[str, Any] | None = None) -> Path:
+                    report: Callable[[str], None] = lambda stage: None, info: dict[str, Any] | None = None,
+                    keep_sets: bool = False) -> Path:
     """Fine-tune ``base``'s any-deck face and index readers on ``examples`` and write the new model folder
     ``target`` (a copy of ``base`` with those two replaced); ``work`` holds the sets and runs. ``check``: examples
-    kept out of learning, the validation split. ``info`` goes into ``reader.json`` under ``play``."""
+    kept out of learning, the validation split. ``info`` goes into ``reader.json`` under ``play``. The sets (crops
+    and patches of evidence frames) are deleted once the folder is written unless ``keep_sets``: the evidence
+    retention decides how long pictures of the table are kept, and the runs keep only weights and figures."""
     from vision import train
     from vision.reader_models import ANY_DECK_CLASSIFIER, ANY_DECK_INDEX_READER, CLASSIFIER, INDEX_READER, MANIFEST
 
@@ -329,6 +332,9 @@ def learn_from_play(examples: Sequence[Example], base: Path, target: Path, work:
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     target.parent.mkdir(parents=True, exist_ok=True)
     staging.replace(target)
+    for cut in (faces, corners):  # pictures cut from evidence frames: kept no longer than the frames themselves
+        if cut is not None and not keep_sets:
+            shutil.rmtree(cut, ignore_errors=True)
     report("done")
     return target
 
