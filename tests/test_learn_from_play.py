@@ -157,10 +157,14 @@ def test_an_altered_frame_gives_none(tmp_path: Path) -> None:
     assert found.examples == [] and found.altered == 2
 
 
-def test_the_learn_command_needs_a_supervisor_to_activate(tmp_path: Path) -> None:
+def test_the_learn_command_needs_a_supervisor_and_a_journal(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "kiosk.cli", "vision", "learn-from-play", "--data", str(tmp_path)],
                             capture_output=True, text=True, cwd=REPO, timeout=60)
     assert result.returncode == 2 and "--by SUPERVISOR" in result.stderr
+    result = subprocess.run([sys.executable, "-m", "kiosk.cli", "vision", "learn-from-play", "--data", str(tmp_path),
+                             "--by", "S-1"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert result.returncode == 2 and f"there is no journal at {tmp_path / 'journal.sqlite3'}" in result.stderr
+    assert not (tmp_path / "play-jobs").exists()  # refused before anything starts in the background
 
 
 @pytest.mark.slow

@@ -63,6 +63,9 @@ def _learn_from_play(args: argparse.Namespace) -> int:
     if args.rounds is not None and args.rounds < 1:
         raise InputError("--rounds counts settled rounds: give 1 or more")
     data = _data(args)
+    journal_path = args.journal or data / "journal.sqlite3"
+    if not journal_path.exists():
+        raise InputError(f"there is no journal at {journal_path}: give the kiosk's data folder (--data) or --journal")
     if not args.foreground:
         return _start_in_background(args, data)
     from vision.enroll.learn import require_training_stack
