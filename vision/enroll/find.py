@@ -22,8 +22,9 @@ unless its own edge closes inside the picture: the outline model fits a rectangl
 shows, so its outline cannot tell. Each card found is warped flat
 to an upright face (``extract.warp_face``, the profile's face format) and keeps what the reader read it as.
 
-A card lying apart from the others has its sides moved onto its own edge nearby (``snap_reach``): the outline
-model's rectangle is a little off, and a face warped from it reads less like the card. A photo too dark to show a
+The corners are not moved onto the strongest step in brightness nearby (``extract._snap_sides``): on the generator's
+spreads on dark felt that made the faces more exact, but on real close-ups on light tables the print (an index, a
+row of pips) is a stronger step than the card's edge and pulled the sides inwards. A photo too dark to show a
 card's white (``too_dark``) is not read at all.
 """
 
@@ -40,7 +41,7 @@ import numpy.typing as npt
 
 from engine.errors import InputError
 from vision.detection import Detection, iou
-from vision.enroll.extract import Extraction, FoundCard, _snap_sides, order_corners, warp_face
+from vision.enroll.extract import Extraction, FoundCard, order_corners, warp_face
 from vision.reader_outline import outline_box, pair_outlines
 
 if TYPE_CHECKING:
@@ -64,10 +65,7 @@ class FindSettings:
     brightest pixels (99th percentile of grey) stay under this is too dark. ``edge_agrees``: the card's own edge is
     taken over the outline model's rectangle where their corners lie within this share of the card's width (on the
     generator's spreads on felt and grey stone its corners were off by 0.035 card widths, the rectangle's by 0.058;
-    on its table scenes the two tie; on a white table the edge never agrees). ``snap_reach``: a card lying apart has
-    each side moved onto its own edge within this share of its width (0: never); on the generator's spreads the faces
-    so warped were named right by the deck's faces 52, 50 and 39 times of 52 on felt, grey stone and a white table,
-    against 47, 46 and 33 unmoved."""
+    on its table scenes the two tie; on a white table the edge never agrees)."""
 
     edge_margin: float = 2.0
     outline_min: float = 0.10  # the reader's own (``ReaderSettings.outline_min``)
@@ -77,7 +75,6 @@ class FindSettings:
     same_card: float = 0.7
     dark_level: float = 60.0
     edge_agrees: float = 0.12
-    snap_reach: float = 0.1
 
     def __post_init__(self) -> None:
         if not (0.0 <= self.outline_min <= 1.0 and 0.0 < self.outline_match <= 1.0
@@ -178,7 +175,6 @@ class CardFinder:
             else:
                 candidates.append((quad, how, reading))
         keep = self._uncovered(candidates, extraction)
-        keep = self._snapped(frame, keep)
         margin = settings.edge_margin
         for quad, how, reading in keep:
             corners = order_corners(np.clip(quad, [margin, margin], [w - 1 - margin, h - 1 - margin]))
@@ -191,30 +187,6 @@ class CardFinder:
         row = max(extraction.card_width, 1.0) * 1.4
         extraction.cards.sort(key=lambda c: (round(c.centre[1] / row), c.centre[0]))
         return extraction
-
-    def _snapped(self, frame: Image, cards: list[tuple[npt.NDArray[np.float64], str, Detection]],
-                 ) -> list[tuple[npt.NDArray[np.float64], str, Detection]]:
-        """Each whole card lying apart from the others with its sides moved (by up to ``snap_reach`` of its width)
-        onto the strongest step in brightness across them: its own edge, the only one in reach. Cards that touch or
-        overlap another keep their corners (a neighbour's edge would pull them)."""
-        reach_share = self.settings.snap_reach
-        if not reach_share or not cards:
-            return cards
-        grown = []
-        for quad, _how, _reading in cards:
-            centre = quad.mean(axis=0)
-            grown.append(centre + (quad - centre) * (1.0 + 2.5 * reach_share))
-        gray = cv2.cvtColor(cv2.GaussianBlur(frame, (3, 3), 0), cv2.COLOR_BGR2GRAY).astype(np.float32)
-        gx, gy = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-        out = []
-        for k, (quad, how, reading) in enumerate(cards):
-            apart = all(_overlap(grown[k], other) <= 0 for j, other in enumerate(grown) if j != k)
-            if how == CUT or not apart:
-                out.append((quad, how, reading))
-                continue
-            reach = max(2, round(reach_share * _short_side(quad)))
-            out.append((_snap_sides(order_corners(quad), gx, gy, reach).astype(np.float64), how, reading))
-        return out
 
     def _card_shaped(self, quad: npt.NDArray[np.float64]) -> bool:
         low, high = self.settings.card_aspect
