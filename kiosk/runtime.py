@@ -403,8 +403,8 @@ class KioskRuntime:
             return [StoppedScreen(self, scale), CameraScreen(self, scale), SupervisorScreen(self, scale)]
         return [
             BaiBuuScreen(self.tables["baibuu"], self.catalogue, scale),
-            SamLocScreen(self.tables["samloc"], self.catalogue, scale),
-            SchmierScreen(self.tables["schmier"], self.catalogue, scale),
+            SamLocScreen(self.tables["samloc"], self.catalogue, scale, runtime=self),
+            SchmierScreen(self.tables["schmier"], self.catalogue, scale, runtime=self),
             CameraScreen(self, scale),
             SetupScreen(self, scale),
             SupervisorScreen(self, scale),

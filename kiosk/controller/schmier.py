@@ -1,5 +1,15 @@
-"""The Schmier table: bids, trump, discards, tricks read from the centre (or picked by touch), the six points,
-the running score to 21. Each hand is a journal round; the hands of one game chain through the engine's ``Match``.
+"""The Schmier table, played from what is seen: the dealer deals real cards, the kiosk never holds a hand.
+
+START (screen or panel) begins a hand once the dealer has dealt 6 cards each and kept 17. The bids and passes, the
+trump and each player's discard (how many: they stay face down) come from the screen; each card of a trick is read
+from the centre by the camera and taken with PLAY (or the panel's CONFIRM), a card the camera is unsure of picked on
+the screen's card picker. The engine's ``TableState`` checks at once what the table can see (a bid not higher, a
+play out of turn, a card already played, a discard count out of range); at the hand's end it finds what needs the
+whole hands (a revoke, a protected trump discarded): a violation holds the score until a supervisor releases it.
+
+The table keeps its state between hands and across a restart: the match score to 21 and who deals next, rebuilt
+from the journal's last settled hand (``restore``). Each hand is a journal round (the table record: the deal
+``{"dealer", "scores"}`` and the actions).
 """
 
 from __future__ import annotations
@@ -13,10 +23,13 @@ from typing import Any
 from engine.cards import Card, Suit
 from engine.clock import Clock
 from engine.errors import InputError
-from engine.schmier import GAME_TARGET, Match, Phase, settings_from_json, team_of
-from engine.schmier.settings import MAX_BID, MIN_BID
+from engine.schmier import GAME_TARGET, Match, Phase, TableDeal, TableState, settings_from_json, team_of
+from engine.schmier.ranks import next_seat
+from engine.schmier.settings import MAX_BID, MAX_DISCARD, MIN_BID
 from journal import Journal
+from journal.events import CardsCorrected, CardsRead, Note
 from journal.store import OpenRound
+from kiosk.controller.places import PlaceReads
 from kiosk.controller.view import CardRead, Command, PlaceView, Refused, ScreenView
 from kiosk.i18n import Msg
 
@@ -25,7 +38,7 @@ SEATS = 6
 
 
 class Step(StrEnum):
-    READY = "ready"  # DEAL starts the next hand
+    READY = "ready"  # START begins the next hand, once dealt
     PLAYING = "playing"  # bidding, trump, discards, tricks
     RESULTS = "results"  # the six points journaled and shown; CONFIRM
     CLOSED = "closed"
@@ -37,6 +50,7 @@ class SeatView:
     seat: int
     team: int
     cards: int
+    """Cards in hand as the table counts them: 6 until the tricks begin, then 6 less those played."""
     bid: str
     to_act: bool
     dealer: bool
@@ -57,11 +71,13 @@ class SchmierView(ScreenView):
     """The last trick won: its number, its cards and who took it."""
     scores: tuple[int, int, int] = (0, 0, 0)
     centre: PlaceView | None = None
-    hand_of_turn: tuple[Card, ...] = ()
-    selected: tuple[Card, ...] = ()
     points: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     winner: int | None = None
+    violations: tuple[str, ...] = ()
+    held: bool = False
+    dealer: int = 0
+    """Who deals the hand in play, or the next one."""
 
 
 class SchmierController:
@@ -79,15 +95,16 @@ class SchmierController:
         self.rng = random.Random(seed)
         self.dealer = dealer
         self.match = Match.drawn(self.settings, self.rng)
+        self.places = PlaceReads()
+        self.seen_frame: Any = None
+        self.restore()
         self._reset()
 
     def _reset(self) -> None:
         self.step = Step.READY
         self.round_id: int | None = None
         self.alert: Msg | None = None
-        self.selected: list[Card] = []
-        self.centre: tuple[CardRead, ...] = ()
-        self.used_in_centre: set[Card] = set()
+        self.stale: set[Card] = set()
         self.void_reason = ""
 
     @property
@@ -97,6 +114,47 @@ class SchmierController:
     @property
     def hand(self) -> Any:
         return self.match.current
+
+    # ---- the table's state, kept by the journal ------------------------------------------------------------
+    def restore(self) -> None:
+        """The match as the journal leaves it: the last settled Schmier hand replayed gives the score to 21 and
+        who deals next (a voided hand does not count). A game that was over is followed by a new one, dealt by the
+        seat left of its last dealer."""
+        from engine.schmier import replay
+
+        last: int | None = None
+        begun: dict[int, Any] = {}
+        for entry in self.journal.entries(kinds=["round_begun", "round_settled"]):
+            if entry.round_id is None:
+                continue
+            if entry.kind == "round_begun":
+                if entry.payload.get("game") == "schmier":
+                    begun[entry.round_id] = entry.payload
+            elif entry.round_id in begun:
+                last = entry.round_id
+        if last is None:
+            return
+        payload = begun[last]
+        actions = [e.payload["action"] for e in self.journal.entries(round_id=last, kinds=["action_recorded"])]
+        try:
+            hand = replay(settings_from_json(payload.get("settings", {})), payload.get("deal", {}), actions)
+        except InputError:
+            return
+        if not hand.is_over:
+            return
+        if hand.phase is Phase.GAME_OVER:
+            self.match = Match(self.settings, next_seat(hand.dealer))
+        else:
+            self.match = Match(self.settings, hand.dealer)
+            self.match.hands.append(hand)
+
+    def apply_settings(self, settings_json: Mapping[str, Any]) -> None:
+        """SET-UP: the table's options from the next hand (the match score and the dealer stay)."""
+        self.settings = settings_from_json(dict(settings_json))
+        self.match.settings = self.settings
+
+    def settings_json(self) -> dict[str, Any]:
+        return self.settings.to_json()
 
     # ---- inputs ------------------------------------------------------------------------------------------
     def command(self, name: str, **params: Any) -> None:
@@ -117,7 +175,7 @@ class SchmierController:
 
     def on_button(self, button: str) -> None:
         if button == "SHAKE":
-            self.command("deal")
+            self.command("start")
         elif button == "CONFIRM":
             self.command("confirm" if self.step is Step.RESULTS else "play")
         elif button == "NEXT":
@@ -128,79 +186,101 @@ class SchmierController:
     def on_table(
         self, reads: Mapping[str, Sequence[CardRead]], frame: Any = None, taken_at: float | None = None
     ) -> None:
-        """``frame``: the camera frame the reads came from (this game journals no readings, so keeps none)."""
-        self.centre = tuple(reads.get(CENTRE, ()))
+        """The camera's stable reads: the centre takes each trick's cards."""
+        self.seen_frame = frame
+        self.places.update(reads)
+        self.stale &= {read.card for read in self.places.cards(CENTRE)}  # an old card taken away is no longer old
 
     def tick(self) -> None:
         return None
 
     # ---- commands ----------------------------------------------------------------------------------------
-    def _cmd_deal(self) -> None:
+    def _cmd_start(self) -> None:
+        if self.step in (Step.CLOSED, Step.VOIDED):
+            self._reset()
         if self.step is not Step.READY:
-            raise InputError("finish this hand first")
-        if self.match.is_over:
-            self.match = Match.drawn(self.settings, self.rng)  # a new game to 21
-        hand = self.match.deal_random(self.rng)
-        self.round_id = self.journal.begin_round("schmier", self.settings, hand.deal_to_json())
+            raise Refused(Msg("sl.refused.finish_first"))
+        if self.match.is_over:  # a new game to 21: the deal passes on to the left
+            self.match = Match(self.settings, next_seat(self.match.hands[-1].dealer))
+        deal = TableDeal.of(self.match.next_dealer, self.match.scores)
+        self.match.verify_new_hand(deal)
+        hand = TableState(self.settings, deal)
+        self.round_id = self.journal.begin_round("schmier", self.settings, deal.to_json())
+        self.match.hands.append(hand)
         self.step = Step.PLAYING
-        self.used_in_centre = {read.card for read in self.centre}
+        self.stale = {read.card for read in self.places.cards(CENTRE)}
+
+    _cmd_deal = _cmd_start
 
     def _cmd_bid(self, value: str | int) -> None:
         hand = self._playing()
+        hand.verify_bid(hand.turn, int(value))
         self._record(hand.bid(hand.turn, int(value)))
 
     def _cmd_pass(self) -> None:
         hand = self._playing()
+        hand.verify_pass_bid(hand.turn)
         self._record(hand.pass_bid(hand.turn))
 
     def _cmd_trump(self, value: str) -> None:
         hand = self._playing()
+        hand.verify_name_trump(hand.turn, Suit(value))
         self._record(hand.name_trump(hand.turn, Suit(value)))
 
-    def _cmd_pick(self, card: Card) -> None:
-        if card in self.selected:
-            self.selected.remove(card)
-        else:
-            self.selected.append(card)
-
-    def _cmd_discard(self) -> None:
-        """Players pick what they discard; the dealer, holding many cards, picks the six he keeps."""
+    def _cmd_discard(self, value: str | int | None = None) -> None:
+        """How many cards the seat to act discarded face down (the dealer: the kept cards he took up)."""
         hand = self._playing()
-        cards = list(self.selected)
-        if hand.phase is Phase.DEALER_DISCARD:
-            cards = [card for card in self._holding(hand) if card not in self.selected]
-        hand.verify_discard(hand.turn, cards)
-        self._record(hand.discard(hand.turn, cards))
-        self.selected = []
+        count = hand.kept_left if hand.phase is Phase.DEALER_DISCARD and value is None else int(value or 0)
+        hand.verify_discard_count(hand.turn, count)
+        self._record(hand.discard_count(hand.turn, count))
+
+    def _cmd_correct(self, zone: str, index: int, card: Card | None) -> None:
+        """The card picker: the card in slot ``index`` of the centre is ``card`` (None: no card there)."""
+        if self.step is not Step.PLAYING:
+            raise Refused(Msg("sl.refused.not_playing"))
+        new = self._new_reads()
+        raw = list(self.places.cards(zone))
+        index = raw.index(new[index]) if zone == CENTRE and index < len(new) else len(raw) if zone == CENTRE \
+            else index
+        correction = self.places.correct(zone, index, card)
+        self.journal.append(CardsCorrected(zone=zone, before=tuple(map(str, correction.before)),
+                                           after=tuple(map(str, correction.after)), by=self.dealer,
+                                           reason="corrected on the card picker"))
 
     def _cmd_play(self, card: Card | None = None) -> None:
         hand = self._playing()
         if hand.phase is not Phase.PLAY:
-            raise InputError(f"not the time to play a card: waiting for {hand.waiting_for()}")
+            raise Refused(Msg("sm.refused.not_play", {"seat": hand.turn}))
+        reads: tuple[CardRead, ...] = ()
         if card is None:
-            if len(self.selected) == 1:
-                card = self.selected[0]
-            else:
-                new = [read for read in self.centre if read.card not in self.used_in_centre]
-                if len(new) != 1:
-                    raise Refused(Msg("sm.refused.lay_one"))
-                if new[0].doubtful:
-                    raise Refused(Msg("sm.refused.camera_unsure"))
-                card = new[0].card
+            reads = self._new_reads()
+            if len(reads) != 1:
+                raise Refused(Msg("sm.refused.lay_one"))
+            if reads[0].doubtful:
+                raise Refused(Msg("sm.refused.camera_unsure"))
+            card = reads[0].card
         hand.verify_play(hand.turn, card)
-        self._record(hand.play(hand.turn, card))
-        self.used_in_centre.add(card)
-        self.selected = []
+        with self.journal.step():
+            if reads:
+                self._record_reads(reads)
+            self._record(hand.play(hand.turn, card))
 
-    def _cmd_confirm(self) -> None:
+    def _cmd_confirm(self, supervisor: str | None = None) -> None:
         if self.step is not Step.RESULTS or self.round_id is None:
-            raise InputError("nothing to confirm now")
-        self.journal.close_round(self.round_id, self.hand.settle(), confirmed_by=self.dealer)
+            raise Refused(Msg("sl.refused.nothing_to_confirm"))
+        result = self.hand.settle()
+        if result.held and not supervisor:
+            raise Refused(Msg("sl.refused.held"))
+        with self.journal.step():
+            if result.held:
+                self.journal.append(Note(text=f"{len(result.violations)} violation(s) looked at; the score held "
+                                         "for them is released", by=str(supervisor)))
+            self.journal.close_round(self.round_id, result, confirmed_by=supervisor or self.dealer)
         self.step = Step.CLOSED
 
     def _cmd_void(self, reason: str) -> None:
-        if self.round_id is None or self.step in (Step.CLOSED, Step.VOIDED):
-            raise InputError("no hand is open")
+        if self.round_id is None or self.step in (Step.CLOSED, Step.VOIDED, Step.READY):
+            raise Refused(Msg("sl.refused.no_hand_open"))
         self.journal.void_round(self.round_id, by=self.dealer, reason=reason)
         self.match.hands.pop()  # a voided hand does not count toward the game
         self.void_reason = reason
@@ -208,25 +288,40 @@ class SchmierController:
 
     def _cmd_next(self) -> None:
         if self.step not in (Step.CLOSED, Step.VOIDED):
-            raise InputError("CONFIRM or VOID the hand first")
+            raise Refused(Msg("sl.refused.confirm_or_void"))
         self._reset()
 
+    # ---- helpers -----------------------------------------------------------------------------------------
     def _playing(self) -> Any:
-        if self.step is not Step.PLAYING or self.hand is None:
-            raise InputError("no hand is being played: press DEAL")
-        if self.hand.turn is None:
-            raise InputError(f"nobody is to act: the hand is {self.hand.phase.value}")
+        if self.step is not Step.PLAYING or self.hand is None or self.hand.turn is None:
+            raise Refused(Msg("sl.refused.not_playing"))
         return self.hand
+
+    def _new_reads(self) -> tuple[CardRead, ...]:
+        hand = self.hand if self.step is Step.PLAYING else None
+        return tuple(read for read in self.places.cards(CENTRE)
+                     if read.card not in self.stale and (hand is None or hand.played_by(read.card) is None))
+
+    def _record_reads(self, reads: Sequence[CardRead]) -> None:
+        seen = self.seen_frame
+        frame = boxes = None
+        if seen is not None and hasattr(seen, "store"):
+            frame = seen.store(self.journal)
+            boxes = seen.boxes(CENTRE, [r.read_as if r.corrected else r.card for r in reads])
+        self.journal.append(CardsRead(zone=CENTRE, cards=tuple(str(r.card) for r in reads),
+                                      confidences=tuple(r.confidence for r in reads), frame=frame,
+                                      boxes=boxes or ()))
 
     def _record(self, record: Any) -> None:
         assert self.round_id is not None
-        self.journal.record_action(self.round_id, record)
-        hand = self.hand
-        if hand.is_over:
-            result = hand.settle()
-            lines = [award.reason for award in result.points]
-            self.journal.show_results(self.round_id, result, lines)  # written first, then shown
-            self.step = Step.RESULTS
+        with self.journal.step():
+            self.journal.record_action(self.round_id, record)
+            hand = self.hand
+            if hand.is_over:
+                result = hand.settle()
+                lines = [award.reason for award in result.points] + [str(v.message) for v in result.violations]
+                self.journal.show_results(self.round_id, result, lines)  # written first, then shown
+                self.step = Step.RESULTS
 
     # ---- resume after a restart --------------------------------------------------------------------------
     def resume(self, open_round: OpenRound) -> None:
@@ -234,7 +329,9 @@ class SchmierController:
 
         self._reset()
         hand = replay(settings_from_json(open_round.settings), open_round.deal, list(open_round.actions))
-        self.match = Match(self.settings, hand.dealer)
+        match = self.match
+        if match.is_over or match.next_dealer != hand.dealer or match.scores != tuple(hand.deal.scores):
+            self.match = Match(self.settings, hand.dealer)
         self.match.hands.append(hand)
         self.round_id = open_round.round_id
         self.step = Step.RESULTS if hand.is_over else Step.PLAYING
@@ -248,39 +345,45 @@ class SchmierController:
         return self.round_id is not None and self.phase.value not in ("closed", "voided", "ready")
 
     def view(self) -> SchmierView:
-        hand = self.hand if self.step is not Step.READY else None
+        hand = self.hand if self.step in (Step.PLAYING, Step.RESULTS, Step.CLOSED) else None
         bids: dict[int, str] = {}
         if hand is not None:
             for seat, amount in hand.bids:
                 bids[seat] = "pass" if amount is None else str(amount)
+        dealer = hand.dealer if hand is not None and self.step is not Step.CLOSED else (
+            next_seat(self.match.hands[-1].dealer) if self.match.is_over else self.match.next_dealer)
         seats = tuple(
             SeatView(
                 seat=seat,
                 team=team_of(seat),
-                cards=len(hand.hands[seat]) if hand else 0,
+                cards=6 - len(hand.played[seat]) if isinstance(hand, TableState) else 0,
                 bid=bids.get(seat, ""),
                 to_act=bool(hand and hand.turn == seat and self.step is Step.PLAYING),
-                dealer=bool(hand and hand.dealer == seat),
+                dealer=seat == dealer,
             )
             for seat in range(SEATS)
         )
-        new_in_centre = tuple(r for r in self.centre if r.card not in self.used_in_centre)
-        problem = Msg("read.low_confidence") if any(r.doubtful for r in new_in_centre) else None
-        centre = PlaceView(CENTRE, Msg("common.centre"), new_in_centre, max(1, len(new_in_centre)), problem)
+        new = self._new_reads() if hand is not None and hand.phase is Phase.PLAY else ()
+        problem = Msg("read.low_confidence") if any(r.doubtful for r in new) else None
+        centre = PlaceView(CENTRE, Msg("common.centre"), new, len(new) + 1 if new else 1, problem)
         points: tuple[str, ...] = ()
         winner = None
+        violations: tuple[str, ...] = ()
+        held = False
         if hand is not None and hand.result is not None:
-            result = hand.result
+            result = hand.settle()
             points = tuple(award.reason for award in result.points)
             winner = result.winner
+            violations = tuple(v.message for v in result.violations)
+            held = result.held
         last = None
         if hand is not None and hand.tricks:
             trick = hand.tricks[-1]  # seats counted from 0 here; the catalogue words them from 1, as the table does
             cards = " ".join(card.pretty for card in trick.cards())
             last = Msg("sm.last_trick", {"trick": trick.number, "cards": cards, "seat": trick.winner})
-        scores = hand.scores if hand is not None else self.match.scores
+        scores = hand.scores if hand is not None else (0, 0, 0) if self.match.is_over else self.match.scores
         return SchmierView(
-            prompt=self._prompt(),
+            prompt=self._prompt(dealer),
             alert=self.alert,
             commands=self._commands(),
             round_id=self.round_id,
@@ -296,31 +399,23 @@ class SchmierController:
             last_trick=last,
             scores=tuple(scores),
             centre=centre,
-            hand_of_turn=self._holding(hand),
-            selected=tuple(self.selected),
             points=points,
             log=tuple(record.describe() for record in (hand.history[-5:] if hand else ())),
             winner=winner,
+            violations=violations,
+            held=held,
+            dealer=dealer,
         )
 
-    @staticmethod
-    def _holding(hand: Any) -> tuple[Card, ...]:
-        """The cards of the seat to act; the dealer in his discard holds his hand and the kept cards."""
-        if hand is None or hand.turn is None:
-            return ()
-        cards = list(hand.hands[hand.turn])
-        if hand.phase is Phase.DEALER_DISCARD:
-            cards += list(hand.kept)
-        return tuple(cards)
-
-    def _prompt(self) -> Msg:
+    def _prompt(self, dealer: int) -> Msg:
         if self.step is Step.READY:
-            return Msg("sm.prompt.deal")
+            return Msg("sm.prompt.deal", {"seat": dealer})
         if self.step is Step.PLAYING:
             hand = self.hand
-            return Msg("sm.prompt." + hand.phase.name.lower(), {"seat": hand.turn})
+            key = "sm.prompt.discard_count" if hand.phase is Phase.DISCARD else "sm.prompt." + hand.phase.name.lower()
+            return Msg(key, {"seat": hand.turn, "count": getattr(hand, "kept_left", 0)})
         if self.step is Step.RESULTS:
-            return Msg("sm.prompt.results")
+            return Msg("sl.prompt.held" if self.hand.settle().held else "sm.prompt.results")
         if self.step is Step.CLOSED:
             return Msg("bb.prompt.closed")
         return Msg("bb.prompt.voided", {"reason": self.void_reason})
@@ -328,7 +423,7 @@ class SchmierController:
     def _commands(self) -> tuple[Command, ...]:
         hand = self.hand if self.step is Step.PLAYING else None
         phase = hand.phase if hand is not None else None
-        commands = [Command("deal", Msg("sm.deal"), self.step is Step.READY)]
+        commands = [Command("start", Msg("common.start"), self.step in (Step.READY, Step.CLOSED, Step.VOIDED))]
         if phase is Phase.BIDDING:
             low = MIN_BID if hand.high_bid is None else hand.high_bid + 1
             commands += [
@@ -338,15 +433,15 @@ class SchmierController:
         elif phase is Phase.TRUMP:
             commands += [Command(f"trump:{suit.value}", Msg("sm.suit", {"suit": suit.symbol})) for suit in Suit]
         elif phase is Phase.DISCARD:
-            commands.append(Command("discard", Msg("sm.discard", {"count": len(self.selected)})))
+            most = min(MAX_DISCARD, hand.kept_left)
+            commands += [Command(f"discard:{count}", Msg("sm.discard", {"count": count})) for count in range(most + 1)]
         elif phase is Phase.DEALER_DISCARD:
-            commands.append(Command("discard", Msg("sm.keep", {"count": len(self.selected)}), len(self.selected) == 6))
+            commands.append(Command("discard", Msg("sm.takes_up", {"count": hand.kept_left})))
         else:
             commands.append(Command("play", Msg("sm.play"), phase is Phase.PLAY))
         commands += [
             Command("confirm", Msg("button.confirm"), self.step is Step.RESULTS),
             Command("void", Msg("button.void"), self.step in (Step.PLAYING, Step.RESULTS)),
-            Command("next", Msg("button.next"), self.step in (Step.CLOSED, Step.VOIDED)),
         ]
         return tuple(commands)
 

@@ -1,8 +1,10 @@
-"""The Sâm Lốc table screen: players with cards left and balances, whose turn with the countdown, the play on the
-table, the centre as read, the turn player's cards to pick a play by touch, the log and the settlement.
+"""The Sâm Lốc table screen, played from what is seen: players with cards left and balances (a seat under the bet
+sits out), whose turn with the countdown, the play on the table, the centre as read (tap a card to correct it, the
+empty slot to add one), at the end each loser's cards as read in his place, the settlement, and what a rebuilt
+hand broke (held for a supervisor). No hand is ever shown: the kiosk holds none.
 
-The engine's own words (the play on the table, the log, refusals, payment reasons) are phrases, worded here in the
-dealer's language."""
+The engine's own words (the play on the table, the log, refusals, payment reasons, violations) are phrases, worded
+here in the dealer's language."""
 
 from __future__ import annotations
 
@@ -13,33 +15,32 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk.controller.samloc import Phase, SamLocView
-from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import TABLE_VOID_REASONS, void_dialog
+from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, ChoiceDialog, void_dialog
 from kiosk.ui.screen_baibuu import _cards_markup
-from kiosk.ui.widgets import CARD_FONT, CardView, PlaceWidget, TextLabel, button_row, paint_background
+from kiosk.ui.widgets import CARD_FONT, LabeledPlace, PlaceWidget, TextLabel, button_row, paint_background
 
-COMMANDS = ("start", "play", "pass", "declare_sam", "confirm", "void", "next")
+COMMANDS = ("start", "play", "pass", "declare_sam", "claim_instant", "confirm", "void")
+SHOW_ROW_PX = 74
 
 
 class SamLocScreen(Screen):
-    def __init__(self, controller: Any, catalogue: Catalogue, scale: theme.Scale, name: str = "table-samloc") -> None:
+    def __init__(self, controller: Any, catalogue: Catalogue, scale: theme.Scale, name: str = "table-samloc",
+                 runtime: Any = None) -> None:
         super().__init__(name=name)
         self.controller = controller
         self.catalogue = catalogue
         self.scale = scale
+        self.runtime = runtime
+        """For a held settlement: the supervisor who releases it signs in here."""
         self.dialog: Any = None
         self.last_view: SamLocView | None = None
         px = scale.px
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(5))
         paint_background(root, theme.BACKGROUND)
         self.prompt = TextLabel(
-            font_size=scale.font(28),
-            bold=True,
-            color=theme.PROMPT,
-            size_hint_y=None,
-            height=px(40),
+            font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40),
             font_name=CARD_FONT,
         )
         self.alert = TextLabel(
@@ -59,28 +60,28 @@ class SamLocScreen(Screen):
             font_size=scale.font(20), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(26)
         )
         self.top_cards = Label(
-            font_name=CARD_FONT, font_size=scale.font(48), bold=True, markup=True, size_hint_y=None, height=px(64)
+            font_name=CARD_FONT, font_size=scale.font(44), bold=True, markup=True, size_hint_y=None, height=px(56)
         )
         self.top_text = TextLabel(font_size=scale.font(18), color=theme.PROMPT, size_hint_y=None, height=px(26))
-        self.centre = PlaceWidget(scale, None, card_size=(50, 60), title_font=16)
+        self.centre = PlaceWidget(scale, self.pick_card, card_size=(50, 64), title_font=16)
         self.log = TextLabel(font_size=scale.font(15), valign="top", color=theme.TEXT, font_name=CARD_FONT)
         for widget in (self.table_info, self.top_title, self.top_cards, self.top_text, self.centre, self.log):
             right.add_widget(widget)
         middle.add_widget(right)
         root.add_widget(middle)
-        self.hand_title = TextLabel(font_size=scale.font(17), color=theme.TEXT_DIM, size_hint_y=None, height=px(24))
-        root.add_widget(self.hand_title)
-        self.hand_row = BoxLayout(orientation="horizontal", spacing=px(5), size_hint_y=None, height=px(78))
-        self.hand_cards: list[CardView] = []
-        root.add_widget(self.hand_row)
+        self.shows_box = BoxLayout(orientation="vertical", spacing=px(4), size_hint_y=None, height=0)
+        self.show_rows: list[LabeledPlace] = []
+        root.add_widget(self.shows_box)
         buttons, self.buttons = button_row(scale, COMMANDS, self.press, height=80)
-        for name in ("start", "declare_sam"):
+        for name in ("start", "declare_sam", "claim_instant"):
             self.buttons[name].set_colour(theme.BUTTON_COLOURS["shake" if name == "start" else "manual_dice"])
         self.buttons["play"].set_colour(theme.BUTTON_COLOURS["confirm"])
         root.add_widget(buttons)
         self.add_widget(root)
 
+    # ---- input -------------------------------------------------------------------------------------------
     def press(self, name: str) -> None:
+        view = self.last_view
         if name == "void":
             self.dialog = void_dialog(
                 self.scale,
@@ -89,9 +90,37 @@ class SamLocScreen(Screen):
                 lambda reason: self.controller.command("void", reason=reason),
             )
             self.dialog.open()
+        elif name in ("declare_sam", "claim_instant") and view is not None:
+            seats = view.seats or tuple(p.seat for p in view.players)
+            choices = [(str(seat), self.catalogue.text("sl.player", player=seat)) for seat in seats]
+            self.dialog = ChoiceDialog(self.scale, self.catalogue, self.catalogue.text("sl.choose_seat"), choices,
+                                       lambda seat: self.controller.command(name, seat=int(seat)))
+            self.dialog.open()
+        elif name == "confirm" and view is not None and view.held:
+            self.release()
         else:
             self.controller.command(name)
 
+    def release(self) -> None:
+        release_held(self)
+
+    def pick_card(self, zone: str, index: int) -> None:
+        view = self.last_view
+        current = None
+        if view is not None:
+            places = [view.centre, *view.shows] if view.centre is not None else list(view.shows)
+            place = next((p for p in places if p.zone == zone), None)
+            if place is not None and index < len(place.cards):
+                current = place.cards[index].card
+        title = (self.catalogue.text("picker.read", card=current.pretty) if current is not None
+                 else self.catalogue.text("picker.title"))
+        self.dialog = CardPicker(
+            self.scale, self.catalogue, title,
+            lambda card: self.controller.command("correct", zone=zone, index=index, card=card), current=current,
+        )
+        self.dialog.open()
+
+    # ---- output ------------------------------------------------------------------------------------------
     def refresh(self) -> None:
         view: SamLocView = self.controller.view()
         self.last_view = view
@@ -112,21 +141,30 @@ class SamLocScreen(Screen):
         self.top_text.text = self.catalogue.phrase(view.top_text)
         if view.centre is not None:
             self.centre.show(view.centre, self.catalogue, t("common.centre"))
+        self.centre.disabled = view.phase is not Phase.PLAYING
+        lines: list[str] = []
+        if view.violations:
+            lines.append(t("sl.violations"))
+            lines += ["• " + self.catalogue.phrase(line) for line in view.violations]
         if view.phase in (Phase.RESULTS, Phase.CLOSED):
-            lines = [t(payment) for payment in view.payments]
+            if view.payments:
+                lines.append(t("common.settlement") + ":")
+            lines += [t(payment) for payment in view.payments]
         else:
-            lines = [self.catalogue.phrase(line) for line in view.log]
-        title = t("common.settlement") + ":\n" if view.payments and view.phase in (Phase.RESULTS, Phase.CLOSED) else ""
-        self.log.text = title + "\n".join(lines)
-        self._hand(view, t)
+            lines += [self.catalogue.phrase(line) for line in view.log]
+        self.log.text = "\n".join(lines)
+        self.log.color = theme.ALERT if view.held else theme.TEXT
+        self._shows(view, t)
         enabled = {c.name: c.enabled for c in view.commands}
         labels = {c.name: c.label for c in view.commands}
         for name, button in self.buttons.items():
             button.disabled = not enabled.get(name, False)
             button.text = t(labels[name]) if name in labels else name
-            button.font_size = self.scale.font(24)
+            button.font_size = self.scale.font(22)
 
     def _players(self, view: SamLocView, t: Any) -> None:
+        while len(self.player_rows) > len(view.players):
+            self.players_box.remove_widget(self.player_rows.pop())
         while len(self.player_rows) < len(view.players):
             row = TextLabel(font_size=self.scale.font(21), bold=True, markup=True, font_name=CARD_FONT)
             paint_background(row, theme.PANEL, radius=self.scale.px(8))
@@ -138,6 +176,8 @@ class SamLocScreen(Screen):
                 marks.append("▶")
             if player.declared_sam:
                 marks.append("SÂM")
+            if player.claimed:
+                marks.append(t("sl.claim_instant"))
             if player.bao1:
                 marks.append("[color=ff9f1a]BÁO 1[/color]")
             if player.passed:
@@ -145,32 +185,46 @@ class SamLocScreen(Screen):
             if player.net is not None:
                 colour = "3ddc84" if player.net > 0 else "ff5252" if player.net < 0 else "ffffff"
                 marks.append(f"[color={colour}]{player.net:+d}[/color]")
-            row.text = (
-                f"  {t('sl.player', player=player.seat)} · {t('sl.cards_left', count=player.cards_left)} · "
-                f"{player.balance}  {' '.join(marks)}"
-            )
+            middle = t("sl.sitting_out") if player.sitting_out else t("sl.cards_left", count=player.cards_left)
+            row.text = f"  {t('sl.player', player=player.seat)} · {middle} · {player.balance}  {' '.join(marks)}"
             row._bg_colour.rgba = theme.PANEL_LIGHT if player.to_act else theme.PANEL
-            row.color = theme.PROMPT if player.to_act else theme.TEXT
+            row.color = theme.TEXT_DIM if player.sitting_out else theme.PROMPT if player.to_act else theme.TEXT
 
-    def _hand(self, view: SamLocView, t: Any) -> None:
-        cards = view.hand_of_turn if view.phase is Phase.PLAYING else ()
-        self.hand_title.text = t("sl.hand_of", player=view.turn) if cards else ""
-        while len(self.hand_cards) < len(cards):
-            card_view = CardView(self.scale, size_hint_x=None, width=self.scale.px(theme.MIN_TOUCH_PX))
-            index = len(self.hand_cards)
-            card_view.bind(on_release=lambda _w, i=index: self._pick(i))
-            self.hand_cards.append(card_view)
-            self.hand_row.add_widget(card_view)
-        while len(self.hand_cards) > len(cards):
-            self.hand_row.remove_widget(self.hand_cards.pop())
-        for card_view, card in zip(self.hand_cards, cards, strict=False):
-            card_view.show(CardRead(card, corrected=card in view.selected))
-            card_view.font_size = self.scale.font(24)
+    def _shows(self, view: SamLocView, t: Any) -> None:
+        """Each loser's cards as read in his place, one row each (tap a card to correct it, the last slot to add)."""
+        shows = view.shows
+        while len(self.show_rows) > len(shows):
+            self.shows_box.remove_widget(self.show_rows.pop())
+        while len(self.show_rows) < len(shows):
+            row = LabeledPlace(self.scale, self.pick_card, card_size=(48, 56), label_width=170, note=False)
+            self.show_rows.append(row)
+            self.shows_box.add_widget(row)
+        for row, place in zip(self.show_rows, shows, strict=False):
+            widened = type(place)(place.zone, place.label, place.cards, max(place.expected, len(place.cards) + 1),
+                                  place.problem)  # one empty slot: a card the camera missed is added there
+            title = t(place.label) + (f"\n{t(place.problem)}" if place.problem else "")
+            row.show(widened, self.catalogue, title)
+            row.name.color = theme.WARN if place.problem else theme.TEXT_DIM
+        self.shows_box.height = self.scale.px(SHOW_ROW_PX) * len(shows)
 
-    def _pick(self, index: int) -> None:
-        view = self.last_view
-        if view is not None and index < len(view.hand_of_turn):
-            self.controller.command("pick", card=view.hand_of_turn[index])
+
+def release_held(screen: Any) -> None:
+    """A held settlement (Sâm Lốc or Schmier): the supervisor signs in on ``screen``'s runtime, and CONFIRM closes
+    the hand in his name (journaled with the violations he looked at)."""
+    runtime, controller = screen.runtime, screen.controller
+    if runtime is None:
+        controller.command("confirm")
+        return
+    if runtime.desk.current() is not None:
+        controller.command("confirm", supervisor=runtime.supervisor)
+        return
+    from kiosk.ui.screen_supervisor import Locked
+
+    def signed_in(message: str) -> None:
+        if runtime.desk.current() is not None:
+            controller.command("confirm", supervisor=runtime.supervisor)
+
+    screen.dialog = Locked(runtime).ask(screen.scale, signed_in)
 
 
 def _mode(mode: str, t: Any) -> str:

@@ -1,25 +1,24 @@
-"""The Schmier table screen: seats and teams, bids, trump, the trick in play, the centre as read, the six points
-and the running score to 21. The buttons follow the hand: bids and PASS, the four suits, DISCARD, PLAY."""
+"""The Schmier table screen, played from what is seen: seats and teams with the cards each holds, bids, trump, the
+trick in play, the centre as read (tap a card to correct it, the empty slot to add one), the six points, what a
+rebuilt hand broke (held for a supervisor) and the running score to 21. The buttons follow the hand: bids and PASS,
+the four suits, how many each player discarded, the dealer's take-up, PLAY. No hand is ever shown."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from kiosk.controller.schmier import TARGET, SchmierView, Step
-from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import TABLE_VOID_REASONS, void_dialog
-from kiosk.ui.widgets import CARD_FONT, BigButton, CardView, PlaceWidget, TextLabel, paint_background
+from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, void_dialog
+from kiosk.ui.widgets import CARD_FONT, BigButton, PlaceWidget, TextLabel, paint_background
 
-HAND_COLUMNS = 12
 COLOURS = {
-    "deal": "shake",
+    "start": "shake",
     "pass": "neutral",
     "discard": "manual_dice",
     "play": "confirm",
@@ -30,8 +29,10 @@ COLOURS = {
 
 
 class SchmierScreen(Screen):
-    def __init__(self, controller: Any, catalogue: Catalogue, scale: theme.Scale, name: str = "table-schmier") -> None:
+    def __init__(self, controller: Any, catalogue: Catalogue, scale: theme.Scale, name: str = "table-schmier",
+                 runtime: Any = None) -> None:
         super().__init__(name=name)
+        self.runtime = runtime
         self.controller = controller
         self.catalogue = catalogue
         self.scale = scale
@@ -70,17 +71,12 @@ class SchmierScreen(Screen):
         self.last_trick = TextLabel(
             font_size=scale.font(17), color=theme.TEXT_DIM, size_hint_y=None, height=px(24), font_name=CARD_FONT
         )
-        self.centre = PlaceWidget(scale, None, card_size=(48, 56), title_font=15)
+        self.centre = PlaceWidget(scale, self.pick_card, card_size=(48, 56), title_font=15)
         self.log = TextLabel(font_size=scale.font(15), valign="top", font_name=CARD_FONT)
         for widget in (self.scores, self.trump, self.trick, self.last_trick, self.centre, self.log):
             right.add_widget(widget)
         middle.add_widget(right)
         root.add_widget(middle)
-        self.hand_title = TextLabel(font_size=scale.font(17), color=theme.TEXT_DIM, size_hint_y=None, height=px(24))
-        root.add_widget(self.hand_title)
-        self.hand_row = GridLayout(cols=HAND_COLUMNS, spacing=px(5), size_hint_y=None, height=px(74))
-        self.hand_cards: list[CardView] = []
-        root.add_widget(self.hand_row)
         self.button_row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
         self.buttons: dict[str, BigButton] = {}
         root.add_widget(self.button_row)
@@ -95,8 +91,26 @@ class SchmierScreen(Screen):
                 lambda reason: self.controller.command("void", reason=reason),
             )
             self.dialog.open()
+        elif name == "confirm" and self.last_view is not None and self.last_view.held:
+            from kiosk.ui.screen_samloc import release_held
+
+            release_held(self)  # the supervisor signs in, then CONFIRM in his name
         else:
             self.controller.command(name)
+
+    def pick_card(self, zone: str, index: int) -> None:
+        view = self.last_view
+        current = None
+        if view is not None and view.centre is not None and index < len(view.centre.cards):
+            current = view.centre.cards[index].card
+        title = (self.catalogue.text("picker.read", card=current.pretty) if current is not None
+                 else self.catalogue.text("picker.title"))
+        self.dialog = CardPicker(
+            self.scale, self.catalogue, title,
+            lambda card: self.controller.command("correct", zone=zone, index=index, card=card),
+            allow_joker=True, current=current,
+        )
+        self.dialog.open()
 
     def refresh(self) -> None:
         view: SchmierView = self.controller.view()
@@ -125,13 +139,19 @@ class SchmierScreen(Screen):
         self.last_trick.text = t(view.last_trick) if view.last_trick else ""
         if view.centre is not None:
             self.centre.show(view.centre, self.catalogue, t("common.centre"))
+        self.centre.disabled = not (view.step is Step.PLAYING and view.phase == "play")
+        lines: list[str] = []
+        if view.violations:
+            lines.append(t("sl.violations"))
+            lines += ["• " + self.catalogue.phrase(line) for line in view.violations]
         if view.points:
-            self.log.text = "\n".join(map(self.catalogue.phrase, view.points)) + (
-                f"\n{t('sm.winner', team=view.winner)}" if view.winner is not None else ""
-            )
+            lines += list(map(self.catalogue.phrase, view.points))
+            if view.winner is not None:
+                lines.append(t("sm.winner", team=view.winner))
         else:
-            self.log.text = "\n".join(self.catalogue.phrase(line) for line in view.log)
-        self._hand(view, t)
+            lines += [self.catalogue.phrase(line) for line in view.log]
+        self.log.text = "\n".join(lines)
+        self.log.color = theme.ALERT if view.held else theme.TEXT
         self._buttons(view, t)
 
     def _seats(self, view: SchmierView, t: Any) -> None:
@@ -149,29 +169,6 @@ class SchmierScreen(Screen):
             row.text = "  " + " · ".join(parts) + ("  ▶" if seat.to_act else "")
             row._bg_colour.rgba = theme.PANEL_LIGHT if seat.to_act else theme.PANEL
             row.color = theme.PROMPT if seat.to_act else theme.TEXT
-
-    def _hand(self, view: SchmierView, t: Any) -> None:
-        cards = view.hand_of_turn if view.step is Step.PLAYING else ()
-        key = {"discard": "sm.hand.discard", "dealer discard": "sm.hand.keep"}.get(view.phase, "sm.hand.play")
-        self.hand_title.text = t(key, seat=view.turn) if cards else ""
-        rows = max(1, -(-len(cards) // HAND_COLUMNS))
-        self.hand_row.height = self.scale.px((theme.MIN_TOUCH_PX + 4) * rows)  # the dealer's keep grid too
-        while len(self.hand_cards) < len(cards):
-            card_view = CardView(self.scale)
-            index = len(self.hand_cards)
-            card_view.bind(on_release=lambda _w, i=index: self._pick(i))
-            self.hand_cards.append(card_view)
-            self.hand_row.add_widget(card_view)
-        while len(self.hand_cards) > len(cards):
-            self.hand_row.remove_widget(self.hand_cards.pop())
-        for card_view, card in zip(self.hand_cards, cards, strict=False):
-            card_view.show(CardRead(card, corrected=card in view.selected))
-            card_view.font_size = self.scale.font(22 if len(cards) <= HAND_COLUMNS else 17)
-
-    def _pick(self, index: int) -> None:
-        view = self.last_view
-        if view is not None and index < len(view.hand_of_turn):
-            self.controller.command("pick", card=view.hand_of_turn[index])
 
     def _buttons(self, view: SchmierView, t: Any) -> None:
         names = [c.name for c in view.commands]
