@@ -382,7 +382,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sl.choose_seat": ("Which seat?", "Ghế nào?"),
     "sl.sitting_out": ("sits out", "nghỉ ván"),
     "sl.violations": ("Held for a supervisor:", "Tạm giữ chờ giám sát:"),
-    "sl.release": ("Signed in: CONFIRM releases the held settlement", "Đã đăng nhập: XÁC NHẬN để giải phóng thanh toán"),
     "sl.refused.too_few": ("fewer than 2 players hold the bet {bet}: no hand can be dealt",
                            "ít hơn 2 người đủ cược {bet}: không chia được ván"),
     "sl.refused.nothing_to_show": ("no cards are shown now", "chưa đến lúc lật bài"),

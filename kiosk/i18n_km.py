@@ -284,7 +284,6 @@ TEXTS_KM: dict[str, str] = {
     "sl.choose_seat": "កៅអីណា?",
     "sl.sitting_out": "សម្រាក",
     "sl.violations": "ផ្អាកចាំអ្នកត្រួតពិនិត្យ៖",
-    "sl.release": "បានចូល៖ ចុច បញ្ជាក់ ដើម្បីដោះការទូទាត់ដែលផ្អាក",
     "sl.refused.too_few": "អ្នកមានលុយគ្រប់ភ្នាល់ {bet} តិចជាង 2 នាក់៖ មិនអាចចែកបានទេ",
     "sl.refused.nothing_to_show": "មិនទាន់ដល់ពេលបើកកាតទេ",
     "sl.refused.show_unsure": "កាមេរ៉ាមិនច្បាស់កាតដែលបើក៖ ជ្រើសវានៅលើអេក្រង់",

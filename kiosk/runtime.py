@@ -380,6 +380,35 @@ class KioskRuntime:
         if self.config_path is not None:
             write_config(self.config, self.config_path)
 
+    def game_set_up_values(self, game: str) -> dict[str, Any]:
+        """What the set-up screen starts from for Sâm Lốc or Schmier: the table's settings as JSON (Sâm Lốc's with
+        its number of players)."""
+        return dict(self.controllers[game].settings_json())  # type: ignore[attr-defined]
+
+    def apply_game_settings(self, game: str, settings_json: dict[str, Any], by: str) -> None:
+        """Table set-up of Sâm Lốc or Schmier: validated by the engine, applied from the next hand, every change
+        journaled by the supervisor who made it (``samloc.bet`` …), saved to the config file. Sâm Lốc's number of
+        players changes only between hands (it starts a new table: every balance back to the starting one)."""
+        from engine.games import load
+
+        table = self.controllers[game]
+        before = self.game_set_up_values(game)
+        changed = {key: value for key, value in settings_json.items() if before.get(key) != value}
+        if not changed:
+            return
+        load(game).settings_from_json({**before, **settings_json})  # refused in the engine's words when wrong
+        if "players" in changed and table.round_open:
+            raise Refused(Msg("setup.round_open"))
+        with self.journal.step():
+            for key in sorted(changed):
+                self.journal.append(SettingsChanged(setting=f"{game}.{key}", before=before.get(key),
+                                                    after=changed[key], by=by))
+        table.apply_settings({**before, **settings_json})  # type: ignore[attr-defined]
+        saved = {**self.config.games.get(game, {}), **changed}
+        self.config = self.config.with_game_settings(game, saved)
+        if self.config_path is not None:
+            write_config(self.config, self.config_path)
+
     def close(self) -> None:
         if self.shipping is not None:
             self.shipping.stop()

@@ -204,7 +204,7 @@ def test_samloc_a_violation_holds_the_settlement_for_a_supervisor(tmp_path: Path
         if not c.hand.is_over:
             c.command("pass")
     assert c.phase.value == "showing"
-    shown = "3H 4S 6H 7D 9S JC QC KD AD".split()
+    shown = ["3H", "4S", "6H", "7D", "9S", "JC", "QC", "KD", "AD"]
     c.on_table({seat_zone(1): tuple(CardRead(parse_card(x)) for x in shown)})
     c.command("confirm")
     assert c.alert is not None and "shows 9 cards, not 10" in words(c)

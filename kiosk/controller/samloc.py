@@ -197,7 +197,8 @@ class SamLocController:
             settings, deal = begun[entry.round_id]
             seats = _seats_of(deal, self.table_players)
             for key, amount in payload.get("nets", {}).items():
-                if key.isdigit() and int(key) < len(seats) and isinstance(amount, int):
+                if key.isdigit() and int(key) < len(seats) and seats[int(key)] < len(balances) \
+                        and isinstance(amount, int):  # (a table of another size than today's, before a reset)
                     balances[seats[int(key)]] += amount
             last = (entry.round_id, settings, deal)
         if last is not None:
@@ -206,7 +207,7 @@ class SamLocController:
             try:
                 hand = replay(settings_from_json(settings), deal, actions)
                 seats = _seats_of(deal, self.table_players)
-                leader = seats[hand.next_leader()]
+                leader = seats[hand.next_leader()] if seats[hand.next_leader()] < self.table_players else leader
             except (InputError, IndexError):  # a hand of another table: the room owner leads
                 leader = self.base.room_owner
         self.balances, self.leader = balances, leader
