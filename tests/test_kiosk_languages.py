@@ -186,13 +186,14 @@ def test_a_schmier_hands_log_is_worded_in_the_screens_language_with_seats_from_o
 def test_schmiers_camera_is_unsure_refusal_is_worded_in_the_screens_language(tmp_path: Path) -> None:
     from test_kiosk_tables import open_journal
 
+    from engine.cards import parse_card
     from kiosk.clock import ManualClock
     from kiosk.controller.schmier import SchmierController
     from kiosk.controller.view import CardRead
 
     clock = ManualClock()
     c = SchmierController({}, open_journal(tmp_path, clock), clock, seed=9)
-    c.command("deal")
+    c.command("start")
     for _ in range(60):
         hand = c.hand
         phase = hand.phase.value
@@ -202,15 +203,9 @@ def test_schmiers_camera_is_unsure_refusal_is_worded_in_the_screens_language(tmp
             c.command("bid:3" if hand.high_bid is None else "pass")
         elif phase == "trump":
             c.command("trump:H")
-        elif phase == "discard":
-            c.command("discard")
         else:
-            chosen = next(hand.discard_options().combinations(hand.trump))
-            for card in c.view().hand_of_turn:
-                if card not in chosen:
-                    c.command("pick", card=card)
-            c.command("discard")
-    card = c.hand.legal_plays()[0]
+            c.command("discard:0" if phase == "discard" else "discard")
+    card = parse_card("AH")
     c.on_table({"centre": (CardRead(card, confidence=0.3, flags=frozenset({"low_confidence"})),)})
     c.command("play")
     assert c.alert is not None
@@ -655,20 +650,19 @@ def test_schmiers_trick_lines_count_seats_from_one_in_every_language(tmp_path: P
     trick's winner are worded by the catalogue, seats from 1 as the seat rows show them."""
     from test_kiosk_tables import open_journal
 
-    from engine.schmier.randomplay import random_action
+    from test_kiosk_tables import full_schmier, schmier_from_the_felt
+
     from kiosk.clock import ManualClock
     from kiosk.controller.schmier import SchmierController
 
     clock = ManualClock()
     c = SchmierController({}, open_journal(tmp_path, clock), clock, seed=9)
-    c.command("deal")
-    rng = random.Random(4)
-    hand = c.hand
-    while not hand.tricks:  # play the engine's way to the end of the first trick (the controller's view reads it)
-        if hand.phase.value == "thrown in":
-            pytest.skip("thrown in")
-        hand.apply(random_action(hand, rng, pass_chance=0.3))
-    winner = hand.tricks[0].winner
+    c.command("start")
+    hand = full_schmier(c, seed=4)
+    if hand.phase.value == "thrown in":
+        pytest.skip("thrown in")
+    schmier_from_the_felt(c, hand)  # the hand played from the felt: the view reads its last trick
+    winner = c.hand.tricks[-1].winner
     last = c.view().last_trick
     assert last is not None and last.params["seat"] == winner
     for language, seat in (("en", "seat"), ("vi", "ghế"), ("km", "កៅអី")):

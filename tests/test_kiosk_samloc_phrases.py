@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_kiosk_tables import open_journal, play_samloc_hand
+from test_kiosk_tables import full_hand, open_journal, play_from_the_felt
 from test_samloc_helpers import play_out, start
 
 from engine.cards import parse_cards
@@ -185,7 +185,7 @@ def test_a_chop_is_worded_with_the_table_words() -> None:
 
 def test_the_table_shows_the_engines_refusal_and_the_payments_in_vietnamese(tmp_path: Path) -> None:
     clock = ManualClock()
-    c = SamLocController({"bet": 10}, open_journal(tmp_path, clock), clock, players=3, seed=1)
+    c = SamLocController({"bet": 10, "players": 3}, open_journal(tmp_path, clock), clock)
     vi, en = Catalogue("vi"), Catalogue("en")
     c.command("start")
     leader = c.hand.turn
@@ -197,13 +197,10 @@ def test_the_table_shows_the_engines_refusal_and_the_payments_in_vietnamese(tmp_
     assert vi.text(c.alert) == f"ghế {leader + 1} đánh đầu vòng này, không được bỏ lượt: phải đánh"
     c.command("confirm")  # the table's own refusal
     assert en.text(c.alert) == "nothing to confirm now" and vi.text(c.alert) == "chưa có gì để xác nhận"
-    first = c.hand.legal_plays(leader)[0]
-    c.command("play", cards=list(first.cards))
+    hand = full_hand(c, seed=11)
+    play_from_the_felt(c, clock, hand)
     view = c.view()
-    assert view.top_text == first.describe() and not english_words(vi.phrase(view.top_text))
     assert not english_words(vi.phrase(view.log[-1])), vi.phrase(view.log[-1])
-    play_samloc_hand(c, clock, random.Random(5))
-    view = c.view()
     assert view.payments and all(isinstance(line, Msg) for line in view.payments)
     for line in view.payments:
         english, words = en.text(line), vi.text(line)

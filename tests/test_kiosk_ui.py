@@ -340,9 +340,31 @@ def drive_resumed(app: Any) -> Iterator[float]:
     p.finish()
 
 
+def _table_hand(controller: Any) -> Any:
+    """A hand for the cards the croupier deals: played first by the engine with the deal known (plays and passes
+    only, no instant win, no báo-1 breach), so that the driver knows what each player lays on the felt."""
+    import random as _random
+
+    from engine.samloc import Pass, PlayCards, Settings, State, random_deal
+
+    table = controller.hand
+    for seed in range(200):
+        rng = _random.Random(seed)
+        hand = State.start(Settings(bet=table.settings.bet), random_deal(table.players, table.deal.leader, rng))
+        while not hand.is_over:
+            actions = [a for a in hand.legal_actions() if isinstance(a, (PlayCards, Pass))]
+            hand.apply(actions[rng.randrange(len(actions))])
+        if hand.outcome.result == "win" and not hand.breaches and len(hand.history) > 6:
+            return hand
+    raise AssertionError("no plain hand in 200 deals")
+
+
 def drive_samloc(app: Any) -> Iterator[float]:
-    """Set-up switches the table to Sâm Lốc (PIN); a whole hand: plays picked by touch, one laid in the centre and
-    read by the camera, an illegal play explained, passes, to the settlement; CONFIRM."""
+    """Set-up switches the table to Sâm Lốc (PIN); START once the croupier has dealt real cards; each play laid in
+    the centre and read by the camera, then PLAY; an illegal play explained; passes; at the end the losers' cards
+    entered on the picker where the camera cannot see them; the settlement; CONFIRM."""
+    from engine.samloc import Played
+
     p = Probe(app)
     yield from p.until(
         "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
@@ -356,6 +378,11 @@ def drive_samloc(app: Any) -> Iterator[float]:
     p.tap(setup.dialog.keys["OK"])
     yield 0.3
     p.tap(setup.value_buttons["game"])
+    yield 0.3
+    p.result["setup_title"] = setup.title.text
+    p.result["setup_rows"] = sorted(k for k in setup.value_buttons if k.startswith("sl.") and
+                                    setup.value_buttons[k].get_root_window() is not None)
+    p.tap(setup.value_buttons["sl.bet"].parent.children[0])  # + : bet 10 -> 20
     yield from p.shot("14-setup-samloc")
     p.tap(setup.save_button)
     yield 0.3
@@ -364,63 +391,81 @@ def drive_samloc(app: Any) -> Iterator[float]:
     yield 0.3
     screen = app.screens["table-samloc"]
     p.result["screen"] = app.manager.current
+    p.result["ready"] = screen.prompt.text
     p.tap(screen.buttons["start"])
-    yield from p.until("the hand dealt", lambda: app.runtime.controller.phase.value == "playing")
+    yield from p.until("the hand begun", lambda: app.runtime.controller.phase.value == "playing")
     controller = app.runtime.controller
-    p.result["start"] = {"prompt": screen.prompt.text, "players": [r.text for r in screen.player_rows]}
+    p.result["start"] = {"prompt": screen.prompt.text, "players": [r.text for r in screen.player_rows],
+                         "bet": controller.hand.settings.bet}
     yield from p.shot("15-samloc-start")
-    # an illegal play: the leader's lowest and highest card are no combination
-    hand_cards = list(controller.hand.hands[controller.hand.turn])
-    for card in (hand_cards[0], hand_cards[-1]):
-        p.tap(screen.hand_cards[hand_cards.index(card)])
-    yield 0.3
+    source = app.runtime.camera.source
+    # an illegal play laid by mistake: two cards of different ranks
+    source.place("centre", ["3S", "9D"])
+    yield from p.until("the centre read", lambda: len(controller.view().centre.cards) == 2)
     p.tap(screen.buttons["play"])
     yield 0.3
     p.result["illegal"] = screen.alert.text
     yield from p.shot("16-samloc-illegal")
-    for card in (hand_cards[0], hand_cards[-1]):  # un-pick them
-        p.tap(screen.hand_cards[hand_cards.index(card)])
-    # a play laid in the centre and read by the camera
-    first = controller.hand.legal_plays(controller.hand.turn)[0]
-    app.runtime.camera.source.place("centre", list(first.cards))
-    yield from p.until(
-        "the centre read",
-        lambda: len(screen.centre.cards) == len(first.cards) and screen.centre.cards[0].read is not None,
-    )
-    p.tap(screen.buttons["play"])
-    yield from p.until("the play on the table", lambda: controller.hand.top is not None)
-    p.result["after_centre_play"] = {"top": screen.top_cards.text, "log": screen.log.text}
-    played = 0
-    while app.runtime.controller.phase.value == "playing" and played < 150:
-        hand = controller.hand
-        plays = hand.legal_plays(hand.turn)
-        if plays and (hand.leading or played % 3):
-            cards = list(hand.hands[hand.turn])
-            for card in plays[0].cards:
-                p.tap(screen.hand_cards[cards.index(card)])
+    source.clear("centre")
+    yield from p.until("the centre cleared", lambda: not controller.view().centre.cards)
+    hand = _table_hand(controller)
+    for number, record in enumerate(hand.history):
+        if isinstance(record, Played):
+            source.place("centre", list(record.cards))  # the last play lies on top; the earlier are gathered
+            yield from p.until("the play read", lambda r=record: [c.card for c in controller.view().centre.cards]
+                               == list(r.cards), timeout=20)
             p.tap(screen.buttons["play"])
         else:
             p.tap(screen.buttons["pass"])
-        played += 1
-        if played == 4:
-            yield from p.shot("17-samloc-playing")
         yield 0.05
-    yield from p.until("the settlement", lambda: app.runtime.controller.phase.value == "results")
+        assert controller.alert is None, app.runtime.catalogue.text(controller.alert)
+        if number == 5:
+            yield from p.shot("17-samloc-playing")
+    yield from p.until("the losers show", lambda: controller.phase.value == "showing")
+    yield 0.3
+    p.result["showing"] = {"prompt": screen.prompt.text, "rows": len(screen.show_rows)}
+    # the losers' cards lie face up in their places; the picker enters what this felt's camera cannot see there
+    losers = [s for s in range(hand.players) if hand.hands[s]]
+    first = screen.show_rows[0].place.cards[0]
+    p.tap(first)
+    yield 0.3
+    p.tap(screen.dialog.keys[str(hand.hands[losers[0]][0])])
+    yield 0.2
+    for seat in losers:
+        zone = f"seat{controller.seats[seat] + 1}"
+        for card in hand.hands[seat]:
+            if card != hand.hands[losers[0]][0]:
+                controller.command("correct", zone=zone, index=len(controller.places.cards(zone)), card=card)
+    yield 0.3
+    yield from p.shot("18-samloc-shown")
+    p.tap(screen.buttons["confirm"])
+    yield from p.until("the settlement", lambda: controller.phase.value == "results")
+    yield 0.3
     p.result["results"] = {
         "prompt": screen.prompt.text,
         "log": screen.log.text,
         "players": [r.text for r in screen.player_rows],
+        "payments": len(hand.settle().payments),
+        "nets": {str(controller.seats[s]): n for s, n in hand.settle().nets.items()},
     }
     yield from p.shot("18-samloc-results")
     p.tap(screen.buttons["confirm"])
-    yield from p.until("closed", lambda: app.runtime.controller.phase.value == "closed")
+    yield from p.until("closed", lambda: controller.phase.value == "closed")
     p.result["balances"] = list(controller.balances)
     p.finish()
 
 
 def drive_schmier(app: Any) -> Iterator[float]:
-    """Set-up switches to Schmier; a whole hand through the screen: DEAL, bids, trump, discards picked by touch,
-    tricks with cards laid in the centre and read by the camera (or picked), the six points; CONFIRM."""
+    """Set-up switches to Schmier; a whole hand through the screen from what is seen: START, bids, trump, how many
+    each discarded, the dealer's take-up, each card laid in the centre and read by the camera, then PLAY (one read
+    unsure and corrected on the picker); the six points; CONFIRM."""
+    import random as _random
+
+    from engine.schmier import State as SchmierState
+    from engine.schmier import random_deal
+    from engine.schmier import table_record as schmier_record
+    from engine.schmier.randomplay import random_action
+
     p = Probe(app)
     yield from p.until(
         "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
@@ -435,6 +480,9 @@ def drive_schmier(app: Any) -> Iterator[float]:
     yield 0.3
     p.tap(setup.value_buttons["game"])
     p.tap(setup.value_buttons["game"])
+    yield 0.3
+    p.result["setup_title"] = setup.title.text
+    yield from p.shot("19-setup-schmier")
     p.tap(setup.save_button)
     yield 0.3
     p.tap(app.nav_buttons["table"])
@@ -442,58 +490,62 @@ def drive_schmier(app: Any) -> Iterator[float]:
     screen = app.screens["table-schmier"]
     controller = app.runtime.controller
     p.result["screen"] = app.manager.current
-    p.tap(screen.buttons["deal"])
-    yield from p.until("the hand dealt", lambda: controller.step.value == "playing")
+    p.result["ready"] = screen.prompt.text
+    p.tap(screen.buttons["start"])
+    yield from p.until("the hand begun", lambda: controller.step.value == "playing")
     yield 0.3
     p.result["bidding"] = {"prompt": screen.prompt.text, "buttons": [b.text for b in screen.buttons.values()]}
     yield from p.shot("19-schmier-bidding")
+    for seed in range(100):
+        rng = _random.Random(seed)
+        hand = SchmierState(controller.settings, random_deal(rng, controller.hand.dealer, controller.hand.scores))
+        while not hand.is_over:
+            hand.apply(random_action(hand, rng, pass_chance=0.4))
+        if hand.phase.value != "thrown in":
+            break
     source = app.runtime.camera.source
-    steps = 0
-    while controller.step.value == "playing" and steps < 120:
-        hand = controller.hand
-        phase = hand.phase.value
-        if phase == "bidding":
-            p.tap(screen.buttons["bid:4" if hand.high_bid is None else "pass"])
-        elif phase == "trump":
-            p.tap(screen.buttons["trump:H"])
+    trick: list[str] = []
+    for action in schmier_record(hand)["actions"]:
+        kind = action["kind"]
+        if kind == "bid":
+            p.tap(screen.buttons[f"bid:{action['amount']}"])
+        elif kind == "pass":
+            p.tap(screen.buttons["pass"])
+        elif kind == "trump":
+            p.tap(screen.buttons[f"trump:{action['suit']}"])
             yield 0.3
             p.result["trump"] = screen.trump.text
-        elif phase in ("discard", "dealer discard"):
-            options = hand.discard_options()
-            chosen = next(options.combinations(hand.trump))
-            cards = list(controller.view().hand_of_turn)
-            to_tap = chosen if phase == "discard" else [c for c in cards if c not in chosen]  # the dealer keeps 6
-            for card in to_tap:
-                p.tap(screen.hand_cards[cards.index(card)])
-            yield 0.1
-            if phase == "dealer discard":
+        elif kind == "discard":
+            name = "discard" if action["seat"] == hand.dealer else f"discard:{action['count']}"
+            if action["seat"] == hand.dealer:
+                yield 0.2
                 yield from p.shot("20-schmier-dealer-discard")
-            p.tap(screen.buttons["discard"])
+            p.tap(screen.buttons[name])
         else:
-            card = hand.legal_plays()[0]
-            if len(hand.tricks) == 0:  # the first trick: each card laid in the centre and read by the camera
-                source.place("centre", [c for _, c in hand.current] + [card])
-                yield from p.until(
-                    "the card read",
-                    lambda c=card: any(v.read is not None and v.read.card == c for v in screen.centre.cards),
-                )
-                if len(hand.current) == 3:
-                    yield from p.shot("21-schmier-trick")
-                    p.result["trick"] = {"text": screen.trick.text, "seats": [seat for seat, _ in hand.current]}
-            else:
-                cards = list(hand.hands[hand.turn])
-                p.tap(screen.hand_cards[cards.index(card)])
+            trick.append(action["card"])
+            source.place("centre", trick, allow_duplicates=False)
+            yield from p.until("the card read", lambda c=action["card"]: any(
+                str(r.card) == c
+                for r in controller.view().centre.cards), timeout=20)
+            if len(trick) == 3 and "trick" not in p.result:
+                yield from p.shot("21-schmier-trick")
+                p.result["trick"] = {"text": screen.trick.text, "seats": [seat for seat, _ in controller.hand.current]}
             p.tap(screen.buttons["play"])
-            if not hand.current:
+            if len(trick) == 6:
+                trick = []
                 source.clear("centre")
-        steps += 1
-        yield 0.1
+                yield from p.until("the trick gathered", lambda: not controller.view().centre.cards)
+        yield 0.05
+        assert controller.alert is None, app.runtime.catalogue.text(controller.alert)
     yield from p.until("the six points", lambda: controller.step.value == "results")
+    yield 0.3
     p.result["results"] = {"prompt": screen.prompt.text, "log": screen.log.text, "scores": screen.scores.text,
-                           "last_trick": screen.last_trick.text, "last_winner": controller.hand.tricks[-1].winner}
+                           "last_trick": screen.last_trick.text, "last_winner": controller.hand.tricks[-1].winner,
+                           "expected": list(hand.settle().scores_after)}
     yield from p.shot("22-schmier-results")
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: controller.step.value == "closed")
+    p.result["scores"] = list(controller.view().scores)
     p.finish()
 
 
@@ -596,14 +648,20 @@ def test_killed_in_the_middle_of_a_round_it_resumes_from_the_journal(display: st
 def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path: Path, size: str) -> None:
     result = run_kiosk(display, tmp_path, "drive_samloc", size)
     assert result["setup_message"] == "Saved and journaled"
+    assert result["setup_title"].startswith("Table set-up · Sâm Lốc")
+    assert result["setup_rows"] == ["sl.bet", "sl.mode", "sl.players", "sl.quad_beats_pair_of_twos",
+                                    "sl.turn_timer_s"]
     assert result["screen"] == "table-samloc"
+    assert result["ready"].startswith("Seat 1 leads: deal 10 cards")
     assert result["start"]["prompt"].startswith("Turn: seat ") and "·  20 s" in result["start"]["prompt"]
+    assert result["start"]["bet"] == 20  # the set-up's new bet, from this hand
     assert len(result["start"]["players"]) == 4 and "10 cards" in result["start"]["players"][0]
     assert [row.split(" · ")[0].strip() for row in result["start"]["players"]] == [f"Seat {n}" for n in (1, 2, 3, 4)]
     assert "is not a combination" in result["illegal"]
-    assert "plays" in result["after_centre_play"]["log"]
-    assert result["results"]["log"].startswith("Settlement:")
-    assert sum(result["balances"]) == 4000 and result["balances"] != [1000] * 4
+    assert result["showing"]["prompt"].startswith("The hand is over") and result["showing"]["rows"] == 3
+    assert "Settlement:" in result["results"]["log"]
+    assert result["results"]["log"].count(" → seat ") == result["results"]["payments"]
+    assert result["balances"] == [1000 + result["results"]["nets"].get(str(s), 0) for s in range(4)]
     events = _journal_kinds(tmp_path / "data")
     assert "game" in [p.get("setting") for _, k, p in events if k == "settings_changed"]
     kinds = [kind for _, kind, _ in events]
@@ -616,11 +674,14 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
 def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: str, tmp_path: Path, size: str) -> None:
     result = run_kiosk(display, tmp_path, "drive_schmier", size)
     assert result["screen"] == "table-schmier"
+    assert result["setup_title"].startswith("Table set-up · Schmier")
+    assert result["ready"].endswith("deals: 6 cards each, 17 kept; then press START")
     assert result["bidding"]["prompt"].endswith(": bid or pass")
     assert "BID 3" in result["bidding"]["buttons"] and "PASS" in result["bidding"]["buttons"]
-    assert result["trump"].startswith("Trump: ♥") and "Bid 4" in result["trump"]
+    assert result["trump"].startswith("Trump: ")
     assert result["results"]["prompt"] == "The six points are in: CONFIRM"
     assert "Team 1:" in result["results"]["scores"] and "to 21" in result["results"]["scores"]
+    assert result["scores"] == result["results"]["expected"]
     # seats as the seat rows count them, from 1: the trick in play and the last trick's winner (issue 60)
     trick = result["trick"]
     assert re.findall(r"(\d):\[color", trick["text"]) == [str(seat + 1) for seat in trick["seats"]], trick

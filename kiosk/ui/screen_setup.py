@@ -241,7 +241,9 @@ class SetupScreen(Screen):
         )
         if game != self.shown_game:  # the settings of the game the draft sets up
             self.game_holder.clear_widgets()
-            self.game_holder.add_widget(self.game_boxes.get(game, self.game_boxes["baibuu"]))
+            panel = self.game_boxes.get(game, self.game_boxes["baibuu"])
+            self.game_holder.add_widget(panel)
+            self.game_holder.height = panel.height
             self.shown_game = game
         labels = {
             "game": "setup.game",
