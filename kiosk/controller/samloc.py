@@ -376,6 +376,7 @@ class SamLocController:
             raise Refused(Msg("sl.refused.show_count", {
                 "player": int(first.zone.removeprefix("seat")) - 1, "count": len(first.cards),
                 "expected": first.expected}))
+        assert self.round_id is not None
         with self._step():
             for place in places:
                 in_hand = self._hand_seat(int(place.zone.removeprefix("seat")) - 1)
@@ -572,7 +573,7 @@ class SamLocController:
         payments: tuple[Msg, ...] = ()
         if settlement is not None:
             payments = tuple(
-                Msg("sl.payment", {"payer": seats[p.payer], "payee": seats[p.payee], "amount": p.amount,
+                Msg("sl.payment", {"payer": seats[int(p.payer)], "payee": seats[int(p.payee)], "amount": p.amount,
                                    "reason": renumbered(p.reason, seats)})
                 for p in settlement.payments
             )

@@ -421,7 +421,7 @@ class SchmierController:
         return Msg("bb.prompt.voided", {"reason": self.void_reason})
 
     def _commands(self) -> tuple[Command, ...]:
-        hand = self.hand if self.step is Step.PLAYING else None
+        hand: Any = self.hand if self.step is Step.PLAYING else None
         phase = hand.phase if hand is not None else None
         commands = [Command("start", Msg("common.start"), self.step in (Step.READY, Step.CLOSED, Step.VOIDED))]
         if phase is Phase.BIDDING:
