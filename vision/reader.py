@@ -814,14 +814,14 @@ def card_outline(frame: Image, box: tuple[float, float, float, float]) -> tuple[
 
 @functools.cache
 def _default_reader() -> CardReader:
-    from vision.enroll.registry import active_model_dir
+    from vision.active_model import active_model_dir
 
     return CardReader(active_model_dir())
 
 
 def default_reader() -> CardReader:
     """The active model on ONNX Runtime, loaded once per process: the shipped one, unless a model learnt for the
-    casino's own deck was activated (``dealer-assist vision enroll activate``; ``vision.enroll.registry``)."""
+    casino's own deck was activated (``dealer-assist vision enroll activate``; ``vision.active_model``)."""
     return _default_reader()
 
 
