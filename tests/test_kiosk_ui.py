@@ -455,6 +455,73 @@ def drive_samloc(app: Any) -> Iterator[float]:
     p.finish()
 
 
+def drive_samloc_held(app: Any) -> Iterator[float]:
+    """A 2-player Sâm Lốc table set up on the screen; seat 1 goes out (a straight, J♠, K♥) and seat 2 shows only 9
+    cards: CONFIRM warns, a second CONFIRM records them; the rebuilt hand is short and the settlement is held with
+    its one line; CONFIRM asks a supervisor's PIN and closes the hand in his name."""
+    from engine.cards import parse_card
+
+    p = Probe(app)
+    p.tap(app.nav_buttons["setup"])
+    setup = app.screens["setup"]
+    p.tap(setup.unlock_button)
+    yield 0.3
+    for key in "2468":
+        p.tap(setup.dialog.keys[key])
+    p.tap(setup.dialog.keys["OK"])
+    yield 0.3
+    p.tap(setup.value_buttons["game"])
+    yield 0.2
+    minus = setup.value_buttons["sl.players"].parent.children[-1]
+    p.tap(minus)
+    p.tap(minus)
+    yield 0.2
+    p.tap(setup.save_button)
+    yield 0.3
+    p.tap(app.nav_buttons["table"])
+    yield 0.3
+    screen = app.screens["table-samloc"]
+    controller = app.runtime.controller
+    p.result["players"] = len(screen.player_rows)
+    p.tap(screen.buttons["start"])
+    yield from p.until("the hand begun", lambda: controller.phase.value == "playing")
+    source = app.runtime.camera.source
+    for cards in ("3S 4H 5D 6C 7S 8H 9D 10C", "JS", "KH"):
+        source.place("centre", cards)
+        count = len(cards.split())
+        yield from p.until("the play read", lambda n=count: len(controller.view().centre.cards) == n, timeout=20)
+        p.tap(screen.buttons["play"])
+        yield 0.2
+        if controller.phase.value == "playing":
+            p.tap(screen.buttons["pass"])
+            yield 0.1
+    yield from p.until("the loser shows", lambda: controller.phase.value == "showing")
+    p.tap(screen.show_rows[0].place.cards[0])
+    yield 0.3
+    p.tap(screen.dialog.keys["3H"])
+    for card in ("4S", "6H", "7D", "9S", "JC", "QC", "KD", "AD"):  # nine cards where he holds ten
+        controller.command("correct", zone="seat2", index=len(controller.places.cards("seat2")),
+                           card=parse_card(card))
+    yield 0.2
+    p.tap(screen.buttons["confirm"])
+    yield 0.3
+    p.result["warned"] = screen.alert.text
+    yield from p.shot("23-samloc-show-count")
+    p.tap(screen.buttons["confirm"])
+    yield from p.until("held", lambda: controller.phase.value == "results")
+    yield 0.3
+    p.result["held"] = {"prompt": screen.prompt.text, "log": screen.log.text}
+    yield from p.shot("24-samloc-held")
+    p.tap(screen.buttons["confirm"])
+    yield 0.3
+    p.result["asked_pin"] = screen.dialog is not None and hasattr(screen.dialog, "keys")
+    for key in "2468":
+        p.tap(screen.dialog.keys[key])
+    p.tap(screen.dialog.keys["OK"])
+    yield from p.until("closed by the supervisor", lambda: controller.phase.value == "closed")
+    p.finish()
+
+
 def drive_schmier(app: Any) -> Iterator[float]:
     """Set-up switches to Schmier; a whole hand through the screen from what is seen: START, bids, trump, how many
     each discarded, the dealer's take-up, each card laid in the centre and read by the camera, then PLAY (one read
@@ -668,6 +735,22 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
     assert kinds.index("results_shown") < kinds.index("round_settled")
     begun = next(p for _, k, p in events if k == "round_begun")
     assert begun["game"] == "samloc"
+
+
+def test_a_samloc_hand_whose_rebuilt_cards_break_a_rule_is_held_for_a_supervisor(display: str,
+                                                                                   tmp_path: Path) -> None:
+    result = run_kiosk(display, tmp_path, "drive_samloc_held")
+    assert result["players"] == 2
+    assert result["warned"] == "seat 2 shows 9 cards, not 10: look at the felt; CONFIRM again records them as they lie"
+    assert result["held"]["prompt"].startswith("HELD for a supervisor")
+    assert "Held for a supervisor:" in result["held"]["log"]
+    assert "seat 2's hand comes to 9 cards (0 played, 9 shown): every hand is dealt 10" in result["held"]["log"]
+    assert result["asked_pin"]
+    events = _journal_kinds(tmp_path / "data")
+    settled = next(p for _, k, p in events if k == "round_settled")
+    assert settled["confirmed_by"] == "DEMO"
+    assert ("samloc.players", 4, 2) in [(p.get("setting"), p.get("before"), p.get("after")) for _, k, p in events
+                                        if k == "settings_changed"]
 
 
 @pytest.mark.parametrize("size", ["1280x800", "1920x1080"])
