@@ -338,3 +338,31 @@ def test_schmier_refuses_at_once_and_keeps_the_match_through_a_restart(tmp_path:
     scores, dealer = c.view().scores, c.view().dealer
     again = SchmierController({}, journal, clock, seed=12345)  # another seed would draw another first dealer
     assert again.view().scores == scores and again.view().dealer == dealer
+
+
+def test_samloc_an_open_hand_is_taken_up_after_a_restart_with_its_timer_in_full(tmp_path: Path) -> None:
+    clock = ManualClock()
+    journal = open_journal(tmp_path, clock)
+    c = SamLocController({"bet": 10, "players": 3}, journal, clock)
+    c.command("start")
+    hand = full_hand(c, seed=21)
+    record = table_record(hand)
+    for action in record["actions"][:3]:
+        if action.get("kind") == "play":
+            c.on_table({"centre": tuple(CardRead(parse_card(card)) for card in action["cards"])})
+            c.command("play")
+        elif action.get("kind") == "pass":
+            c.command("pass")
+        else:
+            pytest.skip("this deal starts with a claim, sâm or a timeout")
+        assert c.alert is None, words(c)
+    clock.advance(17)
+    journal.close(None)  # the power goes
+    again = open_journal(tmp_path, clock)
+    resumed = SamLocController({"bet": 10, "players": 3}, again, clock)
+    recovery = again.recover()
+    assert recovery.open_round is not None
+    resumed.resume(recovery.open_round)
+    assert resumed.phase.value == "playing" and resumed.hand.played == c.hand.played
+    assert resumed.hand.turn == c.hand.turn and resumed.view().seconds_left == 20
+    assert resumed.alert is not None and resumed.alert.key == "alert.resumed"
