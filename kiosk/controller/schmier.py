@@ -74,6 +74,9 @@ class SchmierView(ScreenView):
     points: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     winner: int | None = None
+    result_lines: tuple[Msg, ...] = ()
+    """The hand's result as the screen words it: each point named (High, Low, …) with its team and reason, then
+    the bid made or set."""
     violations: tuple[str, ...] = ()
     held: bool = False
     dealer: int = 0
@@ -370,9 +373,20 @@ class SchmierController:
         winner = None
         violations: tuple[str, ...] = ()
         held = False
+        lines: list[Msg] = []
         if hand is not None and hand.result is not None:
             result = hand.settle()
             points = tuple(award.reason for award in result.points)
+            if result.thrown_in:
+                lines.append(Msg("sm.cli.thrown_in"))
+            for award in result.points:
+                who = Msg("sm.cli.nobody") if award.team is None else Msg("sm.cli.team", {"team": award.team})
+                lines.append(Msg("sm.cli.point", {"title": Msg(f"sm.cli.point.{award.point}"), "who": who,
+                                                  "reason": award.reason}))
+            if result.bidder is not None:
+                team = team_of(result.bidder)
+                lines.append(Msg("sm.cli.made" if result.made else "sm.cli.set", {
+                    "seat": result.bidder, "team": team, "bid": result.bid, "taken": result.taken[team]}))
             winner = result.winner
             violations = tuple(v.message for v in result.violations)
             held = result.held
@@ -400,6 +414,7 @@ class SchmierController:
             scores=tuple(scores),
             centre=centre,
             points=points,
+            result_lines=tuple(lines),
             log=tuple(record.describe() for record in (hand.history[-5:] if hand else ())),
             winner=winner,
             violations=violations,

@@ -144,8 +144,8 @@ class SchmierScreen(Screen):
         if view.violations:
             lines.append(t("sl.violations"))
             lines += ["• " + self.catalogue.phrase(line) for line in view.violations]
-        if view.points:
-            lines += list(map(self.catalogue.phrase, view.points))
+        if view.result_lines:
+            lines += [t(line) for line in view.result_lines]
             if view.winner is not None:
                 lines.append(t("sm.winner", team=view.winner))
         else:
