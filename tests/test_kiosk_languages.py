@@ -3,7 +3,6 @@ the same values, in glyphs the kiosk's fonts have, and Khmer and Vietnamese text
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -648,9 +647,7 @@ def test_the_words_drawn_on_the_camera_picture_are_in_the_screens_language(langu
 def test_schmiers_trick_lines_count_seats_from_one_in_every_language(tmp_path: Path) -> None:
     """The screen's trick in play ("4:3♠ 5:2♦ 6:A♠" for seats 3, 4 and 5 as the engine counts them) and the last
     trick's winner are worded by the catalogue, seats from 1 as the seat rows show them."""
-    from test_kiosk_tables import open_journal
-
-    from test_kiosk_tables import full_schmier, schmier_from_the_felt
+    from test_kiosk_tables import full_schmier, open_journal, schmier_from_the_felt
 
     from kiosk.clock import ManualClock
     from kiosk.controller.schmier import SchmierController

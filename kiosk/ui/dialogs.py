@@ -150,6 +150,8 @@ class DicePad(Dialog):
 
 TABLE_VOID_REASONS = ("misdeal", "dice", "exposed", "dispute", "device")
 """Why a dealer voids a round at the table; the supervisor's screen has its own list (a crash among them)."""
+CARD_VOID_REASONS = tuple(reason for reason in TABLE_VOID_REASONS if reason != "dice")
+"""Why a dealer voids a hand of a card game (no dice on the table)."""
 
 
 def void_dialog(

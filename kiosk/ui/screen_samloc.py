@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.controller.samloc import Phase, SamLocView
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, ChoiceDialog, void_dialog
+from kiosk.ui.dialogs import CARD_VOID_REASONS, CardPicker, ChoiceDialog, void_dialog
 from kiosk.ui.screen_baibuu import _cards_markup
 from kiosk.ui.widgets import CARD_FONT, LabeledPlace, PlaceWidget, TextLabel, button_row, paint_background
 
@@ -86,7 +86,7 @@ class SamLocScreen(Screen):
             self.dialog = void_dialog(
                 self.scale,
                 self.catalogue,
-                TABLE_VOID_REASONS,
+                CARD_VOID_REASONS,
                 lambda reason: self.controller.command("void", reason=reason),
             )
             self.dialog.open()

@@ -14,7 +14,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.controller.schmier import TARGET, SchmierView, Step
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, void_dialog
+from kiosk.ui.dialogs import CARD_VOID_REASONS, CardPicker, void_dialog
 from kiosk.ui.widgets import CARD_FONT, BigButton, PlaceWidget, TextLabel, paint_background
 
 COLOURS = {
@@ -87,7 +87,7 @@ class SchmierScreen(Screen):
             self.dialog = void_dialog(
                 self.scale,
                 self.catalogue,
-                TABLE_VOID_REASONS,
+                CARD_VOID_REASONS,
                 lambda reason: self.controller.command("void", reason=reason),
             )
             self.dialog.open()

@@ -321,8 +321,12 @@ class StatusBar(BoxLayout):
         self.table.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.add_widget(self.table)
 
-    def show(self, health: DeviceHealth, catalogue: Catalogue, table_text: str) -> None:
+    def show(self, health: DeviceHealth, catalogue: Catalogue, table_text: str, dice: bool = True) -> None:
+        """``dice``: the table plays a dice game; without, the shaker's light is left blank."""
         for part in self.PARTS:
+            if part == "shaker" and not dice:
+                self.lights[part].text = ""
+                continue
             state: Health = getattr(health, part)
             colour = theme.HEALTH_COLOURS[state.value]
             hex_colour = "".join(f"{int(c * 255):02x}" for c in colour[:3])
