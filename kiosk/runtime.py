@@ -116,6 +116,13 @@ class KioskRuntime:
 
             press = self.devices.press if autoplay and self.devices.sim is not None else None
             self.demo = DemoCroupier(self.dice_table, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
+        self.card_demos: dict[str, Any] = {}
+        """With ``autoplay`` on the synthetic felt: the croupier of each card game (``kiosk.demo_cards``)."""
+        if self.camera.synthetic and autoplay:
+            from kiosk.demo_cards import CardCroupier
+
+            self.card_demos = {game: CardCroupier(game, self.tables[game], self.camera.source, self.clock.monotonic,
+                                                  seed=demo_seed) for game in ("samloc", "schmier")}
         self._camera_frame = -1
         self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
         self.evidence_note: str | None = None
@@ -159,8 +166,11 @@ class KioskRuntime:
         self.table.tick()
         if self.clock.monotonic() >= self._prune_due:
             self.prune_evidence()
-        if self.demo is not None:
+        if self.demo is not None and self.game == "baibuu":  # the dice croupier presses the panel: his table only
             self.demo.tick()
+        croupier = self.card_demos.get(self.game)
+        if croupier is not None and self.blocked is None:
+            croupier.tick()
 
     def prune_evidence(self) -> None:
         """Delete the evidence frames the retention settings no longer keep (journaled first); note a folder that

@@ -116,3 +116,38 @@ def test_set_up_changes_are_journaled_by_the_supervisor_and_apply_from_the_next_
         assert again.controllers["schmier"].settings.trump_anytime  # type: ignore[attr-defined]
     finally:
         again.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["samloc", "schmier"])
+def test_autoplay_plays_whole_card_hands_from_its_own_felt(tmp_path: Path, game: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--autoplay`` at a Sâm Lốc or Schmier table: the simulated croupier deals, lays each play on the rendered
+    felt, the camera reads it, and whole hands are played and settled, hand after hand (issue 60 item 8)."""
+    import time
+
+    import kiosk.demo_cards as demo_cards
+
+    monkeypatch.setattr(demo_cards, "STEP_DELAY_S", 0.15)
+    monkeypatch.setattr(demo_cards, "RESULTS_DELAY_S", 0.3)
+    monkeypatch.setattr(demo_cards, "FIX_DELAY_S", 0.3)
+    config = replace(KioskConfig(), game=game, devices=DeviceConfig(shaker="none", panel="none"),
+                     camera=CameraConfig(reader="placement"))
+    runtime = KioskRuntime(config, tmp_path / "data", autoplay=True, demo_seed=5)
+    croupier = runtime.card_demos[game]
+    try:
+        deadline = time.monotonic() + 150
+        while croupier.hands_played < 2 and time.monotonic() < deadline:
+            runtime.tick()
+            time.sleep(0.02)
+    finally:
+        runtime.close()
+    assert croupier.hands_played >= 2
+    with JournalReader.open(tmp_path / "data" / "journal.sqlite3", tmp_path / "data" / "kiosk.key") as reader:
+        from journal.review import round_detail
+
+        kinds = [e.kind for e in reader.entries()]
+        settled = [e.round_id for e in reader.entries(kinds=["round_settled"])]
+        assert len(settled) >= 2 and "cards_read" in kinds
+        for round_id in settled:
+            assert round_detail(reader, round_id).replayed.agrees

@@ -66,6 +66,10 @@ class PlaceReads:
         self._raw.clear()
         self._fixed.clear()
 
+    def forget_fixes(self) -> None:
+        """Drop every correction: a new hand reads the felt afresh (what the camera sees now stands)."""
+        self._fixed.clear()
+
 
 def _cards_of(reads: tuple[CardRead, ...]) -> tuple[Card, ...]:
     return tuple(read.card for read in reads)

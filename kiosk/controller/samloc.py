@@ -291,6 +291,7 @@ class SamLocController:
         self.phase = Phase.PLAYING
         self.turn_since = self.clock.monotonic()
         self.stale = {read.card for read in self.places.cards(CENTRE)}  # what lay there before the hand is no play
+        self.places.forget_fixes()  # last hand's corrections (the losers' cards entered by hand) are not this one's
 
     def _cmd_correct(self, zone: str, index: int, card: Card | None) -> None:
         """The card picker: the card in slot ``index`` of ``zone`` is ``card`` (None: no card there)."""

@@ -212,6 +212,7 @@ class SchmierController:
         self.match.hands.append(hand)
         self.step = Step.PLAYING
         self.stale = {read.card for read in self.places.cards(CENTRE)}
+        self.places.forget_fixes()  # last hand's corrections (the losers' cards entered by hand) are not this one's
 
     _cmd_deal = _cmd_start
 
