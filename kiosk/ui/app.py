@@ -194,4 +194,23 @@ def run_app(
     Config.set("input", "mouse", "mouse,disable_multitouch")
     Config.set("kivy", "exit_on_escape", "0")
     Window.size = size
+    Window.left, Window.top = 0, 0  # SDL centres a window: off the screen's edges on a bare X server
+    if fullscreen:
+        Window.fullscreen = "auto"  # the window exists already (imported above): the config alone comes too late
+        KivyClock.schedule_once(_fill_screen, 0.2)
     KioskApp(runtime, driver=driver).run()
+
+
+def _fill_screen(_dt: float = 0) -> None:
+    """``--fullscreen`` on an X server without a window manager (a kiosk's bare X): SDL's fullscreen keeps the window
+    at its configured size there, though it reports the desktop's. A borderless window of the desktop's size at 0,0
+    fills the screen everywhere (checked under Xvfb: 1920x1080+0+0)."""
+    desktop = tuple(Window.system_size)
+    Window.fullscreen = False
+    Window.borderless = True
+
+    def place(_dt: float) -> None:
+        Window.system_size = desktop
+        Window.left, Window.top = 0, 0
+
+    KivyClock.schedule_once(place, 0.3)
