@@ -128,14 +128,15 @@ def unseen_phone_photos(root: Path = UNSEEN_PHONE) -> list[tuple[Path, set[str]]
 SETS = {"known": known_deck_photos, "unseen-phone": unseen_phone_photos}
 
 
-def score_set(name: str, models: Path | None, every: int, details: list[dict[str, object]]) -> SetScore:
+def score_set(name: str, models: Path | None, every: int, details: list[dict[str, object]],
+              changes: dict[str, object] | None = None) -> SetScore:
+    from vision.active_model import active_model_dir
     from vision.image_files import read_image
     from vision.photo_batch import aspect_name, read_photos
-    from vision.reader import CardReader
-    from vision.reader_models import DEFAULT_MODEL_DIR
+    from vision.reader import CardReader, ReaderSettings
 
     photos = SETS[name]()[::max(1, every)]
-    reader = CardReader(models or DEFAULT_MODEL_DIR)
+    reader = CardReader(models or active_model_dir(), settings=ReaderSettings(**(changes or {})))  # type: ignore[arg-type]
     start = time.perf_counter()
     batch = read_photos(reader, range(len(photos)), lambda k: read_image(photos[k][0]))
     score = SetScore(name)
@@ -150,6 +151,22 @@ def score_set(name: str, models: Path | None, every: int, details: list[dict[str
     return score
 
 
+def setting_change(text: str) -> tuple[str, object]:
+    """``name=value`` as a ReaderSettings field and its value in the field's type."""
+    from dataclasses import fields
+
+    from vision.reader import ReaderSettings
+
+    name, _, value = text.partition("=")
+    kinds = {f.name: f.type for f in fields(ReaderSettings)}
+    if name not in kinds:
+        raise SystemExit(f"--setting {text}: no reader setting {name!r}")
+    kind = str(kinds[name])
+    if kind == "bool":
+        return name, value.lower() in ("1", "true", "yes", "on")
+    return name, int(value) if kind == "int" else value if kind == "str" else float(value)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=None, help="model folder (default: the active/shipped one)")
@@ -157,12 +174,15 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=1, help="every Nth photo only, for a quick look")
     parser.add_argument("--json", type=Path, default=None, help="write every photo's truth and readings here")
     parser.add_argument("--top", type=int, default=8, help="how many of the most missed and wrong cards to list")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a reader setting changed for this run (vision.reader.ReaderSettings), e.g. coarse_look=0")
     args = parser.parse_args()
+    changes = dict(setting_change(text) for text in args.setting)
     details: list[dict[str, object]] = []
     for name in args.sets.split(","):
         if name not in SETS:
             parser.error(f"unknown set {name!r}; sets: {', '.join(SETS)}")
-        score = score_set(name, args.models, args.every, details)
+        score = score_set(name, args.models, args.every, details, changes)
         print(score.line())
         missed = sorted(score.misses.items(), key=lambda kv: -kv[1])[:args.top]
         wrong = sorted(score.wrong.items(), key=lambda kv: -kv[1])[:args.top]
