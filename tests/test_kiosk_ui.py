@@ -340,6 +340,17 @@ def drive_resumed(app: Any) -> Iterator[float]:
     p.finish()
 
 
+def _in_languages(p: Any, app: Any, screen: Any, name: str) -> Iterator[float]:
+    """Screenshots of the screen as it stands in Vietnamese and Khmer (its log's text kept), then English again."""
+    for language in ("vi", "km", "en"):
+        while app.catalogue.language != language:
+            app.language_button.trigger_action(0)
+        yield 0.3
+        if language != "en":
+            p.result.setdefault("languages", {})[f"{name}-{language}"] = screen.log.text
+            yield from p.shot(f"{name}-{language}")
+
+
 def _table_hand(controller: Any) -> Any:
     """A hand for the cards the croupier deals: played first by the engine with the deal known (plays and passes
     only, no instant win, no báo-1 breach), so that the driver knows what each player lays on the felt."""
@@ -449,6 +460,7 @@ def drive_samloc(app: Any) -> Iterator[float]:
         "nets": {str(controller.seats[s]): n for s, n in hand.settle().nets.items()},
     }
     yield from p.shot("18-samloc-results")
+    yield from _in_languages(p, app, screen, "18-samloc-results")
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: controller.phase.value == "closed")
     p.result["balances"] = list(controller.balances)
@@ -512,6 +524,7 @@ def drive_samloc_held(app: Any) -> Iterator[float]:
     yield 0.3
     p.result["held"] = {"prompt": screen.prompt.text, "log": screen.log.text}
     yield from p.shot("24-samloc-held")
+    yield from _in_languages(p, app, screen, "24-samloc-held")
     p.tap(screen.buttons["confirm"])
     yield 0.3
     p.result["asked_pin"] = screen.dialog is not None and hasattr(screen.dialog, "keys")
@@ -610,6 +623,7 @@ def drive_schmier(app: Any) -> Iterator[float]:
                            "last_trick": screen.last_trick.text, "last_winner": controller.hand.tricks[-1].winner,
                            "expected": list(hand.settle().scores_after)}
     yield from p.shot("22-schmier-results")
+    yield from _in_languages(p, app, screen, "22-schmier-results")
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: controller.step.value == "closed")
     p.result["scores"] = list(controller.view().scores)
@@ -746,6 +760,9 @@ def test_a_samloc_hand_whose_rebuilt_cards_break_a_rule_is_held_for_a_supervisor
     assert "Held for a supervisor:" in result["held"]["log"]
     assert "seat 2's hand comes to 9 cards (0 played, 9 shown): every hand is dealt 10" in result["held"]["log"]
     assert result["asked_pin"]
+    held_vi = result["languages"]["24-samloc-held-vi"]
+    assert "ghế 2" in held_vi and "seat" not in held_vi
+    assert "កៅអី 2" in result["languages"]["24-samloc-held-km"]
     events = _journal_kinds(tmp_path / "data")
     settled = next(p for _, k, p in events if k == "round_settled")
     assert settled["confirmed_by"] == "DEMO"
