@@ -366,3 +366,32 @@ def test_samloc_an_open_hand_is_taken_up_after_a_restart_with_its_timer_in_full(
     assert resumed.phase.value == "playing" and resumed.hand.played == c.hand.played
     assert resumed.hand.turn == c.hand.turn and resumed.view().seconds_left == 20
     assert resumed.alert is not None and resumed.alert.key == "alert.resumed"
+
+
+def test_schmier_after_a_game_won_a_restart_starts_the_next_game_dealt_on_the_left(tmp_path: Path) -> None:
+    from engine.schmier import random_deal
+    from engine.schmier import table_record as record_of
+
+    clock = ManualClock()
+    journal = open_journal(tmp_path, clock)
+    for seed in range(200):  # a hand at 20 / 0 / 0 that ends the game
+        rng = random.Random(seed)
+        hand = SchmierState(SchmierController({}, journal, clock).settings, random_deal(rng, 2, (20, 0, 0)))
+        while not hand.is_over:
+            hand.apply(random_action(hand, rng, pass_chance=0.3))
+        if hand.settle().winner is not None:
+            break
+    record = record_of(hand)
+    round_id = journal.begin_round("schmier", record["settings"], {"dealer": 2, "scores": [20, 0, 0]})
+    for action in record["actions"]:
+        journal.record_action(round_id, action)
+    table = SchmierDeal.of(2, (20, 0, 0))
+    from engine.schmier import replay_table
+
+    replayed = replay_table(hand.settings, table, record["actions"])
+    journal.show_results(round_id, replayed.settle())
+    journal.close_round(round_id, replayed.settle())
+    c = SchmierController({}, journal, clock, seed=1)
+    assert c.view().scores == (0, 0, 0) and c.view().dealer == 3  # a new game to 21, the deal passed left
+    c.command("start")
+    assert c.hand.deal == SchmierDeal.of(3, (0, 0, 0))
