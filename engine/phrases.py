@@ -71,6 +71,33 @@ def people_numbers(key: str, params: Mapping[str, object], prefixes: Sequence[st
     }
 
 
+SEAT_NAMES = frozenset({"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced",
+                        "duty"})
+"""The values of a Sâm Lốc phrase that name a seat (not a team, a count or the last seat of a range)."""
+
+
+def renumber_seats(text: str, seats: Sequence[int]) -> str:
+    """A phrase of a hand dealt to some of a table's seats (a seat under the bet sat out), with its seats as the
+    table numbers them: the hand's seat ``i`` is the table's ``seats[i]``. Values that are phrases are renumbered
+    too; a plain string, or a hand dealt to every seat in order, is returned as it is.
+
+    >>> phrase = PhraseTemplate("samloc.effect.goes_out", "seat {seat} goes out and wins the hand")(seat=1)
+    >>> str(renumber_seats(phrase, (0, 2, 3)))
+    'seat 3 goes out and wins the hand'
+    """
+    if not isinstance(text, Phrase) or list(seats) == list(range(len(seats))):
+        return text
+    params = {
+        name: seats[value] if name in SEAT_NAMES and isinstance(value, int) and not isinstance(value, bool)
+        and 0 <= value < len(seats) else renumber_seats(value, seats) if isinstance(value, Phrase) else value
+        for name, value in text.params.items()
+    }
+    template = TEMPLATES.get(text.key)
+    if template is None:
+        return text
+    return Phrase(text.key, template.format(**people_numbers(text.key, params)), params)
+
+
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 

@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any, TextIO
 
 from engine.errors import InputError
+from engine.phrases import renumber_seats
 from journal import words
 from journal.events import PaymentLine, ResultsShown, RoundBegun, RoundSettled, RoundVoided
 from journal.store import Entry, JournalReader, settlement_json
@@ -281,12 +282,30 @@ def replay(begun: RoundBegun, actions: list[dict[str, JSON]], shown: ResultsShow
     except Exception as error:
         return Replayed(words.REPLAY_UNSETTLED(error=f"{type(error).__name__}: {error}"),
                         descriptions=descriptions)
+    violations = tuple(violation.message for violation in getattr(settlement, "violations", ()))
+    seats = table_seats(begun)
+    if seats is not None:  # a Sâm Lốc hand some seats sat out of: named as the table names them, as journaled
+        descriptions = tuple(renumber_seats(text, seats) for text in descriptions)
+        violations = tuple(renumber_seats(text, seats) for text in violations)
+        payments = tuple(PaymentLine(seats[int(p.payer)], seats[int(p.payee)], p.amount,
+                                     renumber_seats(p.reason, seats)) for p in payments)
+        nets = {str(seats[int(party)]): net for party, net in nets.items()}
     return Replayed(
         None, True, payments, nets, descriptions,
         None if shown is None else same_result(payments, nets, shown.payments, shown.nets),
         None if settled is None else same_result(payments, nets, settled.payments, settled.nets),
-        tuple(violation.message for violation in getattr(settlement, "violations", ())),
+        violations,
     )
+
+
+def table_seats(begun: RoundBegun) -> tuple[int, ...] | None:
+    """The table seats a Sâm Lốc hand was dealt to, in play order, when the kiosk journaled them (a seat under the
+    bet sat out): the hand's seat ``i`` is the table's ``seats[i]``. None when the hand's seats are the table's."""
+    deal = begun.deal
+    seats = deal.get("seats") if begun.game == "samloc" and isinstance(deal, dict) else None
+    if not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats):
+        return None
+    return tuple(seats)
 
 
 def same_result(payments_a: Iterable[PaymentLine], nets_a: dict[str, int],

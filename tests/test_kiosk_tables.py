@@ -251,6 +251,18 @@ def test_samloc_a_seat_under_the_bet_sits_out_and_the_words_keep_the_table_seats
     assert sum(c.balances) == 120
     again = SamLocController({"bet": 10, "players": 4}, journal, clock, balance=30)
     assert again.balances == c.balances and again.leader == c.leader  # rebuilt from the journal
+    with JournalReader.open(tmp_path / "j.sqlite3", tmp_path / "k.key") as reader:
+        sat_out = 0
+        for round_id in reader.round_ids():
+            detail = round_detail(reader, round_id)
+            assert detail.replayed.agrees, round_id  # the replay names the table's seats, as the kiosk journaled
+            seats = detail.begun.deal.get("seats")
+            if seats is not None:
+                sat_out += 1
+                out = {f"seat {s + 1} " for s in range(4) if s not in seats}
+                assert set(detail.replayed.nets) <= {str(s) for s in seats}
+                assert not any(str(line).startswith(tuple(out)) for line in detail.replayed.descriptions)
+        assert sat_out
 
 
 # ---- Schmier -------------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any
 from engine.cards import Card
 from engine.clock import Clock
 from engine.errors import InputError
-from engine.phrases import TEMPLATES, Phrase, people_numbers
+from engine.phrases import Phrase, renumber_seats
 from engine.samloc import ClaimInstant, Settings, TableDeal, TableState, dealt_in, settings_from_json
 from engine.samloc.table import MIN_PLAYERS
 from journal import Journal
@@ -43,8 +43,6 @@ from kiosk.i18n import Msg
 
 CENTRE = "centre"
 START_BALANCE = 1000
-SEAT_VALUES = frozenset({"seat", "player", "payer", "payee", "turn", "victim", "chopper", "declarer", "announced",
-                         "duty"})
 
 
 def seat_zone(seat: int) -> str:
@@ -62,19 +60,9 @@ def refusal(error: InputError) -> str | Msg:
 
 
 def renumbered(text: Any, seats: Sequence[int]) -> Any:
-    """An engine phrase of a hand whose seats are not the table's (someone sits out) with its seats as the table
-    numbers them: hand seat ``i`` is table seat ``seats[i]``. Other values as they are."""
-    if not isinstance(text, Phrase) or list(seats) == list(range(len(seats))):
-        return text
-    params = {
-        name: seats[value] if name in SEAT_VALUES and isinstance(value, int) and not isinstance(value, bool)
-        and 0 <= value < len(seats) else renumbered(value, seats)
-        for name, value in text.params.items()
-    }
-    template = TEMPLATES.get(text.key)
-    if template is None:
-        return text
-    return Phrase(text.key, template.format(**people_numbers(text.key, params)), params)
+    """An engine phrase of a hand dealt to some of the table's seats, its seats as the table numbers them
+    (``engine.phrases.renumber_seats``); anything else as it is."""
+    return renumber_seats(text, seats) if isinstance(text, str) else text
 
 
 class Phase(StrEnum):
@@ -195,11 +183,9 @@ class SamLocController:
             if entry.round_id not in begun:
                 continue
             settings, deal = begun[entry.round_id]
-            seats = _seats_of(deal, self.table_players)
-            for key, amount in payload.get("nets", {}).items():
-                if key.isdigit() and int(key) < len(seats) and seats[int(key)] < len(balances) \
-                        and isinstance(amount, int):  # (a table of another size than today's, before a reset)
-                    balances[seats[int(key)]] += amount
+            for key, amount in payload.get("nets", {}).items():  # the journal names the table's seats
+                if key.isdigit() and int(key) < len(balances) and isinstance(amount, int):
+                    balances[int(key)] += amount
             last = (entry.round_id, settings, deal)
         if last is not None:
             round_id, settings, deal = last
@@ -399,7 +385,7 @@ class SamLocController:
             if settlement.held:
                 self.journal.append(Note(text=f"{len(settlement.violations)} violation(s) looked at; the settlement "
                                          "held for them is released", by=str(supervisor)))
-            self.journal.close_round(self.round_id, settlement, confirmed_by=supervisor or self.dealer)
+            self.journal.close_round(self.round_id, self._as_table(settlement), confirmed_by=supervisor or self.dealer)
         for seat, net in settlement.nets.items():
             self.balances[self.seats[seat]] += net
         self.leader = self.seats[self.hand.next_leader()]
@@ -506,10 +492,20 @@ class SamLocController:
     def _settle(self) -> None:
         assert self.hand is not None and self.round_id is not None
         settlement = self.hand.settle()
-        lines = [payment.reason for payment in settlement.payments]
-        lines += [str(violation.message) for violation in settlement.violations]
-        self.journal.show_results(self.round_id, settlement, lines)  # written first, then shown
+        lines = [renumbered(payment.reason, self.seats) for payment in settlement.payments]
+        lines += [renumbered(violation.message, self.seats) for violation in settlement.violations]
+        self.journal.show_results(self.round_id, self._as_table(settlement), lines)  # written first, then shown
         self.phase = Phase.RESULTS
+
+    def _as_table(self, settlement: Any) -> dict[str, Any]:
+        """A settlement as the journal keeps it: payments and nets naming the table's seats (the hand's seats
+        differ from them when a seat sat out)."""
+        seats = self.seats
+        return {
+            "payments": [{"from": seats[int(p.payer)], "to": seats[int(p.payee)], "amount": p.amount,
+                          "reason": str(renumbered(p.reason, seats))} for p in settlement.payments],
+            "nets": {str(seats[int(party)]): net for party, net in settlement.nets.items()},
+        }
 
     # ---- resume after a restart --------------------------------------------------------------------------
     def resume(self, open_round: OpenRound) -> None:
