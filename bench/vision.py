@@ -66,6 +66,7 @@ def main() -> int:
         ("without the outline model (its finds, index corners, straight look)", {"outline_look": False}),
         ("without the outline model and the index look", {"outline_look": False, "index_look": False}),
         ("with the frame padded to a square (step 45 and before)", {"input_stride": 0}),
+        ("without the coarse look (issue 53)", {"coarse_look": 0.0}),
     ):
         fps, _first, _cards = frames_per_second("onnx", frames, args.threads, args.passes, **changes)
         print(f"  onnx {what}: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame)")

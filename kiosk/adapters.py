@@ -227,7 +227,6 @@ class Camera:
 
                 read = PlacedReader(self.source)
                 self.fallback = f"{problem}: the demo felt is read by where the cards were placed"
-        self.uses_model = read is None  # the shipped card reader reads the table (not a reader given from outside)
         reader_read = read if read is not None else self._read_with_model
         from vision.table_reader import ReadView
 
@@ -253,8 +252,6 @@ class Camera:
         return detections
 
     def start(self) -> None:
-        if self.uses_model:
-            threading.Thread(target=_warm_up_model, name="reader-warm-up", daemon=True).start()
         self.reader.start(idle_s=0.1)
 
     def forget(self, since: float) -> None:
@@ -298,17 +295,6 @@ class Camera:
     def close(self) -> None:
         self.reader.stop()
         self.source.close()
-
-
-def _warm_up_model() -> None:
-    """The shipped card reader's models run once at start, so that the first round's cards read as fast as later
-    ones; a model that cannot load is reported where it is read, not here."""
-    try:
-        from vision.reader import default_reader
-
-        default_reader().warm_up()
-    except Exception:  # the camera's own read reports the problem in the status bar
-        return
 
 
 def _model_problem() -> str | None:

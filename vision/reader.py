@@ -204,33 +204,6 @@ class CardReader:
         self.familiarity = DeckFamiliarity(self.settings.familiar_agreement)
         self._lock = threading.Lock()
 
-    def warm_up(self, height: int = 576, width: int = 960) -> None:
-        """Run every model once on blank input of the sizes a frame of ``height`` x ``width`` is read at. ONNX
-        Runtime plans a model's memory and kernels at its first runs, which otherwise fall on the first cards the
-        kiosk reads after a start (2.7-5.4 s from cards laid to the house way, issue 53)."""
-        frame = np.full((height, width, 3), 128, np.uint8)
-        size = self.manifest.detector_input_size(height, width)
-        sizes = {size, coarse_size(size, self.settings.coarse_look)} if self.settings.coarse_look else {size}
-        backend = self.backend
-        with self._lock:
-            for each in sorted(sizes):
-                padded = to_tensor([letterbox(frame, each, self.settings.input_stride)[0]])
-                backend.detect_raw(padded)
-                if backend.has_outline_model:
-                    backend.outline_raw(padded)
-            crop = np.full((self.manifest.classifier_imgsz,) * 2 + (3,), 128, np.uint8)
-            for count in (2, 4, 8, 16):
-                crops = to_tensor([crop] * count)
-                backend.classify(crops)
-                backend.classify_any(crops)
-                backend.classify_straight(crops)
-            if backend.has_index_reader:
-                patch = np.full((self.manifest.index_imgsz,) * 2 + (3,), 128, np.uint8)
-                for count in (4, 8, 16, 32, 64):
-                    patches = to_tensor([patch] * count)
-                    backend.read_index(patches)
-                    backend.read_any_index(patches)
-
     def deck_familiar(self) -> bool:
         """Whether the deck counts as one the card classifier knows, as ``familiar_deck`` says (counted so far)."""
         mode = self.settings.familiar_deck
