@@ -126,7 +126,7 @@ def test_read_says_which_model_and_reads_with_the_active_one(tmp_path, photos, d
 
     shipped = read(photos[0])
     assert shipped.returncode == 0, shipped.stderr
-    assert shipped.stdout.startswith(f"reading with model folder {DEFAULT_MODEL_DIR} (the shipped model")
+    assert shipped.stderr.startswith(f"reading with model folder {DEFAULT_MODEL_DIR} (the shipped model")
 
     learnt = models_folder(root) / "house-deck-001"  # an enrolled model (here: the shipped files, linked)
     learnt.mkdir(parents=True)
@@ -139,4 +139,4 @@ def test_read_says_which_model_and_reads_with_the_active_one(tmp_path, photos, d
     assert "learnt for house-deck@v1" in active.stderr
     assert json.loads(active.stdout.splitlines()[0])["cards"]  # stdout stays JSON
     told = read(photos[0], "--models", str(DEFAULT_MODEL_DIR))
-    assert f"reading with model folder {DEFAULT_MODEL_DIR} (--models)" in told.stdout
+    assert f"reading with model folder {DEFAULT_MODEL_DIR} (--models)" in told.stderr

@@ -61,7 +61,7 @@ def test_squashed_photos_are_read_stretched_back_with_boxes_in_their_own_pixels(
         score_image(stretched, truth, found)  # boxes in the squashed photo's pixels, or no card matches
         score_image(as_they_are, truth, found_plain)
     assert stretched.cards_right >= 0.9 and stretched.certain_right == stretched.certain
-    assert stretched.certain > 2 * as_they_are.certain  # most readings were flagged as they were
+    assert stretched.certain > as_they_are.certain  # squashed, more of them were flagged (or read wrong)
 
 
 def test_square_photos_of_true_shape_and_photos_of_other_shapes_are_read_as_they_are(photos) -> None:  # type: ignore[no-untyped-def]

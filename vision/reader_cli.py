@@ -177,7 +177,7 @@ def _read(args: argparse.Namespace) -> int:
     from vision.photo_batch import aspect_name, read_photos
 
     frames = [read_image(path) for path in args.images]
-    reader = _reader(args, say=sys.stderr if args.json else sys.stdout)
+    reader = _reader(args, say=sys.stderr)  # stdout holds the readings alone
     batch = read_photos(reader, range(len(frames)), frames.__getitem__, unsquash=args.squashed == "auto")
     if batch.stretched:
         print(f"the square photos were read stretched {aspect_name(batch.aspect)}: they read surer so (a squashed "

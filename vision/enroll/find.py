@@ -114,7 +114,7 @@ def _corner_gap(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float
     return float(min(np.abs(first - second).max(), np.abs(np.roll(first, 2, axis=0) - second).max()))
 
 
-def _area(quad: npt.NDArray[np.float64]) -> float:
+def _quad_area(quad: npt.NDArray[np.float64]) -> float:
     return float(cv2.contourArea(quad.astype(np.float32)))
 
 
@@ -229,7 +229,7 @@ class CardFinder:
         settings = self.settings
         dropped: set[int] = set()
         covered: set[int] = set()
-        areas = [_area(q) for q, _, _ in candidates]
+        areas = [_quad_area(q) for q, _, _ in candidates]
         for a in range(len(candidates)):
             for b in range(a + 1, len(candidates)):
                 if a in dropped or b in dropped:
