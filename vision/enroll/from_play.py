@@ -106,10 +106,15 @@ def _by_frame(examples: Sequence[Example]) -> dict[Path, list[Example]]:
 
 
 def _load(path: Path) -> np.ndarray:
+    """An evidence frame as the reader reads it: with salt-and-pepper noise median-filtered away where it has some
+    (``ReaderSettings.impulse_noise``), so that the crops learnt from are the crops read."""
+    from vision.frame_noise import without_impulse_noise
+    from vision.reader import ReaderSettings
+
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise ProfileError(f"cannot read the evidence frame {path}")
-    return image
+    return without_impulse_noise(np.asarray(image, np.uint8), ReaderSettings().impulse_noise)
 
 
 def build_face_crops(examples: Sequence[Example], out: Path, settings: PlaySettings,
