@@ -167,10 +167,7 @@ def test_the_learn_command_needs_a_supervisor_and_a_journal(tmp_path: Path) -> N
     assert not (tmp_path / "play-jobs").exists()  # refused before anything starts in the background
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("DEALER_ASSIST_LEARN_SMOKE"),
-                    reason="trains two models for an epoch (about a minute on 2 quiet cores, several on busy ones): "
-                           "set DEALER_ASSIST_LEARN_SMOKE=1 to run it")
+@pytest.mark.slow  # about 25 s on 2 quiet cores (two tiny epochs and two ONNX exports); minutes on busy ones
 def test_learn_from_play_fine_tunes_checks_and_activates_a_model_the_reader_loads(tmp_path: Path) -> None:
     """A tiny journal (three settled rounds of real pictures, one corrected card), one tiny epoch of each reader:
     a new model folder under the data folder that the reader loads, checked on the kept-out round and activated,
