@@ -269,11 +269,7 @@ def build_design_index_patches(work: Path = WORK_DIR, copies: int = 2, real_cuts
         ("real-train", lambda: real_index_patches(out / "train", "train", real_cuts, real_dir=real_dir)),
         ("real-val", lambda: real_index_patches(out / "val", "val", 1, real_dir=real_dir)),
     ]
-    for name, step in steps:
-        marker = logs / f"{name}.done"
-        if not marker.exists():
-            step()
-            marker.write_text("done\n")
+    _run_once(steps, logs)
     _every_class_in_both(out, with_none=True)
     return out
 
@@ -296,11 +292,7 @@ def build_design_face_crops(work: Path = WORK_DIR, copies: int = 2, real_copies:
         ("real-train", lambda: real_crops(out / "train", "train", real, copies=real_copies, jitter=0.06, seed=1)),
         ("real-val", lambda: real_crops(out / "val", "val", real, copies=1, jitter=0.0)),
     ]
-    for name, step in steps:
-        marker = logs / f"{name}.done"
-        if not marker.exists():
-            step()
-            marker.write_text("done\n")
+    _run_once(steps, logs)
     _every_class_in_both(out, with_none=False)
     return out
 
@@ -336,6 +328,15 @@ def build_design_detector_set(work: Path = WORK_DIR, scenes: int = 2000, val_sce
                                     "val": ["real-det/val/images", "det-designs/val/images"],
                                     "names": {0: "card"}}, sort_keys=False))
     return data
+
+
+def _run_once(steps: list[tuple[str, Callable[[], int]]], logs: Path) -> None:
+    """Each named step run unless an earlier run finished it (a marker file in ``logs``): sets build resumably."""
+    for name, step in steps:
+        marker = logs / f"{name}.done"
+        if not marker.exists():
+            step()
+            marker.write_text("done\n")
 
 
 def _every_class_in_both(out: Path, with_none: bool) -> None:
