@@ -8,12 +8,13 @@ device, or through an ``on_event`` callback called on that thread)::
     from hardware.client import DeviceClient
     from hardware.sim import start_simulated_devices
 
-    # The embedded default: a simulated shaker and panel on real pseudo-terminals, in this process.
+    # The embedded default: a simulated shaker and panel on real pseudo-terminals, in this process, paired with a
+    # key made for the session (sim.keys: the paired keys by serial number, as the kiosk's key file holds them).
     shaker_port, panel_port, sim = start_simulated_devices(seed=7)
 
     inbox: queue.Queue[DeviceEvent] = queue.Queue()
-    shaker = DeviceClient(shaker_port, name="shaker", events=inbox, expect_kind=DeviceKind.SHAKER)
-    panel = DeviceClient(panel_port, name="panel", events=inbox, expect_kind=DeviceKind.PANEL)
+    shaker = DeviceClient(shaker_port, name="shaker", events=inbox, expect_kind=DeviceKind.SHAKER, keys=sim.keys)
+    panel = DeviceClient(panel_port, name="panel", events=inbox, expect_kind=DeviceKind.PANEL, keys=sim.keys)
 
     shake_id = shaker.shake()          # returns at once; a second call while a shake is pending returns the same id
     sim.press(Button.CONFIRM)          # the simulated dealer presses a button (press + release) through the pty
@@ -36,7 +37,10 @@ lists the ports and who answers on them. ``DeviceClient`` also takes ``baudrate`
 ``expect_serial``, ``timing`` (``hardware.link.LinkTiming``: ack timeout, retries, shake timeout, backoff) and
 ``clock`` (an ``engine.clock.Clock``, the machine's by default; its ``monotonic()`` stamps events' ``at`` and
 times the link, so a test clock that moves only when told would hold the link's timeouts).
-The wire protocol is in ``hardware/PROTOCOL.md``.
+The wire protocol is in ``hardware/PROTOCOL.md``. Every frame is authenticated (protocol 3): a device that does not
+prove it holds the key paired with it (``keys``: paired keys by serial number) is refused (``DeviceFault``
+``NOT_AUTHENTICATED``) and nothing it sends is acted on; ``hardware.client.pair`` pairs a device whose pairing
+button is held at power-up (or whose jumper is fitted).
 
 Faults for tests, through the real pty path (``sim.shaker`` and ``sim.panel`` are ``hardware.sim.SimulatedDevice``):
 ``sim.shaker.force_next_dice((3, 7, 1))`` (a die out of range → ``DiceFault``), ``force_next_dice(error="SENSOR")``,

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import signal
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
@@ -25,7 +28,8 @@ _FAULT_HELP = {
 _SIM_HELP = """\
 Type a button: shake, confirm, next, void, call (hold it with e.g. 'confirm 2' for 2 s).
 Or a fault for the shaker: jam, dome, sensor, ready (clears it), invalid (next shake reads a 7),
-missing (next shake reads two dice), drop, corrupt, garbage, unplug, replug, reboot. 'quit' stops."""
+missing (next shake reads two dice), drop, corrupt, garbage, unplug, replug, reboot;
+'pairing' powers the shaker up in pairing mode ('pairing panel': the panel). 'quit' stops."""
 
 
 def register(subparsers: Any) -> None:
@@ -48,13 +52,29 @@ def register(subparsers: Any) -> None:
             help=_FAULT_HELP[name] + " (a probability, 0-1)",
         )
     sim.add_argument("--disconnect-every", type=float, metavar="S", help="unplug and replug every S seconds")
+    sim.add_argument("--keys", type=Path, metavar="FILE",
+                     help="where to write the key the simulated devices are paired with for this run, for `shake` "
+                          "and `devices --keys FILE` (default: DIR/devices.keys)")
+    sim.add_argument("--unpaired", action="store_true",
+                     help="devices that hold no key (every host refuses them until they are paired: type 'pairing' "
+                          "to power the shaker up in pairing mode)")
+    sim.add_argument("--protocol", type=int, choices=(2, 3), default=3,
+                     help="the protocol the simulated devices speak (2: an old, unauthenticated device)")
     sim.set_defaults(func=_device_sim)
 
     devices = subparsers.add_parser(
-        "devices", help="list serial ports and which device answers on each",
-        description="Lists the system's serial ports (and any given with --port) and asks each who it is.",
+        "devices", help="list serial ports and which device answers on each; pair a device with this kiosk",
+        description="Lists the system's serial ports (and any given with --port), asks each who it is with a fresh "
+        "challenge and says whether it proves it holds the key paired with this kiosk. `devices pair --port PORT` "
+        "pairs the device on PORT (a person at the device holds its pairing button while powering it up, or fits "
+        "its jumper; a supervisor signs with their PIN).",
     )
+    devices.add_argument("action", nargs="?", choices=("list", "pair"), default="list",
+                         help="list (default) or pair")
     devices.add_argument("--port", action="append", default=[], help="also try this path or pyserial URL")
+    devices.add_argument("--keys", type=Path, metavar="FILE",
+                         help="the paired keys (default: devices.keys beside the journal key; "
+                              "$DEALER_ASSIST_DEVICE_KEYS)")
     devices.add_argument("--no-scan", action="store_true", help="try only the ports given with --port")
     devices.add_argument("--baud", type=int, help="ask only at this rate (default: 115200, then 9600)")
     devices.add_argument("--timeout", type=float, default=0.5, help="seconds to wait for each answer")
@@ -67,6 +87,11 @@ def register(subparsers: Any) -> None:
     shake.add_argument("--port", required=True, help="path or pyserial URL of the shaker")
     shake.add_argument("--baud", type=int, default=115200)
     shake.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the dice (default 10)")
+    shake.add_argument("--keys", type=Path, metavar="FILE",
+                       help="the paired keys (default: devices.keys beside the journal key; "
+                            "$DEALER_ASSIST_DEVICE_KEYS)")
+    shake.add_argument("--allow-version-2", action="store_true",
+                       help="take dice from a protocol 2 device, which cannot prove who it is (NOT authenticated)")
     shake.set_defaults(func=_shake)
 
 
@@ -85,13 +110,28 @@ def _device_sim(args: argparse.Namespace) -> int:
             raise ValueError("--baud must be a positive number")
     except ValueError as error:
         raise InputError(str(error)) from None
+    from hardware.auth import new_key
+    from hardware.keystore import FILE_NAME, save_keys
+
     timing = DeviceTiming(heartbeat=args.heartbeat, shake_duration=args.shake_seconds)
     simulator = Simulator(args.dir)
+    key = None if args.unpaired or args.protocol == 2 else new_key()
     kinds = {"shaker": DeviceKind.SHAKER, "panel": DeviceKind.PANEL}
+    keys: dict[str, bytes] = {}
     for name, kind in kinds.items():
         if args.only in (None, name):
-            device = simulator.add(name, kind, seed=args.seed, faults=faults, timing=timing, baud=args.baud)
+            device = simulator.add(
+                name, kind, seed=args.seed, faults=faults, timing=timing, baud=args.baud, key=key, version=args.protocol
+            )
             print(f"{name}: {device.port}", flush=True)
+            if key is not None:
+                keys[device.engine.identity.serial_number] = key
+    if keys:
+        key_file = args.keys or simulator.directory / FILE_NAME
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(key_file)  # this run's key only
+        save_keys(key_file, keys)
+        print(f"keys: {key_file}  (paired for this run: give `shake` and `devices` --keys {key_file})", flush=True)
     simulator.start()
     print(_SIM_HELP, flush=True)
     stop = threading.Event()
@@ -129,6 +169,13 @@ def _sim_command(simulator: Any, words: list[str]) -> str:
     from hardware.sim import parse_button
 
     word = words[0].lower()
+    if word == "pairing":
+        name = words[1].lower() if len(words) > 1 else "shaker"
+        device = simulator.devices.get(name)
+        if device is None:
+            raise ValueError(f"no {name} is simulated")
+        device.power_up_pairing()
+        return f"{name}: powered up in pairing mode (it takes the next PAIR)"
     shaker = simulator.devices.get("shaker")
     states = {"jam": DeviceState.JAMMED, "dome": DeviceState.DOME_OPEN, "sensor": DeviceState.SENSOR_FAULT,
               "ready": DeviceState.READY}
@@ -164,6 +211,12 @@ def _sim_command(simulator: Any, words: list[str]) -> str:
     return f"panel: {button.name.lower()} pressed for {hold:g} s"
 
 
+def _keys(args: argparse.Namespace) -> dict[str, bytes]:
+    from hardware.keystore import default_keys_path, load_keys
+
+    return load_keys(args.keys or default_keys_path())
+
+
 def _devices(args: argparse.Namespace) -> int:
     from hardware.client import BAUD_RATES, find_devices
 
@@ -171,7 +224,14 @@ def _devices(args: argparse.Namespace) -> int:
         raise InputError("--timeout must be a positive number of seconds")
     if args.baud is not None and args.baud not in BAUD_RATES:
         raise InputError(f"baud rate {args.baud} is not one of {', '.join(map(str, BAUD_RATES))}")
-    found = find_devices(args.port, args.baud, args.timeout, scan=not args.no_scan)
+    if args.action == "pair":
+        pair_with = getattr(args, "pair_with", None)
+        if pair_with is None:
+            raise InputError("pairing needs the kiosk's part of dealer-assist (a supervisor signs it): reinstall it")
+        if len(args.port) != 1:
+            raise InputError("devices pair needs the one port of the device to pair: --port PORT")
+        return int(pair_with(args))
+    found = find_devices(args.port, args.baud, args.timeout, scan=not args.no_scan, keys=_keys(args))
     if not found:
         print("no serial ports found (give one with --port)")
         return 1
@@ -181,7 +241,7 @@ def _devices(args: argparse.Namespace) -> int:
             ident = item.identity
             what = (
                 f"{ident.kind.value.lower()}  firmware {ident.firmware}  serial {ident.serial_number}  "
-                f"{item.baudrate} baud"
+                f"{item.baudrate} baud  {item.trust}"
             )
         else:
             what = f"no answer ({item.problem})"
@@ -202,7 +262,8 @@ def _shake(args: argparse.Namespace) -> int:
     timing = LinkTiming(shake_timeout=args.timeout)
     deadline = time.monotonic() + args.timeout + 1.0
     with DeviceClient(
-        args.port, name="shaker", events=inbox, expect_kind=DeviceKind.SHAKER, baudrate=args.baud, timing=timing
+        args.port, name="shaker", events=inbox, expect_kind=DeviceKind.SHAKER, baudrate=args.baud, timing=timing,
+        keys=_keys(args), allow_v2=args.allow_version_2,
     ) as client:
         shake_id: int | None = None
         problem = "the shaker did not answer"
@@ -220,7 +281,12 @@ def _shake(args: argparse.Namespace) -> int:
             if isinstance(event, DiceFault) and event.shake_id == shake_id:
                 print(f"no result: {event.message}", file=sys.stderr)
                 return 1
-            if isinstance(event, DeviceFault):
+            if isinstance(event, DeviceFault) and event.code == "NOT_AUTHENTICATED":
+                print(f"no result: {event.message}", file=sys.stderr)
+                return 1
+            if isinstance(event, DeviceFault) and event.code == "UNAUTHENTICATED_ALLOWED":
+                print(f"warning: {event.message}", file=sys.stderr)
+            elif isinstance(event, DeviceFault):
                 problem = event.message
             elif isinstance(event, LinkDown):
                 if shake_id is None:

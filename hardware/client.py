@@ -13,7 +13,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -23,9 +23,22 @@ import serial.tools.list_ports
 
 from engine.clock import Clock
 from engine.errors import InputError
+from hardware import auth
 from hardware.events import DeviceEvent, DeviceFault, DeviceIdentity, DeviceKind, DeviceState, LinkCounters
 from hardware.link import HostLink, LinkTiming
-from hardware.protocol import Frame, FrameParser, Ident, Identify, MessageError, encode, from_frame
+from hardware.protocol import (
+    PROTOCOL_VERSION,
+    Frame,
+    FrameParser,
+    Ident,
+    Identify,
+    MessageError,
+    Pair,
+    Paired,
+    PairRefused,
+    encode,
+    from_frame,
+)
 
 
 class SystemClock:
@@ -78,6 +91,8 @@ class DeviceClient:
         timing: LinkTiming | None = None,
         clock: Clock | None = None,
         exclusive: bool = True,
+        keys: Mapping[str, bytes] | None = None,
+        allow_v2: bool = False,
     ) -> None:
         if baudrate not in BAUD_RATES:
             raise InputError(f"baud rate {baudrate} is not one of {', '.join(map(str, BAUD_RATES))}")
@@ -90,7 +105,7 @@ class DeviceClient:
         self._clock: Clock = clock or SystemClock()
         """Stamps events' ``at`` and times the link; a clock that moves only when told would hold its timeouts."""
         self._lock = threading.Lock()
-        self._link = HostLink(name, port, timing, expect_kind, expect_serial)
+        self._link = HostLink(name, port, timing, expect_kind, expect_serial, keys=keys, allow_v2=allow_v2)
         self._timing = self._link.timing
         self._port: Any = None
         self._closing = threading.Event()
@@ -138,6 +153,12 @@ class DeviceClient:
     def identity(self) -> DeviceIdentity | None:
         with self._lock:
             return self._link.identity
+
+    @property
+    def authenticated(self) -> bool:
+        """True while the device is up and proved it holds its paired key (False for an allowed version 2 one)."""
+        with self._lock:
+            return self._link.up and self._link.authenticated
 
     @property
     def state(self) -> DeviceState | None:
@@ -271,27 +292,133 @@ class FoundPort:
     problem: str | None
     baudrate: int | None = None
     """The rate at which it answered."""
+    trust: str = ""
+    """Whether the device proved it holds its paired key: ``authenticated``, or why not (``not paired with this
+    kiosk``, ``NOT AUTHENTICATED: …``, ``protocol 2: not authenticated``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A device's answer to ``ID NEW challenge``: who it says it is, and whether it proved it."""
+
+    identity: DeviceIdentity
+    version: int
+    trust: str
+    authenticated: bool
+
+
+def _ask_once(port: Any, message: Identify | Pair, seq: int, timeout: float, tries: int) -> Frame | None:
+    """Send one command (again, up to ``tries`` times) and return the reply with its sequence number."""
+    parser = FrameParser()
+    for _ in range(tries):
+        port.write(encode(seq, message))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for item in parser.feed(port.read(max(1, port.in_waiting))):
+                if isinstance(item, Frame) and item.seq == seq and item.type in ("IDENT", "PAIRED", "NOPAIR"):
+                    return item
+    return None
+
+
+def challenge(
+    port_name: str, keys: Mapping[str, bytes] | None = None, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5,
+    tries: int = 2,
+) -> Answer:
+    """Ask the device on a port who it is with ``ID NEW`` and a fresh challenge, and check its answer's tag with
+    the unit's key from ``keys``. Starts a new session on the device. Raises ``TimeoutError`` if it is silent."""
+    port = open_port(port_name, baudrate)
+    try:
+        asked = Identify(new_session=True, challenge=auth.new_challenge())
+        reply = _ask_once(port, asked, 0xF0, timeout, tries)
+    finally:
+        port.close()
+    message = None
+    if reply is not None:
+        with contextlib.suppress(MessageError):
+            message = from_frame(reply)
+    if reply is None or not isinstance(message, Ident):
+        raise TimeoutError(f"no device answered on {port_name}")
+    identity = message.identity
+    if message.version != PROTOCOL_VERSION:
+        return Answer(identity, message.version, f"protocol {message.version}: not authenticated", False)
+    key = (keys if keys is not None else {}).get(identity.serial_number)
+    if key is None:
+        return Answer(identity, message.version, "not paired with this kiosk", False)
+    assert asked.challenge is not None
+    session_key = auth.session_key(key, asked.challenge, message.session)
+    if auth.tag_matches(session_key, auth.DEVICE, reply.covered, reply.tag):
+        return Answer(identity, message.version, "authenticated", True)
+    return Answer(identity, message.version, "NOT AUTHENTICATED: it does not hold this kiosk's key", False)
 
 
 def identify(port_name: str, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5, tries: int = 2) -> DeviceIdentity:
-    """Ask the device on a port who it is (``ID``, which leaves its session alone). Raises ``OSError`` if silent."""
+    """Ask the device on a port who it is (``ID``, which leaves its session alone). Raises ``OSError`` if silent.
+
+    What it says is not proof of anything: ``challenge`` checks it holds its key."""
     port = open_port(port_name, baudrate)
     try:
-        parser = FrameParser()
-        for attempt in range(tries):
-            seq = 0xF0 + attempt
-            port.write(encode(seq, Identify()))
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                for item in parser.feed(port.read(max(1, port.in_waiting))):
-                    if isinstance(item, Frame) and item.seq == seq and item.type == "IDENT":
-                        with contextlib.suppress(MessageError):
-                            message = from_frame(item)
-                            if isinstance(message, Ident):
-                                return message.identity
-        raise TimeoutError(f"no device answered on {port_name}")
+        reply = _ask_once(port, Identify(), 0xF0, timeout, tries)
     finally:
         port.close()
+    if reply is not None:
+        with contextlib.suppress(MessageError):
+            message = from_frame(reply)
+            if isinstance(message, Ident):
+                return message.identity
+    raise TimeoutError(f"no device answered on {port_name}")
+
+
+class PairingError(InputError):
+    """Pairing did not happen; the message says why and what to do."""
+
+
+def pair(
+    port_name: str, key: bytes, baudrate: int = DEFAULT_BAUD, timeout: float = 0.5, tries: int = 3
+) -> DeviceIdentity:
+    """Give the device on a port its paired key (it must be in pairing mode: a person at the device), then check
+    with a fresh challenge that it holds it. Returns who it is; raises ``PairingError`` saying why not."""
+    port = open_port(port_name, baudrate)
+    try:
+        reply = _ask_once(port, Pair(key), 0xE0, timeout, tries)
+    finally:
+        port.close()
+    if reply is None:
+        raise PairingError(f"no device answered the pairing request on {port_name}; check the cable and the port")
+    try:
+        message = from_frame(reply)
+    except MessageError as error:
+        raise PairingError(f"the device on {port_name} answered the pairing request wrongly ({error})") from None
+    if isinstance(message, PairRefused):
+        how = {
+            "BUTTON": "hold its CONFIRM (or PAIR) button while you power it up, then pair again",
+            "JUMPER": "fit its pairing jumper, power it up, pair again, then take the jumper off",
+        }.get(message.how, f"put it in pairing mode ({message.how}) and pair again")
+        raise PairingError(f"the device on {port_name} is not in pairing mode: a person at the device must {how}")
+    if not isinstance(message, Paired):
+        raise PairingError(f"the device on {port_name} did not take the key ({reply.type})")
+    answered = challenge(port_name, _AnyUnit(key), baudrate, timeout, tries)
+    if not answered.authenticated:
+        raise PairingError(
+            f"the {answered.identity.kind.value.lower()} {answered.identity.serial_number} on {port_name} said it "
+            f"took the key but does not prove it holds it ({answered.trust}); pair it again"
+        )
+    return answered.identity
+
+
+class _AnyUnit(Mapping[str, bytes]):
+    """One key for whatever serial number the device gives (the check right after pairing)."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def __getitem__(self, serial: str) -> bytes:
+        return self._key
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def find_devices(
@@ -299,8 +426,10 @@ def find_devices(
     baudrate: int | None = None,
     timeout: float = 0.5,
     scan: bool = True,
+    keys: Mapping[str, bytes] | None = None,
 ) -> list[FoundPort]:
-    """Every serial port the system lists (unless ``scan`` is false), plus ``extra_ports``, with who answers.
+    """Every serial port the system lists (unless ``scan`` is false), plus ``extra_ports``, with who answers and
+    whether it proves it holds its paired key from ``keys`` (each device is asked with a fresh challenge).
 
     Without ``baudrate``, each port is asked at 115200 and then at 9600 baud.
     """
@@ -313,15 +442,18 @@ def find_devices(
         candidates.setdefault(extra, "given on the command line")
     found: list[FoundPort] = []
     for name, description in candidates.items():
-        found.append(_ask(name, description, rates, timeout))
+        found.append(_ask(name, description, rates, timeout, keys or {}))
     return found
 
 
-def _ask(name: str, description: str, rates: tuple[int, ...], timeout: float) -> FoundPort:
+def _ask(
+    name: str, description: str, rates: tuple[int, ...], timeout: float, keys: Mapping[str, bytes]
+) -> FoundPort:
     problem = "no answer"
     for rate in rates:
         try:
-            return FoundPort(name, description, identify(name, rate, timeout), None, rate)
+            answer = challenge(name, keys, rate, timeout)
+            return FoundPort(name, description, answer.identity, None, rate, answer.trust)
         except TimeoutError as error:
             problem = _why(error)  # silent at this rate: try the next one
         except (serial.SerialException, OSError, ValueError) as error:
@@ -330,10 +462,11 @@ def _ask(name: str, description: str, rates: tuple[int, ...], timeout: float) ->
 
 
 def find_port(
-    kind: DeviceKind, serial_number: str | None = None, extra_ports: Iterable[str] = (), baudrate: int | None = None
+    kind: DeviceKind, serial_number: str | None = None, extra_ports: Iterable[str] = (), baudrate: int | None = None,
+    keys: Mapping[str, bytes] | None = None,
 ) -> str:
     """The port where a device of this kind (and serial number, if given) answers; ``InputError`` if none does."""
-    for found in find_devices(extra_ports, baudrate):
+    for found in find_devices(extra_ports, baudrate, keys=keys):
         ident = found.identity
         if ident is not None and ident.kind == kind and serial_number in (None, ident.serial_number):
             return found.port

@@ -3,6 +3,11 @@
 The simulator runs one ``DeviceEngine`` per simulated device; the reference firmware in ``firmware/`` does the
 same things in C++. It is fed bytes and the time, and gives back whole frames to write (whole frames, so that the
 simulator can drop, corrupt or repeat them one by one).
+
+Protocol 3: the device keeps its paired key (``key``, its EEPROM), derives a session key at every ``ID NEW
+challenge``, tags every frame it sends with it and acts on no host frame whose tag is not right (``ID NEW`` and
+``PAIR`` excepted: they carry no tag). A plain ``ID`` it cannot check is answered untagged, so that a host learns
+the session it knew is gone and starts a new one.
 """
 
 from __future__ import annotations
@@ -11,10 +16,12 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
+from hardware import auth
 from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
 from hardware.protocol import (
     MAX_NUMBER,
     NO_SEQ,
+    PROTOCOL_VERSION,
     Ack,
     BadFrame,
     ButtonReport,
@@ -27,12 +34,16 @@ from hardware.protocol import (
     Message,
     MessageError,
     Nak,
+    Pair,
+    Paired,
+    PairRefused,
     QueryStatus,
     Shake,
     ShakeAccepted,
     Stat,
     StateReport,
     encode,
+    encode_signed,
     from_frame,
     next_seq,
 )
@@ -77,6 +88,8 @@ class DeviceCounts:
     """SHAKE commands accepted (a shake started); each ends in dice or an error."""
     shakes_rolled: int = 0
     events_dropped: int = 0
+    unauthenticated: int = 0
+    """Host frames not acted on because their tag was missing or wrong (or no session key was agreed yet)."""
 
 
 class DeviceEngine:
@@ -88,8 +101,19 @@ class DeviceEngine:
         dice: random.Random | None = None,
         timing: DeviceTiming | None = None,
         now: float = 0.0,
+        key: bytes | None = None,
+        pairing_how: str | None = None,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         self.identity = identity
+        self.key = key
+        """The paired key, as kept in EEPROM (None: never paired). Survives a reboot."""
+        self.pairing_how = pairing_how or ("BUTTON" if identity.kind == DeviceKind.PANEL else "JUMPER")
+        """What a person does to put this device in pairing mode (``NOPAIR``'s word)."""
+        self.pairing_mode = False
+        """True from a power-up with the pairing button held (or the jumper fitted) until a key is taken."""
+        self.version = version
+        """The protocol the device speaks: 3, or 2 for an old device (no tags, no pairing)."""
         self.timing = timing or DeviceTiming()
         self.counts = DeviceCounts()
         self.rolls: list[tuple[int, ...]] = []
@@ -111,6 +135,7 @@ class DeviceEngine:
         self._event_sent_at: float | None = None
         self._shaking_command = 0
         self._session_low = self._nonce.getrandbits(16)
+        self._session_key: bytes | None = None
         self._new_session()
         self._shake_done_at: float | None = None
         self._next_heartbeat = now
@@ -152,9 +177,11 @@ class DeviceEngine:
         self._queue_event(ButtonReport(self.session, self._next_event(), button, True), now)
         self._releases.append((now + hold, button))
 
-    def reboot(self, now: float) -> None:
-        """Power cycle: everything in memory is lost."""
+    def reboot(self, now: float, pairing: bool = False) -> None:
+        """Power cycle: everything in memory is lost (not the paired key). ``pairing``: with the pairing button
+        held, or the jumper fitted, so that the device takes a new key."""
         self._power_on(now)
+        self.pairing_mode = pairing and self.version >= 3
 
     # --- I/O ----------------------------------------------------------------------------------------------
 
@@ -181,7 +208,7 @@ class DeviceEngine:
         if self._events and self._event_sent_at is not None and now >= self._event_sent_at + self.timing.event_retry:
             self._send_head_event(now)
         if now >= self._next_heartbeat:
-            self._out.append(encode(NO_SEQ, Heartbeat(self.state)))
+            self._out.append(self._encode(NO_SEQ, Heartbeat(self.state)))
             self._next_heartbeat = now + self.timing.heartbeat
 
     def data_received(self, data: bytes, now: float) -> None:
@@ -200,6 +227,14 @@ class DeviceEngine:
             except MessageError:
                 self.counts.malformed += 1
                 continue
+            if self.version >= 3 and not self._believed(item, message):
+                if isinstance(message, Identify) and not message.new_session:
+                    # Maybe a host of a session this device no longer has (it restarted): say who it is, untagged,
+                    # so the host starts a new session. An untagged IDENT is never believed by a host.
+                    self._out.append(encode(item.seq, Ident(self.identity, self.session, self.version)))
+                else:
+                    self.counts.unauthenticated += 1
+                continue
             self._command(item.seq, message, now)
 
     def host_gone(self) -> None:
@@ -208,18 +243,40 @@ class DeviceEngine:
 
     # --- inside -------------------------------------------------------------------------------------------
 
+    def _believed(self, frame: Frame, message: Message) -> bool:
+        """A host frame is acted on when its tag is right under the session key; ``ID NEW`` and ``PAIR`` need none."""
+        if isinstance(message, Pair) or (isinstance(message, Identify) and message.new_session):
+            return True
+        if self._session_key is None:
+            return False
+        return auth.tag_matches(self._session_key, auth.HOST, frame.covered, frame.tag)
+
+    def _encode(self, seq: int, message: Message) -> bytes:
+        return encode_signed(seq, message, self._session_key, auth.DEVICE)
+
     def _reply(self, seq: int, message: Message) -> None:
-        self._out.append(encode(seq, message))
+        self._out.append(self._encode(seq, message))
 
     def _command(self, seq: int, message: Message, now: float) -> None:
         match message:
-            case Identify(new_session=new):
+            case Pair(key=key):
+                if self.version < 3:
+                    self.counts.malformed += 1  # a version 2 device knows no PAIR
+                elif self.pairing_mode:
+                    self.key, self.pairing_mode = key, False
+                    self._out.append(encode(seq, Paired()))
+                else:
+                    self._out.append(encode(seq, PairRefused(self.pairing_how)))
+            case Identify(new_session=new, challenge=challenge):
                 self.host_seen = True
                 if new:  # the events of the old session are the old host's; the new host asks for the state
                     self._new_session()
                     self._events.clear()
                     self._event_sent_at = None
-                self._reply(seq, Ident(self.identity, self.session))
+                    self._session_key = None
+                    if self.version >= 3 and challenge is not None and self.key is not None:
+                        self._session_key = auth.session_key(self.key, challenge, self.session)
+                self._reply(seq, Ident(self.identity, self.session, self.version))
                 if self._events:
                     self._send_head_event(now)  # a host that came back gets what it missed at once
             case QueryStatus():
@@ -294,5 +351,5 @@ class DeviceEngine:
 
     def _send_head_event(self, now: float) -> None:
         seq, message = self._events[0]
-        self._out.append(encode(seq, message))
+        self._out.append(self._encode(seq, message))
         self._event_sent_at = now

@@ -113,6 +113,8 @@ class LinkUp:
     port: str
     identity: DeviceIdentity
     at: float
+    authenticated: bool = True
+    """False only for a version 2 device let in by an explicit setting: its frames carry no tag."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +141,16 @@ class DeviceFault:
     """Something is wrong with the device or the link that a person may need to look at.
 
     ``code`` is a stable word (e.g. ``WRONG_DEVICE``, ``REFUSED``, ``JAMMED``); ``message`` says what to do.
+    ``NOT_AUTHENTICATED``: a device, or a frame, that did not prove it holds the paired key was refused (nothing
+    it sent is acted on); ``UNAUTHENTICATED_ALLOWED``: a version 2 device is in use by an explicit setting.
     """
 
     source: str
     code: str
     message: str
     at: float
+    serial: str = ""
+    """The unit's serial number as it named itself, where known (an unauthenticated device may lie about it)."""
 
 
 DeviceEvent = (
@@ -183,3 +189,6 @@ class LinkCounters:
     refused: int = 0
     """Results and events refused as old: from another session, for a shake other than the one asked for, or
     repeating an event number already acted on under a new sequence number (a replayed frame)."""
+    unauthenticated: int = 0
+    """Devices and frames refused because they did not prove they hold the paired key (protocol 3): an unpaired
+    device, another key, a recorded session played back, a frame altered on the wire, a version 2 device."""

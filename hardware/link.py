@@ -12,13 +12,22 @@ device recognises, so a shake is never rolled twice; if no result comes within `
 Nothing is taken on its sequence number alone (protocol version 2): a result must name the device's current
 session and the number of the shake asked for, and an event must be newer than the last one of its session; the
 rest is refused and counted (``LinkCounters.refused``), so old frames sent again under new numbers do nothing.
+
+Nothing is believed that is not authenticated (protocol version 3): the link starts every session with ``ID NEW``
+and a fresh random challenge; the device's ``IDENT`` must carry the tag only the holder of the unit's paired key
+(``keys``, by serial number) can make, and every frame after it the tag of that session's key. A device that is
+not paired, holds another key, plays back a recorded session or speaks version 2 is refused (``DeviceFault``
+``NOT_AUTHENTICATED``, counted in ``LinkCounters.unauthenticated``); so is every frame whose tag is wrong. Only
+``allow_v2`` lets a version 2 device in, and then every ``LinkUp`` comes with an ``UNAUTHENTICATED_ALLOWED`` fault.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from hardware import auth
 from hardware.events import (
     ButtonPressed,
     ButtonReleased,
@@ -51,12 +60,13 @@ from hardware.protocol import (
     Message,
     MessageError,
     Nak,
+    Pair,
     QueryStatus,
     Shake,
     ShakeAccepted,
     Stat,
     StateReport,
-    encode,
+    encode_signed,
     from_frame,
     next_seq,
 )
@@ -156,6 +166,7 @@ class _Counts:
     reconnects: int = 0
     dice_faults: int = 0
     refused: int = 0
+    unauthenticated: int = 0
 
 
 class HostLink:
@@ -168,12 +179,26 @@ class HostLink:
         timing: LinkTiming | None = None,
         expect_kind: DeviceKind | None = None,
         expect_serial: str | None = None,
+        keys: Mapping[str, bytes] | None = None,
+        allow_v2: bool = False,
     ) -> None:
         self.source = source
         self.port = port
         self.timing = timing or LinkTiming()
         self.expect_kind = expect_kind
         self.expect_serial = expect_serial
+        self.keys: Mapping[str, bytes] = keys if keys is not None else {}
+        """Paired keys by unit serial number; a unit without one is refused."""
+        self.allow_v2 = allow_v2
+        """Let a version 2 device in, unauthenticated (an explicit setting, shown wherever the link is)."""
+        self.authenticated = False
+        """True while the link runs on a session key the device proved it holds."""
+        self._session_key: bytes | None = None
+        self._v2 = False
+        self._refusal_reported: str | None = None
+        self._forgery_reported = False
+        self._untagged_pending = False
+        """An untagged frame came while up; the device is being asked whether it lost its session."""
         self.identity: DeviceIdentity | None = None
         self.state: DeviceState | None = None
         self.connected = False
@@ -207,7 +232,7 @@ class HostLink:
         c = self._counts
         return LinkCounters(
             c.retries, c.crc_errors, c.malformed, c.garbage_bytes, c.duplicates, c.timeouts, c.reconnects,
-            c.dice_faults, c.refused,
+            c.dice_faults, c.refused, c.unauthenticated,
         )
 
     def connection_made(self, now: float) -> None:
@@ -229,8 +254,15 @@ class HostLink:
             self._queue.appendleft(_Outgoing(shake.seq, Shake(shake.command)))
         for outgoing in self._queue:
             outgoing.sent_at, outgoing.tries = None, 0
-        self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=not self._session_started)))
+        # A session is taken up again only with its key (or, for an allowed version 2 device, as it is).
+        resume = self._session_started and (self._session_key is not None or self._v2)
+        self._queue.appendleft(_Outgoing(self._take_seq(), self._identify(new=not resume)))
         self._pump(now)
+
+    @staticmethod
+    def _identify(new: bool) -> Identify:
+        """``ID``, or ``ID NEW`` with a fresh challenge (a retry of it keeps its challenge: same message)."""
+        return Identify(new_session=True, challenge=auth.new_challenge()) if new else Identify()
 
     def connection_lost(self, now: float, reason: str) -> list[DeviceEvent]:
         """The port failed, or the link was dropped. Returns ``LinkDown`` once per outage."""
@@ -315,7 +347,6 @@ class HostLink:
                 else:
                     self._counts.malformed += 1
             else:
-                self._last_heard = now
                 events.extend(self._frame_received(item, now))
         self._pump(now)
         return events
@@ -329,7 +360,9 @@ class HostLink:
     def _send(self, outgoing: _Outgoing, now: float) -> None:
         outgoing.tries += 1
         outgoing.sent_at = now
-        self._out += encode(outgoing.seq, outgoing.message)
+        message = outgoing.message
+        starts_session = isinstance(message, Identify) and message.new_session
+        self._out += encode_signed(outgoing.seq, message, None if starts_session else self._session_key, auth.HOST)
 
     def _pump(self, now: float) -> None:
         """Send the next queued command if none is in flight (only ``ID`` until the device is identified)."""
@@ -346,6 +379,23 @@ class HostLink:
         except MessageError:
             self._counts.malformed += 1
             return []
+        flight = self._in_flight
+        if (
+            isinstance(message, Ident) and flight is not None and flight.seq == frame.seq
+            and isinstance(flight.message, Identify)
+        ):
+            self._last_heard = now
+            return self._reply_received(frame, message, now)  # its tag is checked where the session is known
+        if isinstance(message, Identify | QueryStatus | Shake | Ack | Pair):
+            return self._echoed()
+        if self._session_key is not None:
+            if not auth.tag_matches(self._session_key, auth.DEVICE, frame.covered, frame.tag):
+                return self._forged(frame, now)
+        elif not self._v2:
+            if not self.up:
+                self._last_heard = now  # a device still being identified; nothing it says is acted on
+            return []
+        self._last_heard = now
         if isinstance(message, Heartbeat):
             return self._state_seen(message.state, now)
         if isinstance(message, DiceReport | ButtonReport | StateReport):
@@ -353,15 +403,59 @@ class HostLink:
                 return []  # not from a device we have identified yet; it sends it again after its IDENT
             return self._event_received(frame.seq, message, now)
         if isinstance(message, ShakeAccepted | Nak | Ident | Stat):
-            return self._reply_received(frame.seq, message, now)
+            return self._reply_received(frame, message, now)
+        self._counts.malformed += 1  # a reply about pairing outside pairing: not part of a running link
+        return []
+
+    def _echoed(self) -> list[DeviceEvent]:
         self._counts.malformed += 1  # a host message coming back: the line echoes (loopback plug, wrong wiring)
         if self._echo_reported:
             return []
         self._echo_reported = True
         text = f"{self.port} sends our own commands back (a loopback plug or wrong wiring?); check the cable"
-        return [DeviceFault(self.source, "ECHO", text, now)]
+        return [DeviceFault(self.source, "ECHO", text, self._last_heard)]
 
-    def _reply_received(self, seq: int, message: Message, now: float) -> list[DeviceEvent]:
+    def _forged(self, frame: Frame, now: float) -> list[DeviceEvent]:
+        """A frame whose tag is missing or wrong: never acted on, counted, reported once per link-up.
+
+        An untagged frame may also come from the device itself after a restart the link did not notice: it is
+        asked who it is (a plain, tagged ``ID``); a device that lost the session answers untagged and the link
+        starts a new one, while one that still has it answers in its session, and the untagged frame was not its
+        own: reported then.
+        """
+        self._counts.unauthenticated += 1
+        if frame.tag is None:
+            self._untagged_pending = True
+            self._ask_who()
+            return []
+        return self._report_forgery(frame.type, now)
+
+    def _report_forgery(self, frame_type: str, now: float) -> list[DeviceEvent]:
+        if self._forgery_reported:
+            return []
+        self._forgery_reported = True
+        serial = self.identity.serial_number if self.identity is not None else ""
+        what = self.identity.kind.value.lower() if self.identity is not None else "device"
+        text = (
+            f"{what} {serial} on {self.port}: a {frame_type} frame that failed its authentication was refused "
+            "(forged, spliced in or altered on the wire); nothing it said was acted on; call a supervisor"
+        )
+        return [DeviceFault(self.source, "NOT_AUTHENTICATED", text, now, serial)]
+
+    def _refuse(self, identity: DeviceIdentity, why: str, now: float) -> list[DeviceEvent]:
+        """Refuse the device that answered: the link is dropped (and retried), the refusal reported once."""
+        self._counts.unauthenticated += 1
+        self._session_key = None
+        self.authenticated = False
+        self.dead_reason = f"not authenticated: {why}"
+        text = f"{identity.kind.value.lower()} not authenticated: {identity.serial_number} on {self.port}: {why}"
+        if text == self._refusal_reported:
+            return []
+        self._refusal_reported = text
+        return [DeviceFault(self.source, "NOT_AUTHENTICATED", text, now, identity.serial_number)]
+
+    def _reply_received(self, frame: Frame, message: Message, now: float) -> list[DeviceEvent]:
+        seq = frame.seq
         flight = self._in_flight
         if flight is None or flight.seq != seq:
             self._counts.duplicates += 1  # a reply to a command already answered (its retry crossed the reply)
@@ -381,7 +475,7 @@ class HostLink:
             if not isinstance(message, Ident):
                 self.dead_reason = f"the device answered ID with {type(message).__name__}"
                 return []
-            events += self._identified(message, now)
+            events += self._identified(message, frame, flight.message, now)
         elif isinstance(flight.message, QueryStatus):
             if isinstance(message, Stat):
                 events += self._state_seen(message.state, now)
@@ -402,9 +496,16 @@ class HostLink:
         self._pump(now)
         return events
 
-    def _identified(self, ident: Ident, now: float) -> list[DeviceEvent]:
+    def _identified(self, ident: Ident, frame: Frame, asked: Identify, now: float) -> list[DeviceEvent]:
         identity = ident.identity
-        if ident.version != PROTOCOL_VERSION:
+        if ident.version == 2 and not self.allow_v2:
+            why = (
+                "it speaks serial protocol version 2, whose frames are not authenticated: update its firmware and "
+                "pair it (dealer-assist devices pair), or allow version 2 devices in the kiosk's config "
+                "(devices.allow_version_2); call a supervisor"
+            )
+            return self._refuse(identity, why, now)
+        if ident.version not in (PROTOCOL_VERSION, 2):
             self.dead_reason = f"protocol version {ident.version}, {PROTOCOL_VERSION} expected"
             text = (
                 f"the {identity.kind.value.lower()} on {self.port} speaks serial protocol version {ident.version}; "
@@ -425,10 +526,47 @@ class HostLink:
                 f"not {self.expect_serial}; plug in the right one or change the configuration"
             )
             return [DeviceFault(self.source, "WRONG_DEVICE", text, now)]
+        if ident.version == PROTOCOL_VERSION:
+            if asked.new_session:
+                key = self.keys.get(identity.serial_number)
+                if key is None:
+                    why = (
+                        f"it is not paired with this kiosk: a supervisor pairs it "
+                        f"(dealer-assist devices pair --port {self.port}); until then nothing it sends is acted on"
+                    )
+                    return self._refuse(identity, why, now)
+                if asked.challenge is None:
+                    raise AssertionError("ID NEW is always sent with a challenge")
+                session_key = auth.session_key(key, asked.challenge, ident.session)
+                if not auth.tag_matches(session_key, auth.DEVICE, frame.covered, frame.tag):
+                    why = (
+                        "it did not prove it holds the key paired with this kiosk (another key, a recording of an "
+                        "earlier session, or a device spliced into the cable); nothing it sends is acted on; call a "
+                        "supervisor"
+                    )
+                    return self._refuse(identity, why, now)
+                self._session_key, self._v2 = session_key, False
+            elif self._session_key is None or not auth.tag_matches(
+                self._session_key, auth.DEVICE, frame.covered, frame.tag
+            ):
+                # The device no longer has the session we knew (it restarted): start a new one, authenticated.
+                self._untagged_pending = False
+                self._session_started = False
+                self._queue.appendleft(_Outgoing(self._take_seq(), self._identify(new=True)))
+                return []
+            elif self._untagged_pending and ident.session == self._session:
+                # The device still has its session: the untagged frames that made us ask were not its own.
+                self._untagged_pending = False
+                spliced = self._report_forgery("untagged", now)
+                self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
+                return spliced
+        else:
+            self._session_key, self._v2 = None, True
         if self.identity is not None and identity.serial_number != self.identity.serial_number:
             # Another unit of the same kind: it never saw our numbers, so start a fresh session with it.
             self._session_started = False
-            self._queue.appendleft(_Outgoing(self._take_seq(), Identify(new_session=True)))
+            if not asked.new_session:
+                self._queue.appendleft(_Outgoing(self._take_seq(), self._identify(new=True)))
         if ident.session != self._session:
             # A new session (power cycle, ID NEW, another unit): its events are numbered afresh, and it has no
             # memory of a shake asked for in the old one.
@@ -443,12 +581,22 @@ class HostLink:
         self.identity = identity
         self.state = None  # the STAT reply that follows reports it afresh after every LinkUp
         self.up = True
+        self.authenticated = not self._v2
+        self._refusal_reported, self._forgery_reported = None, False
         if self._ever_up:
             self._counts.reconnects += 1
         self._ever_up = True
         self._down_reported = False
         self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
-        return [LinkUp(self.source, self.port, identity, now)]
+        events: list[DeviceEvent] = [LinkUp(self.source, self.port, identity, now, authenticated=not self._v2)]
+        if self._v2:
+            text = (
+                f"{identity.kind.value.lower()} {identity.serial_number} on {self.port} speaks protocol version 2: "
+                "its dice and buttons are NOT authenticated (allowed by devices.allow_version_2); update its "
+                "firmware and pair it"
+            )
+            events.append(DeviceFault(self.source, "UNAUTHENTICATED_ALLOWED", text, now, identity.serial_number))
+        return events
 
     def _ask_shake_again(self) -> None:
         """Send the pending shake again, with its number, unless it is about to go out anyway."""
@@ -478,7 +626,7 @@ class HostLink:
             self._counts.refused += 1
             self._ask_who()
             return []
-        self._out += encode(seq, Ack())
+        self._out += encode_signed(seq, Ack(), self._session_key, auth.HOST)
         if message.event <= self._last_event:
             if message.event == self._last_event and seq == self._last_event_seq:
                 self._counts.duplicates += 1  # the same frame again: our ACK was lost

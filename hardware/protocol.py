@@ -9,30 +9,41 @@ A frame is one ASCII line (see ``PROTOCOL.md``)::
 fields: the device's session number, its event number and the host's shake number (eight hex digits each), so an
 old frame sent again under a new ``SS`` is recognised and refused (protocol version 2). Nothing here reads a
 clock or a port; the host and device logic (``hardware.link``, ``hardware.device``) and the tests drive it.
+
+Protocol version 3 adds a **tag** before the CRC (``$SS TYPE FIELD #TTTTTTTTTTTTTTTT*CCCC``): HMAC-SHA-256 under
+the session key, 64 bits (``hardware.auth``). This module only carries it (``Frame.tag``, ``encode_signed``);
+whether a tag is right is the link's and the device's to check.
 """
 
 from __future__ import annotations
 
 import binascii
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from hardware import auth
 from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
 
 START = b"$"
 CRC_MARK = b"*"
 END = b"\r\n"
-MAX_FRAME = 80
-"""Longest frame in bytes, from ``$`` to LF inclusive; anything longer is dropped as malformed."""
+MAX_FRAME = 100
+"""Longest frame in bytes, from ``$`` to LF inclusive; anything longer is dropped as malformed (version 2: 80;
+the tag adds 18 bytes: the longest version 3 frame, a shaker's tagged ``IDENT`` with 46 characters of firmware
+and serial number together, has 100)."""
+TAG_MARK = b" #"
+"""Between the last field and the tag."""
 NO_SEQ = 0
 """Sequence number of unsequenced frames (heartbeats); real sequence numbers run 1..255 and wrap to 1."""
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version of ``PROTOCOL.md`` spoken here; a device says its own in ``IDENT``."""
 MAX_NUMBER = 0xFFFF_FFFF
 """Session, event and shake numbers are eight hex digits; they start at 1 and in practice never wrap."""
 
-_BODY = re.compile(rb"([0-9A-Fa-f]{2}) ([A-Z]{2,8})((?: [!-)+-~]{1,24})*)\*([0-9A-Fa-f]{4})")
-_TOKEN = re.compile(r"[!-)+-~]{1,24}")  # printable ASCII without space and '*'; '$' is excluded below
+_BODY = re.compile(
+    rb"([0-9A-Fa-f]{2}) ([A-Z]{2,8})((?: [!\"%-)+-~]{1,24})*)(?: #([0-9A-Fa-f]{16}))?\*([0-9A-Fa-f]{4})"
+)
+_TOKEN = re.compile(r"[!\"%-)+-~]{1,24}")  # printable ASCII without space, '#', '$' and '*'
 
 
 def crc16(data: bytes) -> int:
@@ -53,18 +64,31 @@ class Frame:
     seq: int
     type: str
     fields: tuple[str, ...] = ()
+    tag: str | None = field(default=None, compare=False)
+    """The frame's tag (16 hex digits) as received or to send; None for an unsigned frame."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.seq <= 255:
             raise ValueError(f"sequence number {self.seq} is outside 0..255")
         if not re.fullmatch(r"[A-Z]{2,8}", self.type):
             raise ValueError(f"message type {self.type!r} must be 2-8 capital letters")
-        for field in self.fields:
-            if not _TOKEN.fullmatch(field) or "$" in field:
-                raise ValueError(f"field {field!r} must be 1-24 printable ASCII characters without space, * or $")
+        for text in self.fields:
+            if not _TOKEN.fullmatch(text):
+                raise ValueError(f"field {text!r} must be 1-24 printable ASCII characters without space, #, * or $")
+
+    @property
+    def covered(self) -> bytes:
+        """The text a tag covers: sequence number, type and fields as written (``03 SHAKE 00000001``)."""
+        return " ".join((f"{self.seq:02X}", self.type, *self.fields)).encode("ascii")
+
+    def signed(self, key: bytes, direction: bytes) -> Frame:
+        """This frame with its tag under ``key`` (the session key), sent in ``direction`` (``auth.HOST``…)."""
+        return Frame(self.seq, self.type, self.fields, auth.tag(key, direction, self.covered))
 
     def encode(self) -> bytes:
-        body = " ".join((f"{self.seq:02X}", self.type, *self.fields)).encode("ascii")
+        body = self.covered
+        if self.tag is not None:
+            body += TAG_MARK + self.tag.encode("ascii")
         frame = START + body + CRC_MARK + f"{crc16(body):04X}".encode("ascii") + END
         if len(frame) > MAX_FRAME:
             raise ValueError(f"frame of {len(frame)} bytes is longer than {MAX_FRAME}")
@@ -143,10 +167,27 @@ def _parse_line(line: bytes) -> Frame | BadFrame:
     if match is None:
         return BadFrame("malformed", line)
     covered = body[: body.rindex(CRC_MARK)]
-    if crc16(covered) != int(match.group(4), 16):
+    if crc16(covered) != int(match.group(5), 16):
         return BadFrame("crc", line)
     fields = tuple(match.group(3).decode("ascii").split())
-    return Frame(int(match.group(1), 16), match.group(2).decode("ascii"), fields)
+    tag = match.group(4).decode("ascii").upper() if match.group(4) else None
+    frame = Frame(int(match.group(1), 16), match.group(2).decode("ascii"), fields, tag)
+    if tag is not None and frame.covered != body[: body.rindex(TAG_MARK)]:
+        # The tag covers the text as written; a sender that wrote the sequence number in small letters signed
+        # other bytes than the ones rebuilt here. Keep what it covered, exactly.
+        return _RawFrame(frame.seq, frame.type, frame.fields, tag, body[: body.rindex(TAG_MARK)])
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class _RawFrame(Frame):
+    """A received frame whose text differs from its canonical form (small hex letters): the tag covers ``raw``."""
+
+    raw: bytes = b""
+
+    @property
+    def covered(self) -> bytes:
+        return self.raw
 
 
 # --- messages ----------------------------------------------------------------------------------------------
@@ -158,9 +199,33 @@ class MessageError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Identify:
-    """Host → device ``ID``: who are you? ``new_session`` (``ID NEW``) also clears the device's memory."""
+    """Host → device ``ID``: who are you? ``new_session`` (``ID NEW challenge``) also clears the device's memory
+    and, with the host's fresh ``challenge`` (24 hex digits), starts an authenticated session (version 3)."""
 
     new_session: bool = False
+    challenge: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Host → device ``PAIR k1 k2 k3 k4``: keep this paired key (taken only in pairing mode, a person at the
+    device). The key travels in the clear once, on a cable a supervisor is watching: see ``PROTOCOL.md`` §12."""
+
+    key: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Device → host ``PAIRED``: the key is kept; the pairing mode is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairRefused:
+    """Device → host ``NOPAIR how``: not in pairing mode. ``how`` says what a person does to enter it:
+    ``BUTTON`` (hold CONFIRM, or the shaker's pairing button, while powering it up) or ``JUMPER`` (fit the pairing
+    jumper and power it up)."""
+
+    how: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +330,9 @@ class Heartbeat:
 
 Message = (
     Identify
+    | Pair
+    | Paired
+    | PairRefused
     | QueryStatus
     | Shake
     | Ack
@@ -278,11 +346,11 @@ Message = (
     | Heartbeat
 )
 
-COMMANDS = (Identify, QueryStatus, Shake)
+COMMANDS = (Identify, QueryStatus, Shake, Pair)
 """Host messages that the device answers with a reply carrying the same sequence number."""
 EVENTS = (DiceReport, ButtonReport, StateReport)
 """Device messages with the device's own sequence number, which the host acknowledges with ``ACK``."""
-REPLIES = (ShakeAccepted, Nak, Ident, Stat)
+REPLIES = (ShakeAccepted, Nak, Ident, Stat, Paired, PairRefused)
 
 ERROR_CODE = re.compile(r"[A-Z][A-Z_]{1,15}")
 
@@ -295,8 +363,16 @@ def _n(number: int) -> str:
 
 def to_frame(seq: int, message: Message) -> Frame:
     match message:
-        case Identify(new_session=new):
-            return Frame(seq, "ID", ("NEW",) if new else ())
+        case Identify(new_session=new, challenge=challenge):
+            if not new:
+                return Frame(seq, "ID")
+            return Frame(seq, "ID", ("NEW",) if challenge is None else ("NEW", challenge))
+        case Pair(key=key):
+            return Frame(seq, "PAIR", auth.key_to_fields(key))
+        case Paired():
+            return Frame(seq, "PAIRED")
+        case PairRefused(how=how):
+            return Frame(seq, "NOPAIR", (how,))
         case QueryStatus():
             return Frame(seq, "ST")
         case Shake(command=command):
@@ -330,8 +406,14 @@ def to_frame(seq: int, message: Message) -> Frame:
 
 
 def encode(seq: int, message: Message) -> bytes:
-    """The bytes of one frame carrying ``message`` with sequence number ``seq``."""
+    """The bytes of one unsigned frame carrying ``message`` with sequence number ``seq``."""
     return to_frame(seq, message).encode()
+
+
+def encode_signed(seq: int, message: Message, key: bytes | None, direction: bytes) -> bytes:
+    """The bytes of one frame carrying ``message``, tagged under the session ``key`` (unsigned when None)."""
+    frame = to_frame(seq, message)
+    return (frame if key is None else frame.signed(key, direction)).encode()
 
 
 def _number(text: str, what: str) -> int:
@@ -402,10 +484,25 @@ def from_frame(frame: Frame) -> Message:
     """The message a frame carries; raises ``MessageError`` if the type or the fields are not in the protocol."""
     kind, fields = frame.type, frame.fields
     if kind == "ID":
-        _arity(frame, 0, 1)
+        _arity(frame, 0, 1, 2)
         if fields and fields[0] != "NEW":
-            raise MessageError(f"ID takes no field or NEW, got {fields[0]!r}")
-        return Identify(new_session=bool(fields))
+            raise MessageError(f"ID takes no field, NEW, or NEW and a challenge, got {fields[0]!r}")
+        if len(fields) == 2 and not auth.is_challenge(fields[1]):
+            raise MessageError(f"challenge {fields[1]!r} is not 24 hex digits")
+        return Identify(new_session=bool(fields), challenge=fields[1].upper() if len(fields) == 2 else None)
+    if kind == "PAIR":
+        key = auth.key_from_fields(fields)
+        if key is None:
+            raise MessageError("PAIR carries the key as four fields of 16 hex digits")
+        return Pair(key)
+    if kind == "PAIRED":
+        _arity(frame, 0)
+        return Paired()
+    if kind == "NOPAIR":
+        _arity(frame, 1)
+        if not ERROR_CODE.fullmatch(fields[0]):
+            raise MessageError(f"NOPAIR {fields[0]!r} is not a word of capitals")
+        return PairRefused(fields[0])
     if kind == "ST":
         _arity(frame, 0)
         return QueryStatus()

@@ -6,6 +6,10 @@ through a stable symlink (``<dir>/shaker``, ``<dir>/panel``) that survives a sim
 
 The line rate is emulated: a frame of n bytes reaches the other side n × 10 / baud seconds after it was sent,
 so latency figures at 9600 and 115200 baud mean something even though a pty has no baud rate.
+
+The simulated devices speak protocol 3: each holds the paired key it was given (``key=``; the kiosk's embedded
+default makes one for the session and gives it to both sides), or none, and can be put in pairing mode as a person
+at the device would (``power_up_pairing()``).
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ class SimulatedDevice:
         faults: FaultPlan,
         timing: DeviceTiming,
         baud: int,
+        key: bytes | None = None,
+        version: int = 3,
     ) -> None:
         self.name = name
         self.link_path = link_path
@@ -81,7 +87,9 @@ class SimulatedDevice:
         # Per-shake faults draw from their own generator, so that the same seed gives the same faults on the same
         # shakes however many frames (heartbeats, retries) went by in between.
         self._shake_rng = random.Random(None if seed is None else seed + 2)
-        self.engine = DeviceEngine(identity, random.Random(seed), timing, now=time.monotonic())
+        self.engine = DeviceEngine(
+            identity, random.Random(seed), timing, now=time.monotonic(), key=key, version=version
+        )
         self._master: int | None = None
         self._slave: int | None = None
         self._tx: deque[tuple[float, bytes]] = deque()
@@ -161,6 +169,12 @@ class SimulatedDevice:
             self._close_pty()
             if reboot:
                 self.engine.reboot(time.monotonic())
+        self._sim.wake()
+
+    def power_up_pairing(self) -> None:
+        """Power the device up with its pairing button held (or the jumper fitted): it takes the next ``PAIR``."""
+        with self._sim.lock:
+            self.engine.reboot(time.monotonic(), pairing=True)
         self._sim.wake()
 
     def replug(self) -> None:
@@ -322,7 +336,10 @@ def _corrupt(frame: bytes, rng: random.Random) -> bytes:
         return frame
     index = rng.choice(spots)
     old = chr(frame[index])
-    if old.isdigit():
+    tag_at = frame.find(b" #")
+    if 0 < tag_at < index:
+        pool = "0123456789ABCDEF"  # a digit of the tag
+    elif old.isdigit():
         pool = "0123456789"
     elif index <= 2:
         pool = "ABCDEF"  # a hex digit of the sequence number
@@ -374,12 +391,16 @@ class Simulator:
         timing: DeviceTiming | None = None,
         baud: int = 115200,
         serial_number: str | None = None,
+        key: bytes | None = None,
+        version: int = 3,
     ) -> SimulatedDevice:
         if baud <= 0:
             raise ValueError("baud rate must be positive")
-        identity = DeviceIdentity(kind, "sim-1.0", serial_number or f"SIM-{kind.value[:2]}-{len(self.devices) + 1:04d}")
+        firmware = "sim-3.0" if version >= 3 else "sim-2.0"
+        identity = DeviceIdentity(kind, firmware, serial_number or f"SIM-{kind.value[:2]}-{len(self.devices) + 1:04d}")
         device = SimulatedDevice(
-            self, name, identity, self.directory / name, seed, faults or FaultPlan(), timing or DeviceTiming(), baud
+            self, name, identity, self.directory / name, seed, faults or FaultPlan(), timing or DeviceTiming(), baud,
+            key, version,
         )
         with self.lock:
             self.devices[name] = device
@@ -442,10 +463,21 @@ class Simulator:
 class SimHandle:
     """What ``start_simulated_devices`` gives back: press buttons, inject faults, stop."""
 
-    def __init__(self, simulator: Simulator, shaker: SimulatedDevice, panel: SimulatedDevice) -> None:
+    def __init__(
+        self, simulator: Simulator, shaker: SimulatedDevice, panel: SimulatedDevice, key: bytes | None = None
+    ) -> None:
         self.simulator = simulator
         self.shaker = shaker
         self.panel = panel
+        self.key = key
+        """The key both simulated devices were paired with."""
+
+    @property
+    def keys(self) -> dict[str, bytes]:
+        """The paired keys by serial number, as a host's key file holds them."""
+        if self.key is None:
+            return {}
+        return {d.engine.identity.serial_number: self.key for d in (self.shaker, self.panel)}
 
     def press(self, button: Button | str, hold: float = 0.05) -> None:
         self.panel.press(button, hold)
@@ -461,13 +493,18 @@ def start_simulated_devices(
     timing: DeviceTiming | None = None,
     baud: int = 115200,
     directory: str | Path | None = None,
+    key: bytes | None = None,
 ) -> tuple[str, str, SimHandle]:
     """Start a simulated shaker and panel in this process; returns (shaker port, panel port, handle).
 
-    The same ``seed`` gives the same dice. Call ``handle.stop()`` when done (it removes the ports).
+    Both are paired with ``key`` (a new one when not given: ``handle.keys`` is what the host needs to believe
+    them). The same ``seed`` gives the same dice. Call ``handle.stop()`` when done (it removes the ports).
     """
+    from hardware.auth import new_key
+
+    key = key if key is not None else new_key()
     simulator = Simulator(directory)
-    shaker = simulator.add("shaker", DeviceKind.SHAKER, seed=seed, faults=faults, timing=timing, baud=baud)
-    panel = simulator.add("panel", DeviceKind.PANEL, seed=seed, faults=faults, timing=timing, baud=baud)
+    shaker = simulator.add("shaker", DeviceKind.SHAKER, seed=seed, faults=faults, timing=timing, baud=baud, key=key)
+    panel = simulator.add("panel", DeviceKind.PANEL, seed=seed, faults=faults, timing=timing, baud=baud, key=key)
     simulator.start()
-    return shaker.port, panel.port, SimHandle(simulator, shaker, panel)
+    return shaker.port, panel.port, SimHandle(simulator, shaker, panel, key)

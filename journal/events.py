@@ -134,6 +134,42 @@ class DeviceDown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DeviceRefused(Event):
+    """A shaker or panel that did not prove it holds the key paired with this kiosk (protocol 3): not paired,
+    another key, a recording played back, a frame altered on the wire, or a version 2 device. Nothing it sent was
+    acted on. ``serial`` is what it called itself (a forged device may lie). Never the key."""
+
+    KIND: ClassVar[str] = "device_refused"
+    device: str
+    serial: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DevicePaired(Event):
+    """A device paired (or paired again) with this kiosk: a new key made and kept on both sides (never journalled)."""
+
+    KIND: ClassVar[str] = "device_paired"
+    device: str
+    """``shaker`` or ``panel``."""
+    serial: str
+    by: str
+    """The supervisor who signed the pairing with their PIN."""
+    port: str = ""
+    again: bool = False
+    """True when the unit had a key before (a re-pairing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DevicesUnauthenticated(Event):
+    """A device taken on protocol 2, by the config's explicit ``devices.allow_version_2``: not authenticated."""
+
+    KIND: ClassVar[str] = "devices_unauthenticated"
+    device: str
+    serial: str
+
+
+@dataclass(frozen=True, slots=True)
 class SupervisorSignedIn(Event):
     KIND: ClassVar[str] = "supervisor_signed_in"
     supervisor: str

@@ -86,6 +86,7 @@ _LIFECYCLE = {
 }
 _CLOSING = (RoundSettled.KIND, RoundVoided.KIND)
 _TABLE_KINDS = {"kiosk_started", "kiosk_stopped", "device_up", "device_down", "supervisor_signed_in",
+                "device_refused", "device_paired", "devices_unauthenticated",
                 "evidence_pruned", "evidence_held",
                 "supervisor_signed_out", "settings_changed", "clock_changed", "supervisor_sign_in_failed",
                 "supervisor_locked", "supervisor_added", "journal_checked"}

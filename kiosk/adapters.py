@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.clock import Clock
@@ -28,37 +29,59 @@ class LinkHealth:
     """The detail as the supervisor's screen words it, in its language."""
 
 
-class Devices:
-    """The shaker and the button panel: real ports, or the built-in simulator on a pty pair."""
+@dataclass(frozen=True)
+class Refusal:
+    """A device that did not prove it holds its paired key: what the dealer's screen and the journal say."""
 
-    def __init__(self, config: KioskConfig) -> None:
+    device: str
+    serial: str
+    reason: str
+
+
+class Devices:
+    """The shaker and the button panel: real ports, or the built-in simulator on a pty pair.
+
+    Every link is authenticated (protocol 3): a real device must be paired (its key in ``keys_file``); the
+    simulated ones are paired with a key made for this run, which is kept in memory only."""
+
+    def __init__(self, config: KioskConfig, keys_file: Path | None = None) -> None:
         from hardware import DeviceKind
         from hardware.client import DeviceClient
+        from hardware.keystore import load_keys
 
         self.events: queue.Queue[Any] = queue.Queue()
         self.sim: Any = None
         self.shaker: Any = None
         self.panel: Any = None
         self.links: dict[str, LinkHealth] = {"shaker": LinkHealth(), "panel": LinkHealth()}
+        self.refusals: dict[str, Refusal] = {}
+        """Devices refused as not authenticated, until they come up authenticated (the dealer's screen says it)."""
+        self.unauthenticated_in_use: set[str] = set()
+        """Devices up on protocol 2, allowed by ``devices.allow_version_2`` (every screen says so)."""
         wanted = {"shaker": config.devices.shaker, "panel": config.devices.panel}
         ports = dict(wanted)
+        keys = dict(load_keys(keys_file)) if keys_file is not None else {}
         if SIMULATED in wanted.values():
             from hardware.sim import start_simulated_devices
 
             shaker_port, panel_port, self.sim = start_simulated_devices(
                 seed=config.devices.seed, baud=config.devices.baud
             )
+            keys.update(self.sim.keys)  # paired for this run: the key never leaves this process
             ports = {
                 "shaker": shaker_port if wanted["shaker"] == SIMULATED else wanted["shaker"],
                 "panel": panel_port if wanted["panel"] == SIMULATED else wanted["panel"],
             }
         kinds = {"shaker": DeviceKind.SHAKER, "panel": DeviceKind.PANEL}
+        serials = {"shaker": config.devices.shaker_serial, "panel": config.devices.panel_serial}
         for name in ("shaker", "panel"):
             if wanted[name].lower() == "none":
                 continue
             self.links[name] = LinkHealth(Health.WARN, "connecting", Msg("device.connecting"))
             client = DeviceClient(
-                ports[name], name=name, events=self.events, expect_kind=kinds[name], baudrate=config.devices.baud
+                ports[name], name=name, events=self.events, expect_kind=kinds[name], baudrate=config.devices.baud,
+                keys=keys, allow_v2=config.devices.allow_version_2,
+                expect_serial=serials[name] if wanted[name] != SIMULATED else None,
             )
             setattr(self, name, client)
 
@@ -88,13 +111,24 @@ class Devices:
             if link is not None:
                 if isinstance(event, LinkUp):
                     link.health, link.detail = (
-                        Health.OK,
+                        Health.OK if event.authenticated else Health.WARN,
                         f"{event.identity.kind} {event.identity.firmware} on {event.port}",
                     )
                     link.words = Msg("device.up", {"firmware": event.identity.firmware})
+                    self.refusals.pop(event.source, None)
+                    if event.authenticated:
+                        self.unauthenticated_in_use.discard(event.source)
+                    else:
+                        self.unauthenticated_in_use.add(event.source)
+                elif isinstance(event, LinkDown) and event.source in self.refusals:
+                    pass  # dropped because it was refused: the refusal is what the screens keep saying
                 elif isinstance(event, LinkDown):
                     link.health, link.detail = Health.DOWN, event.reason
                     link.words = Msg("device.down")
+                elif isinstance(event, DeviceFault) and event.code == "NOT_AUTHENTICATED":
+                    link.health, link.detail = Health.DOWN, event.message
+                    link.words = Msg("device.fault.not_authenticated")
+                    self.refusals[event.source] = Refusal(event.source, event.serial, event.message)
                 elif isinstance(event, DeviceFault):
                     link.health, link.detail = Health.WARN, event.message
                     fault = f"device.fault.{event.code.lower()}"
@@ -133,6 +167,7 @@ class Devices:
                         "reconnects": counters.reconnects,
                         "faults": counters.dice_faults,
                         "refused": counters.refused,
+                        "unauthenticated": counters.unauthenticated,
                     },
                 )
             )

@@ -8,6 +8,7 @@ the file, the key, the bad value and what is allowed.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +34,12 @@ class DeviceConfig:
     baud: int = 115200
     seed: int | None = None
     """Seed of the simulated dice (None: different every run)."""
+    shaker_serial: str | None = None
+    """Pin the shaker: only the unit with this serial number is taken (any paired shaker when None)."""
+    panel_serial: str | None = None
+    allow_version_2: bool = False
+    """Take dice and buttons from protocol 2 devices, which cannot prove who they are. Shown on every round's
+    screen and on the floor while in use."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,9 @@ class KioskConfig:
                 "panel": self.devices.panel,
                 "baud": self.devices.baud,
                 "seed": self.devices.seed,
+                "shaker_serial": self.devices.shaker_serial,
+                "panel_serial": self.devices.panel_serial,
+                "allow_version_2": self.devices.allow_version_2,
             },
             "camera": {
                 "reader": self.camera.reader,
@@ -170,7 +180,7 @@ _TOP = {
     "evidence",
     "journal",
 }
-_DEVICES = {"shaker", "panel", "baud", "seed"}
+_DEVICES = {"shaker", "panel", "baud", "seed", "shaker_serial", "panel_serial", "allow_version_2"}
 _CAMERA = {"source", "layout", "calibration", "reader", "keep_still"}
 _BAUDS = (9600, 19200, 38400, 57600, 115200)
 
@@ -337,6 +347,22 @@ def _devices(data: Any, where: str) -> DeviceConfig:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ConfigError(f"{where}: devices.seed {seed!r}: a whole number, or null for random dice")
         values["seed"] = seed
+    for key in ("shaker_serial", "panel_serial"):
+        if key in data:
+            value = data[key]
+            if value is not None and (not isinstance(value, str) or not re.fullmatch(r"[!-~]{1,24}", value)):
+                raise ConfigError(
+                    f"{where}: devices.{key} {value!r}: the unit's serial number as `dealer-assist devices` shows it "
+                    "(e.g. SK-000123), or null for any paired unit"
+                )
+            values[key] = value
+    if "allow_version_2" in data:
+        if not isinstance(data["allow_version_2"], bool):
+            raise ConfigError(
+                f"{where}: devices.allow_version_2 {data['allow_version_2']!r}: true or false (true takes dice and "
+                "buttons from devices that cannot prove who they are)"
+            )
+        values["allow_version_2"] = data["allow_version_2"]
     return replace(device, **values)
 
 

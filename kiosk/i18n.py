@@ -44,6 +44,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "health.off": ("not used", "không dùng"),
     "status.table": ("Table {table}", "Bàn {table}"),
     "status.called": ("SUPERVISOR CALLED", "ĐÃ GỌI GIÁM SÁT"),
+    "status.device_refused": (
+        "{device} NOT AUTHENTICATED ({serial}): call a supervisor", "{device} KHÔNG XÁC THỰC ({serial}): gọi giám sát"
+    ),
+    "status.devices_v2": (
+        "devices NOT authenticated (protocol 2 allowed)", "thiết bị KHÔNG xác thực (cho phép giao thức 2)"
+    ),
     "status.round": ("Round {round}", "Ván {round}"),
     # navigation
     "nav.table": ("TABLE", "BÀN"),
@@ -275,9 +281,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "device.connecting": ("connecting", "đang kết nối"),
     "sup.device_line": (
         "{device}: {health} {detail} · port {port} · retries {retries}, CRC errors {crc}, duplicates {duplicates}, "
-        "timeouts {timeouts}, reconnects {reconnects}, dice faults {faults}, old frames refused {refused}",
+        "timeouts {timeouts}, reconnects {reconnects}, dice faults {faults}, old frames refused {refused}, "
+        "not authenticated {unauthenticated}",
         "{device}: {health} {detail} · cổng {port} · gửi lại {retries}, lỗi mã kiểm tra {crc}, trùng {duplicates}, "
-        "quá giờ {timeouts}, kết nối lại {reconnects}, lỗi xúc xắc {faults}, khung cũ bị từ chối {refused}",
+        "quá giờ {timeouts}, kết nối lại {reconnects}, lỗi xúc xắc {faults}, khung cũ bị từ chối {refused}, "
+        "không xác thực {unauthenticated}",
     ),
     "device.up": ("firmware {firmware}", "phần mềm {firmware}"),
     "camera.source.synthetic": ("synthetic table ({layout})", "bàn mô phỏng ({layout})"),
@@ -286,6 +294,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "device.fault": ("fault {code}", "lỗi {code}"),
     "device.fault.wrong_device": ("another device answered on this port", "thiết bị khác trả lời trên cổng này"),
     "device.fault.refused": ("the device refused a command", "thiết bị từ chối một lệnh"),
+    "device.fault.not_authenticated": (
+        "not authenticated: nothing it sends is taken; call a supervisor",
+        "không xác thực: không nhận gì từ thiết bị; gọi giám sát",
+    ),
+    "device.fault.unauthenticated_allowed": (
+        "protocol 2, NOT authenticated (allowed by the config)", "giao thức 2, KHÔNG xác thực (cấu hình cho phép)"
+    ),
     "device.fault.protocol": ("the device speaks another protocol version", "thiết bị dùng phiên bản giao thức khác"),
     "device.fault.echo": (
         "the port sends our own commands back: check the cable", "cổng gửi lại chính lệnh của ta: kiểm tra dây cáp"

@@ -18,6 +18,8 @@ TEXTS_KM: dict[str, str] = {
     "health.off": "មិនប្រើ",
     "status.table": "តុ {table}",
     "status.called": "បានហៅអ្នកត្រួតពិនិត្យ",
+    "status.device_refused": "{device} មិនបានផ្ទៀងផ្ទាត់ ({serial})៖ ហៅអ្នកត្រួតពិនិត្យ",
+    "status.devices_v2": "ឧបករណ៍មិនបានផ្ទៀងផ្ទាត់ (អនុញ្ញាតពិធីការ 2)",
     "status.round": "ជុំ {round}",
     # navigation
     "nav.table": "តុ",
@@ -200,7 +202,8 @@ TEXTS_KM: dict[str, str] = {
     "sup.journal_events": "ព្រឹត្តិការណ៍ {events}",
     "device.connecting": "កំពុងភ្ជាប់",
     "sup.device_line": "{device}៖ {health} {detail} · ច្រក {port} · ផ្ញើម្ដងទៀត {retries} កំហុសផ្ទៀងផ្ទាត់ {crc} "
-    "ស្ទួន {duplicates} អស់ពេល {timeouts} ភ្ជាប់ឡើងវិញ {reconnects} កំហុសឌីស {faults} ស៊ុមចាស់ដែលបានបដិសេធ {refused}",
+    "ស្ទួន {duplicates} អស់ពេល {timeouts} ភ្ជាប់ឡើងវិញ {reconnects} កំហុសឌីស {faults} ស៊ុមចាស់ដែលបានបដិសេធ {refused} "
+    "មិនបានផ្ទៀងផ្ទាត់ {unauthenticated}",
     "device.up": "កម្មវិធីបង្កប់ {firmware}",
     "camera.source.synthetic": "តុសិប្បនិម្មិត ({layout})",
     "camera.source.device": "កាមេរ៉ា {number}",
@@ -211,6 +214,8 @@ TEXTS_KM: dict[str, str] = {
     "device.fault.protocol": "ឧបករណ៍ប្រើកំណែពិធីការផ្សេង",
     "device.fault.echo": "ច្រកផ្ញើបញ្ជារបស់យើងត្រឡប់មកវិញ៖ ពិនិត្យខ្សែ",
     "device.fault.driver_error": "កម្មវិធីបញ្ជាឧបករណ៍មានកំហុស",
+    "device.fault.not_authenticated": "មិនបានផ្ទៀងផ្ទាត់៖ មិនទទួលអ្វីពីវាទេ ហៅអ្នកត្រួតពិនិត្យ",
+    "device.fault.unauthenticated_allowed": "ពិធីការ 2 មិនបានផ្ទៀងផ្ទាត់ (ការកំណត់អនុញ្ញាត)",
     "device.state": "ស្ថានភាព {state}",
     "device.state.ready": "រួចរាល់",
     "device.state.shaking": "កំពុងក្រឡុក",

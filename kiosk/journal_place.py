@@ -45,6 +45,13 @@ def key_path(config: KioskConfig, data_dir: Path) -> Path:
     return Path(config.journal.key) if config.journal.key else data_dir / DEMO_KEY_FILE
 
 
+def device_keys_path(config: KioskConfig, data_dir: Path) -> Path:
+    """The devices' paired keys: beside the journal's key, by the same rules (``hardware.keystore``)."""
+    from hardware.keystore import FILE_NAME
+
+    return key_path(config, data_dir).parent / FILE_NAME
+
+
 def anchor_sink(config: KioskConfig) -> AnchorSink | None:
     """The anchor file, the floor, both, or none (as the config says)."""
     file_sink = AnchorFile(config.journal.anchors) if config.journal.anchors else None

@@ -31,6 +31,7 @@ from kiosk.i18n import Catalogue, Msg
 from kiosk.journal_place import (
     anchor_sink,
     anchors_problem,
+    device_keys_path,
     is_production,
     key_path,
     placement_problems,
@@ -96,7 +97,7 @@ class KioskRuntime:
             self.desk.resume(wrong_tries_in_a_row(self.journal))
         if self.blocked is None and _model_shipped():
             self._record_model_in_use()
-        self.devices = Devices(config)
+        self.devices = Devices(config, device_keys_path(config, data_dir))
         self.camera = Camera(config, self.clock, read)
         self.controllers: dict[str, TableController] = make_tables(
             TableParts(config, self.journal, self.clock, self.devices.shake, self.camera.forget)
@@ -143,11 +144,14 @@ class KioskRuntime:
 
     # ---- the loop ----------------------------------------------------------------------------------------
     def tick(self) -> None:
-        from hardware import ButtonPressed, DiceFault, DiceRolled
+        from hardware import ButtonPressed, DeviceFault, DiceFault, DiceRolled
 
         self.desk.expire()
         for event in self.devices.drain():
             if self.blocked is not None:
+                continue
+            if isinstance(event, DeviceFault):
+                self._record_device_trust(event)
                 continue
             if isinstance(event, DiceRolled) and event.source == "shaker":
                 self.dice_table.on_dice(event.shake_id, event.values)
@@ -171,6 +175,16 @@ class KioskRuntime:
         croupier = self.card_demos.get(self.game)
         if croupier is not None and self.blocked is None:
             croupier.tick()
+
+    def _record_device_trust(self, fault: Any) -> None:
+        """A device refused as not authenticated, or one taken on protocol 2 by the config: on record (the floor
+        raises it on the pit view). The link reports each refusal once until the device comes up authenticated."""
+        from journal.events import DeviceRefused, DevicesUnauthenticated
+
+        if fault.code == "NOT_AUTHENTICATED":
+            self.journal.append(DeviceRefused(device=fault.source, serial=fault.serial or "?", reason=fault.message))
+        elif fault.code == "UNAUTHENTICATED_ALLOWED":
+            self.journal.append(DevicesUnauthenticated(device=fault.source, serial=fault.serial or "?"))
 
     def prune_evidence(self) -> None:
         """Delete the evidence frames the retention settings no longer keep (journaled first); note a folder that
@@ -351,6 +365,10 @@ class KioskRuntime:
         parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
         if self.supervisor_called:
             parts.insert(0, t("status.called"))
+        for refusal in self.devices.refusals.values():
+            parts.insert(0, t("status.device_refused", device=Msg(f"status.{refusal.device}"), serial=refusal.serial))
+        if self.devices.unauthenticated_in_use:
+            parts.insert(0, t("status.devices_v2"))
         if self.controller.round_id is not None:
             parts.append(t("status.round", round=self.controller.round_id))
         parts.append(self.clock.now().astimezone().strftime("%H:%M"))

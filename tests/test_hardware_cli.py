@@ -12,6 +12,7 @@ import pytest
 
 from hardware.client import DeviceClient
 from hardware.events import Button, ButtonPressed, DeviceKind
+from hardware.keystore import load_keys
 
 
 class SimProcess:
@@ -22,11 +23,15 @@ class SimProcess:
         )
         assert self.process.stdout is not None
         self.ports: dict[str, str] = {}
-        while len(self.ports) < 2:
+        self.keys = ""
+        """The file of the key the simulated devices were paired with for this run."""
+        while not self.keys:
             line = self.process.stdout.readline()
             assert line, f"device-sim ended early: {self.process.stderr.read() if self.process.stderr else ''}"
-            match = re.fullmatch(r"(shaker|panel): (\S+)\n", line)
-            if match:
+            match = re.fullmatch(r"(shaker|panel|keys): (\S+).*\n", line)
+            if match and match.group(1) == "keys":
+                self.keys = match.group(2)
+            elif match:
                 self.ports[match.group(1)] = match.group(2)
 
     def type(self, line: str) -> str:
@@ -62,7 +67,7 @@ def test_device_sim_prints_its_ports_and_shake_prints_three_dice(
     sim: SimProcess, dealer_assist: list[str], cli_env: dict[str, str]
 ) -> None:
     assert Path(sim.ports["shaker"]).exists() and Path(sim.ports["panel"]).exists()
-    result = run(dealer_assist, cli_env, "shake", "--port", sim.ports["shaker"], "--timeout", "5")
+    result = run(dealer_assist, cli_env, "shake", "--keys", sim.keys, "--port", sim.ports["shaker"], "--timeout", "5")
     assert result.returncode == 0, result.stderr
     match = re.fullmatch(r"([1-6]) ([1-6]) ([1-6])  \(total (\d+)\)\n", result.stdout)
     assert match is not None, result.stdout
@@ -78,14 +83,16 @@ def test_the_same_seed_gives_the_same_dice_from_the_command_line(
     for attempt in range(2):
         running = SimProcess(dealer_assist, cli_env, tmp_path / str(attempt))
         try:
-            outputs.append(run(dealer_assist, cli_env, "shake", "--port", running.ports["shaker"]).stdout)
+            shaken = run(dealer_assist, cli_env, "shake", "--keys", running.keys, "--port", running.ports["shaker"])
+            outputs.append(shaken.stdout)
         finally:
             running.quit()
     assert outputs[0] == outputs[1] and outputs[0]
 
 
 def test_a_button_typed_on_stdin_reaches_the_host_through_the_pty(sim: SimProcess) -> None:
-    with DeviceClient(sim.ports["panel"], name="panel", expect_kind=DeviceKind.PANEL) as panel:
+    keys = load_keys(Path(sim.keys))
+    with DeviceClient(sim.ports["panel"], name="panel", expect_kind=DeviceKind.PANEL, keys=keys) as panel:
         assert panel.wait_until_up(5)
         assert sim.type("confirm") == "panel: confirm pressed for 0.1 s"
         deadline = time.monotonic() + 5
@@ -103,11 +110,11 @@ def test_a_jammed_shaker_gives_no_dice_but_says_why(
     sim: SimProcess, dealer_assist: list[str], cli_env: dict[str, str]
 ) -> None:
     assert sim.type("jam") == "shaker: jam"
-    result = run(dealer_assist, cli_env, "shake", "--port", sim.ports["shaker"], "--timeout", "5")
+    result = run(dealer_assist, cli_env, "shake", "--keys", sim.keys, "--port", sim.ports["shaker"], "--timeout", "5")
     assert result.returncode == 1
     assert "jammed" in result.stderr and result.stdout == ""
     sim.type("ready")
-    assert run(dealer_assist, cli_env, "shake", "--port", sim.ports["shaker"]).returncode == 0
+    assert run(dealer_assist, cli_env, "shake", "--keys", sim.keys, "--port", sim.ports["shaker"]).returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -123,7 +130,9 @@ def test_a_shake_fault_rate_given_to_device_sim_really_gives_that_fault(
 ) -> None:
     running = SimProcess(dealer_assist, cli_env, tmp_path, option, "1")
     try:
-        result = run(dealer_assist, cli_env, "shake", "--port", running.ports["shaker"], "--timeout", "5")
+        result = run(
+            dealer_assist, cli_env, "shake", "--keys", running.keys, "--port", running.ports["shaker"], "--timeout", "5"
+        )
     finally:
         running.quit()
     assert result.returncode == 1 and result.stdout == ""
@@ -137,12 +146,13 @@ def test_devices_lists_who_answers_on_each_port(
 ) -> None:
     result = run(
         dealer_assist, cli_env, "devices", "--no-scan", "--port", sim.ports["shaker"], "--port", sim.ports["panel"],
-        "--port", "/nonexistent/ttyUSB9",
+        "--port", "/nonexistent/ttyUSB9", "--keys", sim.keys,
     )
     assert result.returncode == 0, result.stderr
     lines = {line.split()[0]: line for line in result.stdout.splitlines()}
-    assert "shaker  firmware sim-1.0" in lines[sim.ports["shaker"]]
-    assert "panel  firmware sim-1.0" in lines[sim.ports["panel"]]
+    assert "shaker  firmware sim-3.0" in lines[sim.ports["shaker"]]
+    assert "panel  firmware sim-3.0" in lines[sim.ports["panel"]]
+    assert lines[sim.ports["shaker"]].endswith("baud  authenticated")
     assert "no answer" in lines["/nonexistent/ttyUSB9"]
 
 

@@ -29,6 +29,9 @@ from hardware.link import HostLink, LinkTiming
 from hardware.protocol import ButtonReport, encode
 
 SHAKER = DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-1")
+KEY = bytes(range(32))
+"""The key every unit of these tests is paired with (the host holds it for SK-1, SK-2 and PN-1)."""
+KEYS = {"SK-1": KEY, "SK-2": KEY, "PN-1": KEY}
 TIMING = LinkTiming(ack_timeout=0.3, max_retries=3, shake_timeout=5.0, silence_timeout=3.5)
 Rule = Callable[[bytes], bool]
 
@@ -38,8 +41,8 @@ class Wire:
 
     def __init__(self, identity: DeviceIdentity = SHAKER, seed: int = 1, expect: DeviceKind | None = None) -> None:
         self.now = 0.0
-        self.host = HostLink("shaker", "mem", TIMING, expect_kind=expect or identity.kind)
-        self.device = DeviceEngine(identity, random.Random(seed), DeviceTiming(shake_duration=0.5), now=0.0)
+        self.host = HostLink("shaker", "mem", TIMING, expect_kind=expect or identity.kind, keys=KEYS)
+        self.device = DeviceEngine(identity, random.Random(seed), DeviceTiming(shake_duration=0.5), now=0.0, key=KEY)
         self.events: list[DeviceEvent] = []
         self.plugged = True
         self.lose_to_device: list[Rule] = []
@@ -338,7 +341,9 @@ def test_another_unit_plugged_in_mid_shake_gets_a_new_session_and_rolls_the_shak
     wire.run(0.05)
     wire.unplug()
     first_unit = wire.device
-    wire.device = DeviceEngine(DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-2"), random.Random(9), now=wire.now)
+    wire.device = DeviceEngine(
+        DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-2"), random.Random(9), now=wire.now, key=KEY
+    )
     wire.replug()
     wire.run(3.0)
     assert [e.shake_id for e in wire.of(DiceRolled)] == [shake_id]  # type: ignore[union-attr]
@@ -396,8 +401,10 @@ def test_a_device_that_restarts_without_the_link_noticing_has_its_next_press_tak
     wire.device.press(Button.NEXT, wire.now, hold=0.05)
     wire.run(0.5)
     wire.device.reboot(wire.now)  # a brown-out: the cable stays in, the host sees no error
-    wire.device.press(Button.VOID, wire.now, hold=0.05)  # event 1 of a session the host has not heard of
+    wire.run(1.5)  # its first untagged heartbeat: asked who it is, it has lost the session, a new one is made
+    wire.device.press(Button.VOID, wire.now, hold=0.05)  # event 1 of a session the host did not know before
     wire.run(1.0)
     assert [e.button for e in wire.of(ButtonPressed)] == [Button.NEXT, Button.VOID]  # type: ignore[union-attr]
     assert [e.button for e in wire.of(ButtonReleased)] == [Button.NEXT, Button.VOID]  # type: ignore[union-attr]
     assert len(wire.of(LinkUp)) == 1  # asked who it is again, without a new connection
+    assert not [e for e in wire.events if isinstance(e, DeviceFault)]  # a restart is no attack

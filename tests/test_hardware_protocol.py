@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hardware.auth import DEVICE
 from hardware.events import Button, DeviceIdentity, DeviceKind, DeviceState
 from hardware.link import validate_dice
 from hardware.protocol import (
@@ -27,6 +28,7 @@ from hardware.protocol import (
     Message,
     MessageError,
     Nak,
+    Pair,
     ParseItem,
     QueryStatus,
     Shake,
@@ -35,11 +37,12 @@ from hardware.protocol import (
     StateReport,
     crc16,
     encode,
+    encode_signed,
     from_frame,
     next_seq,
 )
 
-token = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, exclude_characters="*$"), min_size=1,
+token = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E, exclude_characters="*$#"), min_size=1,
                 max_size=12)
 code = st.from_regex(r"[A-Z][A-Z_]{1,15}", fullmatch=True)
 die = st.one_of(st.none(), st.integers(0, 99))
@@ -72,31 +75,44 @@ def test_crc_is_ccitt_false_with_the_documented_check_value_and_worked_example()
 
 
 def test_the_frames_in_the_protocol_document_are_the_ones_the_code_writes() -> None:
+    """§5's example sessions and §12.4's worked example, signed as the code signs them (hmac, signed_frame)."""
     from pathlib import Path
 
+    from hardware import auth
+
     document = (Path(__file__).resolve().parent.parent / "hardware" / "PROTOCOL.md").read_text()
+    key = bytes(range(32))
     session = 0x002A9C41
+    shaker = auth.session_key(key, "5A0C7E92B14D3F6A81C2E0B7", session)
+    assert shaker.hex().upper() == "C82989ACA9692EFA15463C297EA8D1D87D04CCBDA2596AFB2E0966889FB5D372"
+    assert f"KS       = {shaker.hex().upper()}" in document
+    panel_session = 0x00075E10
+    panel = auth.session_key(key, "C3D2E1F00F1E2D3C4B5A6978", panel_session)
+    host, device = auth.HOST, auth.DEVICE
     examples = [
-        encode(1, Identify(new_session=True)),
-        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "2.0.0", "SK-000123"), session)),
-        encode(2, QueryStatus()),
-        encode(2, Stat(DeviceState.READY, 0)),
-        encode(0, Heartbeat(DeviceState.READY)),
-        encode(3, Shake(1)),
-        encode(3, ShakeAccepted(session, 1)),
-        encode(7, DiceReport(session, 1, 1, (3, 5, 6))),
-        encode(7, Ack()),
-        encode(4, Shake(2)),
-        encode(4, Nak("DOME_OPEN", session, 2)),
-        encode(1, ButtonReport(0x00075E10, 1, Button.CONFIRM, True)),
-        encode(1, Ack()),
-        encode(2, ButtonReport(0x00075E10, 2, Button.CONFIRM, False)),
-        encode(2, Ack()),
+        encode(1, Identify(new_session=True, challenge="5A0C7E92B14D3F6A81C2E0B7")),
+        encode_signed(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "3.0.0", "SK-000123"), session), shaker, device),
+        encode_signed(2, QueryStatus(), shaker, host),
+        encode_signed(2, Stat(DeviceState.READY, 0), shaker, device),
+        encode_signed(0, Heartbeat(DeviceState.READY), shaker, device),
+        encode_signed(3, Shake(1), shaker, host),
+        encode_signed(3, ShakeAccepted(session, 1), shaker, device),
+        encode_signed(7, DiceReport(session, 1, 1, (3, 5, 6)), shaker, device),
+        encode_signed(7, Ack(), shaker, host),
+        encode_signed(4, Shake(2), shaker, host),
+        encode_signed(4, Nak("DOME_OPEN", session, 2), shaker, device),
+        encode(1, Identify(new_session=True, challenge="C3D2E1F00F1E2D3C4B5A6978")),
+        encode_signed(1, Ident(DeviceIdentity(DeviceKind.PANEL, "3.0.0", "PN-000045"), panel_session), panel, device),
+        encode_signed(1, ButtonReport(panel_session, 1, Button.CONFIRM, True), panel, device),
+        encode_signed(1, Ack(), panel, host),
+        encode_signed(2, ButtonReport(panel_session, 2, Button.CONFIRM, False), panel, device),
+        encode_signed(2, Ack(), panel, host),
+        encode(1, Pair(key)),
     ]
     for frame in examples:
         assert frame.decode().strip() in document
-    for frame in examples:  # and each one parses back with a good CRC
-        assert isinstance(parse_all(frame)[0], Frame)
+    wire = encode_signed(3, Shake(1), shaker, host)
+    assert wire.hex(" ").upper().replace(" 2A 33", "\n2A 33") in document  # §12.4's bytes, as laid out there
 
 
 @settings(deadline=None)  # the machine is shared: timing is not what these tests are about
@@ -182,7 +198,9 @@ def test_frames_refuse_what_the_grammar_forbids() -> None:
     with pytest.raises(ValueError, match="printable"):
         Frame(1, "NAK", ("two words",))
     with pytest.raises(ValueError, match="longer"):
-        Frame(1, "IDENT", ("A" * 24, "B" * 24, "C" * 24, "0001")).encode()
+        Frame(1, "IDENT", ("A" * 24, "B" * 24, "C" * 24, "D" * 24)).encode()
+    with pytest.raises(ValueError, match="#"):
+        Frame(1, "NAK", ("#BEEF",))  # '#' starts the tag (version 3): never in a field
 
 
 def test_sequence_numbers_wrap_from_ff_to_01_and_never_use_00() -> None:
@@ -281,23 +299,28 @@ def test_three_good_dice_are_a_result() -> None:
     assert validate_dice(DiceReport(1, 1, 1, (6, 1, 4)))[0] == (6, 1, 4)
 
 
-def test_the_longest_frames_of_version_2_fit_in_80_bytes() -> None:
+def test_the_longest_signed_frames_of_version_3_fit_in_100_bytes() -> None:
     top = MAX_NUMBER
+    key = bytes(32)
     longest = [
-        encode(255, DiceReport(top, top, top, error="A" * 16)),
-        encode(255, DiceReport(top, top, top, (99, 99, 99, 99, 99, 99))),
-        encode(255, ButtonReport(top, top, Button.CONFIRM, False)),
-        encode(255, StateReport(top, top, DeviceState.SENSOR_FAULT)),
-        encode(255, Nak("A" * 16, top, top)),
-        encode(255, Stat(DeviceState.SENSOR_FAULT, top)),
-        encode(255, Ident(DeviceIdentity(DeviceKind.SHAKER, "F" * 20, "S" * 24), top)),  # 44 characters together
+        encode_signed(255, DiceReport(top, top, top, error="A" * 16), key, DEVICE),
+        encode_signed(255, DiceReport(top, top, top, (99, 99, 99, 99, 99, 99)), key, DEVICE),
+        encode_signed(255, ButtonReport(top, top, Button.CONFIRM, False), key, DEVICE),
+        encode_signed(255, StateReport(top, top, DeviceState.SENSOR_FAULT), key, DEVICE),
+        encode_signed(255, Nak("A" * 16, top, top), key, DEVICE),
+        encode_signed(255, Stat(DeviceState.SENSOR_FAULT, top), key, DEVICE),
+        encode(255, Identify(True, "F" * 24)),
+        encode(255, Pair(bytes(range(32)))),
+        # firmware and serial number: 46 characters together at most
+        encode_signed(255, Ident(DeviceIdentity(DeviceKind.SHAKER, "F" * 22, "S" * 24), top), key, DEVICE),
     ]
-    assert max(len(frame) for frame in longest) <= MAX_FRAME == 80
+    assert [len(frame) for frame in longest] == [81, 78, 61, 65, 67, 55, 42, 83, 100]
+    assert MAX_FRAME == 100
     with pytest.raises(ValueError, match="longer"):
-        encode(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "F" * 21, "S" * 24), top))
+        encode_signed(1, Ident(DeviceIdentity(DeviceKind.SHAKER, "F" * 23, "S" * 24), top), key, DEVICE)
 
 
 def test_a_version_1_identity_is_read_as_version_1_so_the_host_can_say_so() -> None:
     v1 = Frame(1, "IDENT", ("SHAKER", "1.0.0", "SK-000123", "002A"))
     message = from_frame(v1)
-    assert isinstance(message, Ident) and message.version == 1 and PROTOCOL_VERSION == 2
+    assert isinstance(message, Ident) and message.version == 1 and PROTOCOL_VERSION == 3

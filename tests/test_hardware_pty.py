@@ -42,10 +42,12 @@ class Table:
         self.inbox: queue.Queue[DeviceEvent] = queue.Queue()
         self.seen: list[DeviceEvent] = []
         self.shaker = DeviceClient(
-            shaker_port, name="shaker", events=self.inbox, expect_kind=DeviceKind.SHAKER, timing=FAST_HOST
+            shaker_port, name="shaker", events=self.inbox, expect_kind=DeviceKind.SHAKER, timing=FAST_HOST,
+            keys=self.sim.keys,
         )
         self.panel = DeviceClient(
-            panel_port, name="panel", events=self.inbox, expect_kind=DeviceKind.PANEL, timing=FAST_HOST
+            panel_port, name="panel", events=self.inbox, expect_kind=DeviceKind.PANEL, timing=FAST_HOST,
+            keys=self.sim.keys,
         )
         assert self.shaker.wait_until_up(3.0) and self.panel.wait_until_up(3.0)
 
@@ -213,7 +215,7 @@ def test_the_port_is_opened_exclusively(table: Table) -> None:
 
 def test_the_wrong_device_on_a_port_is_reported(table: Table) -> None:
     with DeviceClient(table.sim.panel.port, name="x", expect_kind=DeviceKind.SHAKER, timing=FAST_HOST,
-                      exclusive=False) as wrong:
+                      exclusive=False, keys=table.sim.keys) as wrong:
         deadline = time.monotonic() + 3
         while time.monotonic() < deadline:
             event = wrong.events.get(timeout=3)
@@ -305,7 +307,9 @@ def test_a_listener_that_raises_does_not_stop_the_link() -> None:
         raise RuntimeError("listener bug")
 
     try:
-        with DeviceClient(shaker_port, name="shaker", on_event=broken_listener, timing=FAST_HOST) as client:
+        with DeviceClient(
+            shaker_port, name="shaker", on_event=broken_listener, timing=FAST_HOST, keys=sim.keys
+        ) as client:
             assert client.wait_until_up(3)
             client.shake()
             deadline = time.monotonic() + 3
@@ -327,7 +331,8 @@ def test_a_shaker_behind_a_socket_url_works_the_same() -> None:
     from hardware.events import DeviceIdentity
 
     server = socket.create_server(("127.0.0.1", 0))
-    engine = DeviceEngine(DeviceIdentity(DeviceKind.SHAKER, "net-1", "NET-1"), random.Random(4), FAST_DEVICE)
+    key = bytes(32)
+    engine = DeviceEngine(DeviceIdentity(DeviceKind.SHAKER, "net-1", "NET-1"), random.Random(4), FAST_DEVICE, key=key)
     stop = threading.Event()
 
     def bridge() -> None:
@@ -353,7 +358,9 @@ def test_a_shaker_behind_a_socket_url_works_the_same() -> None:
     thread.start()
     try:
         url = f"socket://127.0.0.1:{server.getsockname()[1]}"
-        with DeviceClient(url, name="shaker", expect_kind=DeviceKind.SHAKER, timing=FAST_HOST) as client:
+        with DeviceClient(
+            url, name="shaker", expect_kind=DeviceKind.SHAKER, timing=FAST_HOST, keys={"NET-1": key}
+        ) as client:
             assert client.wait_until_up(3)
             shake_id = client.shake()
             event = client.events.get(timeout=3)

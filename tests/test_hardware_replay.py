@@ -43,6 +43,13 @@ FAST_HOST = LinkTiming(
 Hook = Callable[[Frame], list[bytes]]
 
 
+def not_taken(client: DeviceClient) -> int:
+    """Frames refused: as old (protocol 2's numbers), or because their tag no longer fits (protocol 3: the
+    sequence number is under the tag, so a frame re-sent under a new one is refused before its numbers are read)."""
+    counters = client.counters
+    return counters.refused + counters.unauthenticated
+
+
 def resequenced(frame: Frame, seq: int) -> bytes:
     """The same frame under another sequence number, with a CRC that matches: what a replay looks like."""
     return Frame(seq, frame.type, frame.fields).encode()
@@ -128,7 +135,10 @@ class Setup:
         """A host session on the bridge (a kiosk that starts, or starts again)."""
         self.inbox: queue.Queue[DeviceEvent] = queue.Queue()
         self.seen = []
-        client = DeviceClient(self.bridge.port, name="dev", events=self.inbox, expect_kind=self.kind, timing=FAST_HOST)
+        client = DeviceClient(
+            self.bridge.port, name="dev", events=self.inbox, expect_kind=self.kind, timing=FAST_HOST,
+            keys=self.sim.keys,
+        )
         assert client.wait_until_up(3.0)
         return client
 
@@ -199,7 +209,7 @@ def test_button_frames_replayed_with_new_sequence_numbers_are_not_pressed_again(
         ("ButtonPressed", Button.VOID),
         ("ButtonReleased", Button.VOID),
     ]
-    assert panel.client.counters.refused >= replays
+    assert not_taken(panel.client) >= replays
 
 
 def test_an_old_result_replayed_into_a_new_host_session_is_not_the_new_shake(shaker: Setup) -> None:
@@ -219,7 +229,7 @@ def test_an_old_result_replayed_into_a_new_host_session_is_not_the_new_shake(sha
     outcome = shaker.shake_and_wait()
     assert isinstance(outcome, DiceRolled) and outcome.values == (6, 6, 6)
     assert shaker.device.engine.rolls[-1] == (6, 6, 6)
-    assert shaker.client.counters.refused >= len(old_results)
+    assert not_taken(shaker.client) >= len(old_results)
 
 
 def test_an_old_result_is_not_taken_once_the_command_counter_has_gone_past_255(shaker: Setup) -> None:
@@ -246,7 +256,7 @@ def test_an_old_result_is_not_taken_once_the_command_counter_has_gone_past_255(s
     outcome = shaker.shake_and_wait()
     assert [f.seq for f in shaker.bridge.from_host if f.type == "SHAKE"][-1] == old_shake.seq
     assert isinstance(outcome, DiceRolled) and outcome.values == (6, 6, 6)
-    assert shaker.client.counters.refused >= 1
+    assert not_taken(shaker.client) >= 1
 
 
 def test_an_old_refusal_replayed_under_a_new_shakes_number_does_not_end_it(shaker: Setup) -> None:
@@ -260,4 +270,4 @@ def test_an_old_refusal_replayed_under_a_new_shakes_number_does_not_end_it(shake
     )  # the old NAK reaches the host before the shaker's own answer
     outcome = shaker.shake_and_wait()
     assert isinstance(outcome, DiceRolled) and outcome.values == (2, 4, 6)
-    assert shaker.client.counters.refused >= 1
+    assert not_taken(shaker.client) >= 1

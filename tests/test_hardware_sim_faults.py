@@ -33,7 +33,7 @@ class Shaker:
         port, _, self.sim = start_simulated_devices(seed, faults=faults, timing=FAST_DEVICE)
         self.inbox: queue.Queue[DeviceEvent] = queue.Queue()
         self.client = DeviceClient(port, name="shaker", events=self.inbox, expect_kind=DeviceKind.SHAKER,
-                                   timing=FAST_HOST)
+                                   timing=FAST_HOST, keys=self.sim.keys)
         assert self.client.wait_until_up(3.0)
 
     def outcome(self, shake_id: int) -> DiceRolled | DiceFault:

@@ -1,6 +1,8 @@
-// Reference firmware for the dealer-assist dice shaker and button panel (protocol version 2, see
+// Reference firmware for the dealer-assist dice shaker and button panel (protocol version 3, see
 // ../PROTOCOL.md). One sketch for both: set DEVICE_KIND below. Written for an Arduino Uno / Nano (AVR) but uses
 // only the core Arduino API. The dice reader itself is hardware-specific: implement readDice() for your sensor.
+// Protocol 3: every frame after ID NEW carries an HMAC-SHA-256 tag under a session key derived from the key
+// paired with the kiosk (kept in EEPROM); SHA-256 and HMAC are written out below (FIPS 180-4, RFC 2104).
 
 #include <Arduino.h>
 #include <EEPROM.h>
@@ -18,11 +20,18 @@
 #ifndef SHAKE_MS
 #define SHAKE_MS 2000UL                   // how long the motor runs
 #endif
-static const char FIRMWARE[] = "2.0.0";
-static const char SERIAL_NO[] = "SK-000001"; // unique per unit
+static const char FIRMWARE[] = "3.0.0";
+#ifndef SERIAL_NUMBER
+#define SERIAL_NUMBER "SK-000001"
+#endif
+static const char SERIAL_NO[] = SERIAL_NUMBER; // unique per unit
 
 static const uint8_t MOTOR_PIN = 5, DOME_PIN = 6, JAM_PIN = 7;   // shaker: motor out, dome switch in, stall in
 static const uint8_t BUTTON_PINS[5] = {8, 9, 10, 11, 12};        // panel: to ground, internal pull-ups
+// Pairing needs a person at the device: the shaker's pairing jumper (pin 4 to ground) fitted at power-up, or the
+// panel's CONFIRM button held while it powers up. Only then does the device take a new key (PAIR).
+static const uint8_t PAIR_JUMPER_PIN = 4, PAIR_BUTTON_PIN = 9;
+static const int EEPROM_BOOT = 0, EEPROM_PAIRED = 2, EEPROM_KEY = 4;  // power-ups; 0xA5 once paired; the key
 static const char *const BUTTON_NAMES[5] = {"SHAKE", "CONFIRM", "NEXT", "VOID", "CALL"};
 static const unsigned long HEARTBEAT_MS = 1000, EVENT_RETRY_MS = 250, DEBOUNCE_MS = 20;
 
@@ -31,7 +40,7 @@ enum State { READY, SHAKING, DOME_OPEN, JAMMED, SENSOR_FAULT };
 static const char *const STATE_NAMES[] = {"READY", "SHAKING", "DOME_OPEN", "JAMMED", "SENSOR_FAULT"};
 static State state = READY;
 
-static char line[81];                // one received frame, '$' .. LF
+static char line[101];               // one received frame, '$' .. LF (at most 100 bytes)
 static uint8_t lineLen = 0;
 static bool inFrame = false;
 
@@ -53,6 +62,117 @@ static unsigned long eventSentAt = 0, lastHeartbeat = 0;
 static bool buttonDown[5];
 static unsigned long buttonChanged[5];
 
+static uint8_t pairedKey[32];        // from EEPROM; shared with the kiosk only
+static bool paired = false, pairingMode = false;
+static uint8_t sessionKey[32];       // HMAC(pairedKey, label, challenge, session): new at every ID NEW
+static bool haveSessionKey = false;
+
+// ---- SHA-256 and HMAC-SHA-256 (FIPS 180-4, RFC 2104), small rather than fast -------------------------------
+static const uint32_t SHA_K[64] PROGMEM = {
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+struct Sha256 {
+  uint32_t h[8];
+  uint8_t block[64];
+  uint8_t used;                      // bytes in block
+  uint32_t bytes;                    // message length so far (frames and keys are short)
+};
+
+static uint32_t ror(uint32_t x, uint8_t n) { return x >> n | x << (32 - n); }
+
+static void shaCompress(Sha256 &s) {
+  uint32_t w[16], v[8];
+  for (uint8_t i = 0; i < 8; i++) v[i] = s.h[i];
+  for (uint8_t i = 0; i < 64; i++) {
+    uint32_t wi;
+    if (i < 16) {
+      wi = (uint32_t)s.block[4 * i] << 24 | (uint32_t)s.block[4 * i + 1] << 16 | (uint32_t)s.block[4 * i + 2] << 8 |
+           s.block[4 * i + 3];
+    } else {                         // the message schedule, kept in a ring of 16 words
+      uint32_t a = w[(i + 1) & 15], b = w[(i + 14) & 15];
+      wi = w[i & 15] + (ror(a, 7) ^ ror(a, 18) ^ a >> 3) + w[(i + 9) & 15] + (ror(b, 17) ^ ror(b, 19) ^ b >> 10);
+    }
+    w[i & 15] = wi;
+    uint32_t t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) +
+                  pgm_read_dword(&SHA_K[i]) + wi;
+    uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+    for (uint8_t j = 7; j > 0; j--) v[j] = v[j - 1];
+    v[4] += t1;
+    v[0] = t1 + t2;
+  }
+  for (uint8_t i = 0; i < 8; i++) s.h[i] += v[i];
+}
+
+static void shaBegin(Sha256 &s) {
+  static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  for (uint8_t i = 0; i < 8; i++) s.h[i] = H0[i];
+  s.used = 0;
+  s.bytes = 0;
+}
+
+static void shaAdd(Sha256 &s, const uint8_t *data, uint16_t len) {
+  for (uint16_t i = 0; i < len; i++) {
+    s.block[s.used++] = data[i];
+    s.bytes++;
+    if (s.used == 64) {
+      shaCompress(s);
+      s.used = 0;
+    }
+  }
+}
+
+static void shaEnd(Sha256 &s, uint8_t out[32]) {
+  uint32_t bits = s.bytes * 8;
+  uint8_t one = 0x80, zero = 0;
+  shaAdd(s, &one, 1);
+  while (s.used != 56) shaAdd(s, &zero, 1);
+  uint8_t length[8] = {0, 0, 0, 0, (uint8_t)(bits >> 24), (uint8_t)(bits >> 16), (uint8_t)(bits >> 8), (uint8_t)bits};
+  shaAdd(s, length, 8);
+  for (uint8_t i = 0; i < 32; i++) out[i] = s.h[i / 4] >> (24 - 8 * (i % 4));
+}
+
+// HMAC-SHA-256 with a 32-byte key: begin, add the message in pieces, end.
+static Sha256 hmacState;
+static const uint8_t *hmacKey;
+
+static void hmacBegin(const uint8_t key[32]) {
+  hmacKey = key;
+  uint8_t pad[64];
+  for (uint8_t i = 0; i < 64; i++) pad[i] = (i < 32 ? key[i] : 0) ^ 0x36;
+  shaBegin(hmacState);
+  shaAdd(hmacState, pad, 64);
+}
+
+static void hmacAdd(const char *text, uint16_t len) { shaAdd(hmacState, (const uint8_t *)text, len); }
+
+static void hmacEnd(uint8_t out[32]) {
+  uint8_t inner[32], pad[64];
+  shaEnd(hmacState, inner);
+  for (uint8_t i = 0; i < 64; i++) pad[i] = (i < 32 ? hmacKey[i] : 0) ^ 0x5c;
+  shaBegin(hmacState);
+  shaAdd(hmacState, pad, 64);
+  shaAdd(hmacState, inner, 32);
+  shaEnd(hmacState, out);
+}
+
+// The tag of a frame: the first 8 bytes of HMAC(session key, direction + "SS TYPE FIELDS").
+static void frameTag(char direction, const char *covered, uint8_t len, uint8_t tag[8]) {
+  uint8_t mac[32];
+  hmacBegin(sessionKey);
+  hmacAdd(&direction, 1);
+  hmacAdd(covered, len);
+  hmacEnd(mac);
+  memcpy(tag, mac, 8);
+}
+
 // ---- frames --------------------------------------------------------------------------------------------
 // CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF; "123456789" gives 0x29B1.
 static uint16_t crc16(const char *data, uint8_t len) {
@@ -64,12 +184,19 @@ static uint16_t crc16(const char *data, uint8_t len) {
   return crc;
 }
 
-// Writes "$SS body*CCCC\r\n".
+// Writes "$SS body #TTTTTTTTTTTTTTTT*CCCC\r\n" (no tag before a session key is agreed).
 static void sendFrame(uint8_t seq, const char *body) {
-  char covered[72];
+  char covered[96];
   snprintf(covered, sizeof covered, "%02X %s", seq, body);
+  uint8_t len = strlen(covered);
+  if (haveSessionKey) {
+    uint8_t tag[8];
+    frameTag('D', covered, len, tag);
+    len += snprintf(covered + len, sizeof covered - len, " #");
+    for (uint8_t i = 0; i < 8; i++) len += snprintf(covered + len, sizeof covered - len, "%02X", tag[i]);
+  }
   char tail[8];
-  snprintf(tail, sizeof tail, "*%04X\r\n", crc16(covered, strlen(covered)));
+  snprintf(tail, sizeof tail, "*%04X\r\n", crc16(covered, len));
   Serial.write('$');
   Serial.print(covered);
   Serial.print(tail);
@@ -150,19 +277,66 @@ static void finishShake(const char *error) {
 
 // "SHAKE" carries the host's shake number: exactly 8 hex digits. Returns false for anything else.
 static bool parseNumber(const char *text, uint32_t *number);
+static int hexValue(char c);
+
+static void sendIdent(uint8_t seq) {
+  char body[80];
+  snprintf(body, sizeof body, "IDENT 3 %s %s %s %08lX", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL",
+           FIRMWARE, SERIAL_NO, (unsigned long)session);
+  sendFrame(seq, body);
+}
+
+// ID NEW with the host's challenge: session key = HMAC(paired key, "dealer-assist v3 session CHALLENGE SESSION").
+static void deriveSessionKey(const char *challenge) {
+  haveSessionKey = false;
+  if (!paired || strlen(challenge) != 24) return;
+  char text[64];
+  uint8_t len = snprintf(text, sizeof text, "dealer-assist v3 session %s %08lX", challenge, (unsigned long)session);
+  for (uint8_t i = 25; i < 49; i++)
+    if (text[i] >= 'a' && text[i] <= 'f') text[i] -= 'a' - 'A';  // the challenge is hashed in capitals
+  hmacBegin(pairedKey);
+  hmacAdd(text, len);
+  hmacEnd(sessionKey);
+  haveSessionKey = true;
+}
+
+// PAIR k1 k2 k3 k4: four fields of 16 hex digits, taken only in pairing mode (a person at the device).
+static void pair(uint8_t seq, const char *fields) {
+  if (!pairingMode) {
+    sendFrame(seq, DEVICE_KIND == KIND_SHAKER ? "NOPAIR JUMPER" : "NOPAIR BUTTON");
+    return;
+  }
+  uint8_t key[32], n = 0;
+  for (const char *c = fields; c != NULL && *c && n < 64; c++) {
+    if (*c == ' ') continue;
+    int v = hexValue(*c);
+    if (v < 0) return;               // malformed: no answer
+    if (n % 2 == 0) key[n / 2] = v << 4; else key[n / 2] |= v;
+    n++;
+  }
+  if (n != 64) return;
+  memcpy(pairedKey, key, 32);
+  for (uint8_t i = 0; i < 32; i++) EEPROM.put(EEPROM_KEY + i, key[i]);
+  EEPROM.put(EEPROM_PAIRED, (uint8_t)0xA5);
+  paired = true;
+  pairingMode = false;
+  sendFrame(seq, "PAIRED");
+}
 
 // ---- commands ------------------------------------------------------------------------------------------
+// Called for frames whose tag was right, and for ID NEW and PAIR, which carry none.
 static void handleFrame(uint8_t seq, char *type, char *fields) {
   char body[64];
   if (strcmp(type, "ID") == 0) {
-    if (fields != NULL && strcmp(fields, "NEW") == 0) {  // new session: new number, old events dropped
+    if (fields != NULL && strncmp(fields, "NEW", 3) == 0) {  // new session: new number, old events dropped
       newSession();
       queueCount = 0;
+      deriveSessionKey(fields[3] == ' ' ? fields + 4 : "");
     }
-    snprintf(body, sizeof body, "IDENT 2 %s %s %s %08lX", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL",
-             FIRMWARE, SERIAL_NO, (unsigned long)session);
-    sendFrame(seq, body);
+    sendIdent(seq);
     if (queueCount) sendHeadEvent();  // a host that came back gets what it missed at once
+  } else if (strcmp(type, "PAIR") == 0) {
+    pair(seq, fields);
   } else if (strcmp(type, "ST") == 0) {
     snprintf(body, sizeof body, "STAT %s %08lX", STATE_NAMES[state], (unsigned long)lastShake);
     sendFrame(seq, body);
@@ -219,7 +393,22 @@ static bool parseNumber(const char *text, uint32_t *number) {
   return true;
 }
 
-// line holds "$SS TYPE[ FIELDS]*CCCC" (CR LF removed). Bad grammar or CRC: dropped silently.
+// True when the 16 hex digits at text are the tag the host should have put on covered[0..len).
+static bool tagMatches(const char *covered, uint8_t len, const char *text) {
+  if (!haveSessionKey) return false;
+  uint8_t tag[8], diff = 0;
+  frameTag('H', covered, len, tag);
+  for (uint8_t i = 0; i < 8; i++) {
+    int high = hexValue(text[2 * i]), low = hexValue(text[2 * i + 1]);
+    if (high < 0 || low < 0) return false;
+    diff |= tag[i] ^ (uint8_t)(high << 4 | low);  // no early exit: the time taken says nothing about the tag
+  }
+  return diff == 0;
+}
+
+// line holds "$SS TYPE[ FIELDS][ #TAG]*CCCC" (CR LF removed). Bad grammar or CRC: dropped silently. A frame whose
+// tag is missing or wrong is not acted on, except ID NEW and PAIR (no tag) and a plain ID, answered untagged so
+// that a host of a session this device no longer has (it restarted) starts a new one.
 static void parseLine() {
   char *star = strrchr(line, '*');
   if (lineLen < 6 || star == NULL || line + lineLen - star != 5 || line[3] != ' ') return;
@@ -232,11 +421,26 @@ static void parseLine() {
   if (crc16(line + 1, star - line - 1) != crc) return;
   int high = hexValue(line[1]), low = hexValue(line[2]);
   if (high < 0 || low < 0) return;
-  *star = 0;
+  uint8_t seq = high << 4 | low;
+  char *end = star, *tag = NULL;
+  if (star - line >= 22 && star[-17] == '#' && star[-18] == ' ') {
+    tag = star - 16;
+    end = star - 18;
+  }
+  bool believed = tag != NULL && tagMatches(line + 1, end - line - 1, tag);
+  *end = 0;
   char *type = line + 4;
   char *fields = strchr(type, ' ');
   if (fields != NULL) *fields++ = 0;
-  handleFrame(high << 4 | low, type, fields);
+  bool bare = strcmp(type, "PAIR") == 0 || (strcmp(type, "ID") == 0 && fields != NULL && strncmp(fields, "NEW", 3) == 0);
+  if (believed || bare) {
+    handleFrame(seq, type, fields);
+  } else if (strcmp(type, "ID") == 0 && fields == NULL) {
+    bool had = haveSessionKey;
+    haveSessionKey = false;          // an IDENT the host cannot take for this session's
+    sendIdent(seq);
+    haveSessionKey = had;
+  }
 }
 
 static void receive(char c) {
@@ -262,16 +466,26 @@ static void receive(char c) {
 // ---- main loop -----------------------------------------------------------------------------------------
 void setup() {
   Serial.begin(BAUD);
-  EEPROM.get(0, bootNumber);
+  EEPROM.get(EEPROM_BOOT, bootNumber);
   bootNumber++;
-  EEPROM.put(0, bootNumber);
+  EEPROM.put(EEPROM_BOOT, bootNumber);
+  uint8_t mark = 0;
+  EEPROM.get(EEPROM_PAIRED, mark);
+  paired = mark == 0xA5;
+  for (uint8_t i = 0; paired && i < 32; i++) EEPROM.get(EEPROM_KEY + i, pairedKey[i]);
+  pinMode(PAIR_JUMPER_PIN, INPUT_PULLUP);
+  pinMode(PAIR_BUTTON_PIN, INPUT_PULLUP);
+  pairingMode = digitalRead(DEVICE_KIND == KIND_SHAKER ? PAIR_JUMPER_PIN : PAIR_BUTTON_PIN) == LOW;
   randomSeed(analogRead(A0) ^ bootNumber);
   sessionLow = (uint16_t)random(0, 0x10000L);
   newSession();
   pinMode(MOTOR_PIN, OUTPUT);
   pinMode(DOME_PIN, INPUT_PULLUP);
   pinMode(JAM_PIN, INPUT_PULLUP);
-  for (uint8_t i = 0; i < 5; i++) pinMode(BUTTON_PINS[i], INPUT_PULLUP);
+  for (uint8_t i = 0; i < 5; i++) {
+    pinMode(BUTTON_PINS[i], INPUT_PULLUP);
+    buttonDown[i] = digitalRead(BUTTON_PINS[i]) == LOW;  // a button held at power-up (pairing) is no press
+  }
 }
 
 void loop() {

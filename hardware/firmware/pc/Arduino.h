@@ -15,6 +15,8 @@
 #define OUTPUT 1
 #define INPUT_PULLUP 2
 #define A0 14
+#define PROGMEM  // on the board: constants kept in flash, read with pgm_read_dword
+#define pgm_read_dword(address) (*(const uint32_t *)(address))
 
 inline unsigned long millis();
 
