@@ -134,7 +134,8 @@ class Devices:
                     fault = f"device.fault.{event.code.lower()}"
                     link.words = Msg(fault) if fault in TEXTS else Msg("device.fault", {"code": event.code})
                 elif isinstance(event, DeviceStatus) and link.health is not Health.DOWN:
-                    link.health = Health.OK if event.state.value in ("READY", "SHAKING") else Health.WARN
+                    fine = event.state.value in ("READY", "SHAKING") and event.source not in self.unauthenticated_in_use
+                    link.health = Health.OK if fine else Health.WARN
                     link.detail = event.state.value
                     state = f"device.state.{event.state.value.lower()}"
                     link.words = Msg(state) if state in TEXTS else Msg("device.state", {"state": event.state.value})

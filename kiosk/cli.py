@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "kiosk.commands.samloc",
     "kiosk.commands.schmier",
     "hardware.cli",
+    "kiosk.commands.devices",
     "journal.cli",
     "floor.cli",
     "vision.cli",
