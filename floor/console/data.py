@@ -28,6 +28,8 @@ ALERTS = {  # the store's alert kinds → the catalogue's words
     "fork": "fork",
     "gap": "gap",
     "anchor_mismatch": "anchor",
+    "device_refused": "device_refused",
+    "device_unauthenticated": "device_v2",
 }
 STEPS = {"round_begun": "dealt", "action_recorded": "playing", "round_resumed": "playing",
          "results_shown": "results_shown"}
@@ -45,7 +47,7 @@ class Device:
 class Alert:
     alert_id: int
     kind: str
-    """The catalogue's word for it: called, journal, void, silent, fork, gap, anchor."""
+    """The catalogue's word for it: called, journal, void, silent, fork, gap, anchor, device_refused, device_v2."""
     message: str
     seq: int | None
     params: dict[str, Any]
@@ -85,14 +87,16 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
         "WHERE rounds.kiosk_id = k.kiosk_id ORDER BY round_id DESC LIMIT 1) r ON true "
         "ORDER BY k.table_id, k.kiosk_id").fetchall()
     alerts: dict[str, list[Alert]] = {}
-    for alert_id, kiosk_id, kind, seq, message, raised_at, round_id in conn.execute(
-            "SELECT a.alert_id, a.kiosk_id, a.kind, a.seq, a.message, a.raised_at, e.round_id FROM alerts a "
+    for alert_id, kiosk_id, kind, seq, message, raised_at, round_id, payload in conn.execute(
+            "SELECT a.alert_id, a.kiosk_id, a.kind, a.seq, a.message, a.raised_at, e.round_id, e.payload FROM alerts a "
             "LEFT JOIN events e ON e.kiosk_id = a.kiosk_id AND e.seq = a.seq "
             "WHERE a.cleared_at IS NULL ORDER BY a.raised_at, a.alert_id"):
         word = ALERTS.get(kind, "fork")
         params: dict[str, Any] = {}
         if word == "void":
             params = {"round": round_id if round_id is not None else "?"}
+        elif word in ("device_refused", "device_v2"):
+            params = {"serial": str((payload or {}).get("serial", "?"))}  # the message names the device in English
         elif word == "silent":
             params = {"minutes": max(1, int((now - raised_at).total_seconds() // 60) + silent_after_s // 60)}
         alerts.setdefault(kiosk_id, []).append(Alert(alert_id, word, message, seq, params))
