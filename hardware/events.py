@@ -55,6 +55,9 @@ class DiceFaultReason(StrEnum):
     """The device refused: it was still busy with something else."""
     TIMEOUT = "TIMEOUT"
     """No result came back in time (the device was silent, or the link stayed down)."""
+    INTERRUPTED = "INTERRUPTED"
+    """The shaker took the shake, then started a new session before its result was taken (it restarted, or
+    something on the cable made it): its result is lost, and asking again would roll a second time unseen."""
 
 
 @dataclass(frozen=True, slots=True)

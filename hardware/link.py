@@ -113,6 +113,7 @@ _REASON_WORDS = {
     DiceFaultReason.DOME_OPEN: "the dome is open; close it",
     DiceFaultReason.BUSY: "the shaker was busy",
     DiceFaultReason.TIMEOUT: "no result came back from the shaker",
+    DiceFaultReason.INTERRUPTED: "the shaker restarted in the middle of the shake and its result is lost",
 }
 
 
@@ -419,14 +420,14 @@ class HostLink:
         """A frame whose tag is missing or wrong: never acted on, counted, reported once per link-up.
 
         An untagged frame may also come from the device itself after a restart the link did not notice: it is
-        asked who it is (a plain, tagged ``ID``); a device that lost the session answers untagged and the link
-        starts a new one, while one that still has it answers in its session, and the untagged frame was not its
-        own: reported then.
+        asked who it is (a plain, tagged ``ID``, also after a wrongly tagged frame); a device that lost the session
+        answers untagged and the link starts a new one, while one that still has it answers in its session, and
+        the untagged frame was not its own: reported then.
         """
         self._counts.unauthenticated += 1
+        self._ask_who()  # also a device whose session was reset from the cable (ID NEW needs no key) shows so
         if frame.tag is None:
             self._untagged_pending = True
-            self._ask_who()
             return []
         return self._report_forgery(frame.type, now)
 
@@ -567,17 +568,26 @@ class HostLink:
             self._session_started = False
             if not asked.new_session:
                 self._queue.appendleft(_Outgoing(self._take_seq(), self._identify(new=True)))
+        interrupted: list[DeviceEvent] = []
         if ident.session != self._session:
             # A new session (power cycle, ID NEW, another unit): its events are numbered afresh, and it has no
             # memory of a shake asked for in the old one.
             self._session = ident.session
             self._last_event, self._last_event_seq = 0, None
-            self._ask_shake_again()
+            if self._shake is not None and self._shake.acked:
+                # It took the shake in the session now gone: whether it rolled, and what, is not known here (a
+                # result may have been kept from us, and ID NEW needs no key). Asking again would roll a second
+                # time unseen, so that whoever can reset the session could choose among rolls: the dealer shakes
+                # again instead, on record.
+                text = f"shake again: {_REASON_WORDS[DiceFaultReason.INTERRUPTED]}"
+                interrupted.append(self._fault_shake(now, DiceFaultReason.INTERRUPTED, text))
+            else:
+                self._ask_shake_again()
         self._session_started = True
         if self.up and identity == self.identity:
             # Asked again in the middle of a link (an event named another session): not a new connection.
             self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
-            return []
+            return interrupted
         self.identity = identity
         self.state = None  # the STAT reply that follows reports it afresh after every LinkUp
         self.up = True
@@ -588,7 +598,8 @@ class HostLink:
         self._ever_up = True
         self._down_reported = False
         self._queue.appendleft(_Outgoing(self._take_seq(), QueryStatus()))
-        events: list[DeviceEvent] = [LinkUp(self.source, self.port, identity, now, authenticated=not self._v2)]
+        events: list[DeviceEvent] = [*interrupted, LinkUp(self.source, self.port, identity, now,
+                                                          authenticated=not self._v2)]
         if self._v2:
             text = (
                 f"{identity.kind.value.lower()} {identity.serial_number} on {self.port} speaks protocol version 2: "

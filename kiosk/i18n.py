@@ -177,6 +177,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "dice_fault.jammed": ("the shaker is jammed", "máy lắc bị kẹt"),
     "dice_fault.dome_open": ("the dome was open", "nắp đang mở"),
     "dice_fault.busy": ("the shaker was busy", "máy lắc đang bận"),
+    "dice_fault.interrupted": (
+        "the shaker restarted in the middle of the shake", "máy lắc khởi động lại giữa lúc lắc"
+    ),
     "alert.house_incomplete": ("The house hand needs 4 cards on the felt", "Bài nhà cái cần đủ 4 lá trên bàn"),
     "alert.house_wrong_set": ("Set the house hand the house way first", "Xếp bài nhà cái đúng cách trước"),
     "alert.seats_incomplete": ("Seat {seat}: {problem}", "Ghế {seat}: {problem}"),

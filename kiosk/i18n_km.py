@@ -117,6 +117,7 @@ TEXTS_KM: dict[str, str] = {
     "dice_fault.jammed": "ម៉ាស៊ីនក្រឡុកជាប់គាំង",
     "dice_fault.dome_open": "គម្របបានបើក",
     "dice_fault.busy": "ម៉ាស៊ីនក្រឡុកកំពុងរវល់",
+    "dice_fault.interrupted": "ម៉ាស៊ីនក្រឡុកបានចាប់ផ្ដើមឡើងវិញកណ្ដាលការក្រឡុក",
     "alert.house_incomplete": "កាតផ្ទះត្រូវការកាត 4 នៅលើតុ",
     "alert.house_wrong_set": "រៀបកាតផ្ទះតាមរបៀបផ្ទះជាមុនសិន",
     "alert.seats_incomplete": "កៅអី {seat}៖ {problem}",

@@ -26,7 +26,7 @@ from hardware.events import (
     LinkUp,
 )
 from hardware.link import HostLink, LinkTiming
-from hardware.protocol import ButtonReport, encode
+from hardware.protocol import ButtonReport, Identify, encode
 
 SHAKER = DeviceIdentity(DeviceKind.SHAKER, "1.0.0", "SK-1")
 KEY = bytes(range(32))
@@ -271,15 +271,32 @@ def test_unplugged_before_the_ack_the_same_shake_is_asked_again_and_rolled_once(
     assert wire.device.counts.duplicate_shakes == 1
 
 
-def test_a_device_that_rebooted_while_unplugged_rolls_the_pending_shake_once() -> None:
+def test_a_device_that_rebooted_in_the_middle_of_a_shake_ends_it_and_never_rolls_it_again_unseen() -> None:
     wire = up_wire()
-    wire.host.shake(wire.now)
-    wire.run(0.1)
+    shake_id = wire.host.shake(wire.now)
+    wire.run(0.1)  # taken (ACK), rolling
     wire.unplug()
     wire.device.reboot(wire.now)  # the shake in progress is lost with the power
     wire.replug()
     wire.run(1.5)
-    assert len(wire.device.rolls) == 1 and len(wire.of(DiceRolled)) == 1
+    assert wire.device.rolls == [] and wire.of(DiceRolled) == []
+    [ended] = wire.of(DiceFault)
+    assert ended.shake_id == shake_id and ended.reason is DiceFaultReason.INTERRUPTED  # type: ignore[union-attr]
+    assert ended.message.startswith("shake again: the shaker restarted")  # type: ignore[union-attr]
+
+
+def test_a_session_reset_from_the_cable_cannot_make_a_taken_shake_roll_again() -> None:
+    """Whoever reaches the cable can send ID NEW (it carries no tag) and hide the DICE frame: the shake ends in a
+    fault the dealer sees and the journal keeps (a reshake), never in a second roll the host takes silently."""
+    wire = up_wire()
+    wire.lose_to_host.append(frame_type("DICE"))  # the result is kept from the host ...
+    wire.host.shake(wire.now)
+    wire.run(0.6)
+    assert len(wire.device.rolls) == 1
+    wire.device.data_received(encode(0x77, Identify(True, "00" * 12)), wire.now)  # ... and the session reset
+    wire.run(2.0)
+    assert len(wire.device.rolls) == 1 and wire.of(DiceRolled) == []
+    assert [e.reason for e in wire.of(DiceFault)] == [DiceFaultReason.INTERRUPTED]  # type: ignore[union-attr]
 
 
 def test_the_wrong_kind_of_device_is_refused_with_a_message() -> None:
