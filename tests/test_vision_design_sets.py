@@ -50,3 +50,20 @@ def test_scene_labels_lie_in_the_picture_and_chips_alone_are_no_card() -> None:
             assert 0 <= x1 < x2 <= design_scenes.SIZE and 0 <= y1 < y2 <= design_scenes.SIZE
     image, boxes = design_scenes.design_scene(np.random.default_rng(5), [])
     assert boxes == []  # chips, cash and a hand on the table: nothing labelled
+
+
+def test_index_corner_labels_box_the_corners_that_show() -> None:
+    face = np.full((350, 250, 3), 250, np.uint8)
+    quad = np.float32([[100, 100], [350, 100], [350, 450], [100, 450]])  # upright, wholly in the picture
+    top_left, bottom_right = design_scenes.index_corner_quads(quad)
+    assert np.allclose(top_left[0], (100, 100)) and np.allclose(bottom_right[0], (350, 450))
+    owner = np.full((design_scenes.SIZE, design_scenes.SIZE), -1, np.int16)
+    owner[100:450, 100:350] = 0
+    assert len(design_scenes.visible_corner_boxes([quad], owner)) == 2
+    owner[100:200, 100:170] = -1  # a chip over the top-left index
+    boxes = design_scenes.visible_corner_boxes([quad], owner)
+    assert len(boxes) == 1 and boxes[0][0] > 250  # only the bottom-right corner is labelled
+    faces = [cv2.imread(str(path)) for _, path in design_images("valid")[:8]] + [face]
+    image, corners = design_scenes.design_scene(np.random.default_rng(3), faces, corners=True)
+    assert corners and all(0 <= x1 < x2 <= design_scenes.SIZE and 0 <= y1 < y2 <= design_scenes.SIZE
+                           for x1, y1, x2, y2 in corners)

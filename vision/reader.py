@@ -26,6 +26,8 @@ import numpy.typing as npt
 from engine.cards import Card
 from engine.errors import InputError
 from vision.coarse_look import coarse_size, merge_coarse
+from vision.corner_look import apply_corner_look
+from vision.corner_reader import CORNER_IMGSZ, CornerReader
 from vision.detection import (
     DUPLICATE,
     LOW_CONFIDENCE,
@@ -126,6 +128,11 @@ class ReaderSettings:
     far_enlarge: float = 2.0  # ... at most this many times
     coarse_look: float = 0.5  # the detector also reads at this share of its input: close-ups boxed whole (issue 53)
     coarse_part: float = 0.35  # a coarse box replaces fine boxes each at most this share of it: pips, indices
+    corner_look: bool = True  # an unfamiliar deck's readings checked by its index corners, ranks read by OCR (issue 53)
+    corner_rank_sure: float = 0.99  # a corner counts when the OCR is this sure of its rank ...
+    corner_suit_sure: float = 0.8  # ... and the index reader of its suit
+    corner_inside: float = 0.8  # a corner this far inside a reading's box is that card's
+    corner_new_cards: bool = True  # a sure corner no reading claims is a card (flagged partly_covered)
 
     def __post_init__(self) -> None:
         shares_and_scores = ("detect_min", "confident", "nms_iou", "covered_overlap", "same_card_overlap",
@@ -135,7 +142,8 @@ class ReaderSettings:
                              "cover_contradiction", "unseen_face_contradiction", "deck_index_contradiction",
                              "deck_agree_face", "deck_agree_index", "deck_index_suit", "deck_box_min",
                              "deck_box_index", "deck_box_overlap", "neighbour_corner", "no_card_detector",
-                             "no_card_face", "no_card_index", "impulse_noise", "coarse_look", "coarse_part")
+                             "no_card_face", "no_card_index", "impulse_noise", "coarse_look", "coarse_part",
+                             "corner_rank_sure", "corner_suit_sure", "corner_inside")
         for name in shares_and_scores:  # all within 0..1
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -203,6 +211,18 @@ class CardReader:
                                   if self.backend.has_any_index_reader else self.index_columns)
         self.familiarity = DeckFamiliarity(self.settings.familiar_agreement)
         self._lock = threading.Lock()
+        self._corner_reader: CornerReader | None = None
+
+    def corner_reader(self) -> CornerReader | None:
+        """The index-corner reader, when the settings use it and the model folder has its detector (opened on first
+        use: a familiar deck never needs it)."""
+        index_names = self.manifest.any_index_names or self.manifest.index_names
+        if not self.settings.corner_look or not index_names or not CornerReader.available(self.model_dir):
+            return None
+        if self._corner_reader is None:
+            self._corner_reader = CornerReader(self.model_dir, self.backend.read_any_index, index_names,
+                                               imgsz=self.manifest.corner_imgsz or CORNER_IMGSZ)
+        return self._corner_reader
 
     def deck_familiar(self) -> bool:
         """Whether the deck counts as one the card classifier knows, as ``familiar_deck`` says (counted so far)."""
@@ -536,7 +556,13 @@ class CardReader:
         if self.settings.index_look and self.index_columns is not None:
             raw = [r for r in raw if not no_card(r, raw, self.settings)]
         raw = merge_double_boxes(raw, self.settings.same_card_overlap)
-        return flag_readings(image, raw, self.cards, self.settings)
+        detections = flag_readings(image, raw, self.cards, self.settings)
+        corner_reader = None if self.deck_verdict()[0] else self.corner_reader()
+        if corner_reader is None:
+            return detections
+        s = self.settings
+        return apply_corner_look(detections, corner_reader.read(image), rank_sure=s.corner_rank_sure,
+                                 suit_sure=s.corner_suit_sure, inside=s.corner_inside, new_cards=s.corner_new_cards)
 
 
 FAR_INPUT_MAX = 1280  # the largest detector input a frame of far cards is read at (4 times the cost of 640)

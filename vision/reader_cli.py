@@ -31,7 +31,7 @@ def register(vision_subparsers: Any) -> None:
     tr = vision_subparsers.add_parser("train", help="build the training sets and train the models (resumable)")
     tr.add_argument("--stage", choices=["data", "detector", "classifier", "index", "index-real", "index-transfer",
                                         "face-transfer", "detector-transfer", "index-designs", "face-designs",
-                                        "detector-designs", "outline",
+                                        "detector-designs", "corner-designs", "outline",
                                         "straight", "export", "all"],
                     default="all", help="index: build the index reader's patch set and train it (models/HISTORY.md, "
                     "step 15); index-real: the shipped index reader fine-tuned on the real training photos' index "
@@ -46,6 +46,7 @@ def register(vision_subparsers: Any) -> None:
                     "deck designs (../shared/data/card-designs, --design-copies; issue 53; runs/vision/index-designs, "
                     "runs/vision/face-designs); detector-designs: the detector fine-tuned on scenes of those designs, "
                     "half close up, with chips, cash and hands (--design-scenes; runs/vision/detector-designs); "
+                    "corner-designs: a detector of index corners on such scenes (runs/vision/corner-designs); "
                     "straight: the straight classifier's crops (cards "
                     "straightened by the shipped outline model) and training (step 30)")
     tr.add_argument("--detector-epochs", type=int, default=30)
@@ -128,6 +129,9 @@ def register(vision_subparsers: Any) -> None:
     ex.add_argument("--face-any-run", type=Path, default=None,
                     help="the any-deck face reader's run (default: runs/vision/face-transfer, when it has been "
                          "trained: --stage face-transfer)")
+    ex.add_argument("--corner-run", type=Path, default=None,
+                    help="the index-corner detector's run (default: runs/vision/corner-designs, when it has been "
+                         "trained: --stage corner-designs)")
     ex.add_argument("--models", type=Path, default=None)
     ex.set_defaults(func=_export)
 
@@ -284,6 +288,12 @@ def _train(args: argparse.Namespace) -> int:
                              threads=args.threads,
                              start_from=args.detector_from or train.REPO_ROOT / "models" / "card-detector.pt", **rate)
         return 0
+    if args.stage == "corner-designs":  # needs none of the other sets
+        data = train.build_corner_detector_set(scenes=args.design_scenes)
+        train.train_corner_detector(data, epochs=args.detector_epochs, hours=args.hours, threads=args.threads,
+                                    start_from=args.detector_from or train.REPO_ROOT / "models" / "card-detector.pt",
+                                    **rate)
+        return 0
     if args.stage == "face-designs":  # needs none of the other sets
         crops = train.build_design_face_crops(copies=args.design_copies, real_dir=args.real)
         face_from = args.classifier_from or train.REPO_ROOT / "models" / "card-classifier-any.pt"
@@ -350,20 +360,23 @@ def _device_settings(device: str) -> dict[str, object]:
 
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
                outline_run: Path | None, straight_run: Path | None, models: Path | None,
-               any_index_run: Path | None = None, any_face_run: Path | None = None) -> Path:
+               any_index_run: Path | None = None, any_face_run: Path | None = None,
+               corner_run: Path | None = None) -> Path:
     from vision import train
 
     return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
                                models or train.REPO_ROOT / "models", index_run or train.RUNS / "index",
                                outline_run or train.RUNS / "outline", straight_run or train.RUNS / "straight",
                                any_index_run or train.RUNS / "index-transfer",
-                               any_face_run or train.RUNS / "face-transfer")
+                               any_face_run or train.RUNS / "face-transfer",
+                               corner_run or train.RUNS / "corner-designs")
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
         manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run,
-                              args.straight_run, args.models, args.index_any_run, args.face_any_run)
+                              args.straight_run, args.models, args.index_any_run, args.face_any_run,
+                              args.corner_run)
         print(f"exported: {manifest}")
     except FileNotFoundError as error:
         raise InputError(str(error)) from error

@@ -32,6 +32,8 @@ ANY_DECK_INDEX_READER = "card-index-any"
 # optional: the card classifier fine-tuned on hundreds of procedural deck designs, the face reader of a deck the card
 # classifier never saw (index first, vision.reader_familiar); without it the card classifier reads every deck
 ANY_DECK_CLASSIFIER = "card-classifier-any"
+# optional: boxes index corners (rank over suit) wherever they show, for the corner look (vision.corner_reader)
+CORNER_DETECTOR = "card-corner"
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class ModelManifest:
     index_names: tuple[str, ...] = ()
     any_index_names: tuple[str, ...] = ()  # the any-deck index reader's classes (empty: none in the folder)
     index_deck: str = ""  # the deck profile the index reader learnt (an enrolled model's; empty: many designs)
+    corner_imgsz: int = 0  # 0: the folder has no index-corner detector
 
     def detector_input_size(self, height: int, width: int) -> int:
         """The detector's square input for a frame: cards should reach it at about the size they were trained at
@@ -74,7 +77,8 @@ class ModelManifest:
                        tuple(str(n) for n in data["classifier"]["names"]),
                        int(data["detector"].get("max_imgsz", data["detector"]["imgsz"])),
                        int(index.get("imgsz", 0)), tuple(str(n) for n in index.get("names", ())),
-                       tuple(str(n) for n in any_index.get("names", ())), str(index.get("deck", "")))
+                       tuple(str(n) for n in any_index.get("names", ())), str(index.get("deck", "")),
+                       int((data.get("corner") or {}).get("imgsz", 0)))
         except FileNotFoundError as error:
             raise InputError(f"no card-reader model in {folder} (missing {MANIFEST}); run 'dealer-assist vision "
                              "export' after training, or point --models at a folder that has one") from error

@@ -330,6 +330,41 @@ def build_design_detector_set(work: Path = WORK_DIR, scenes: int = 2000, val_sce
     return data
 
 
+def build_corner_detector_set(work: Path = WORK_DIR, scenes: int = 2400, val_scenes: int = 150,
+                              designs: Path | None = None) -> Path:
+    """The index-corner detector's set (``work/corner-designs/data.yaml``, issue 53): scenes of the card-designs
+    images, half close up, labelled by each visible index corner (``vision.synth.design_scenes``). Resumable."""
+    import yaml
+
+    from vision.synth.design_crops import DEFAULT_DESIGNS
+    from vision.synth.design_scenes import write_design_scenes
+
+    root = designs or DEFAULT_DESIGNS
+    out = work / "corner-designs"
+    write_design_scenes(out / "val", "valid", val_scenes, seed=1, root=root, corners=True)
+    write_design_scenes(out / "train", "train", scenes, seed=0, root=root, corners=True)
+    data = out / "data.yaml"
+    data.write_text(yaml.safe_dump({"path": str(out), "train": "train/images", "val": "val/images",
+                                    "names": {0: "corner"}}, sort_keys=False))
+    return data
+
+
+CORNER_IMGSZ = 416  # index corners are small at table size: a larger input than the card detector's
+
+
+def train_corner_detector(data: Path, run_dir: Path = RUNS / "corner-designs", epochs: int = 4,
+                          hours: float | None = None, start_from: Path | None = None, threads: int = 2,
+                          **overrides: Any) -> Path:
+    """The index-corner detector: the card detector's network fine-tuned to box index corners."""
+    settings: dict[str, Any] = {"flipud": 0.0, "fliplr": 0.0, "degrees": 0.0, "close_mosaic": 1, "patience": 100}
+    if start_from is not None:
+        settings.update(optimizer="AdamW", lr0=0.001, warmup_epochs=0.0)
+    settings.update(overrides)
+    return train_yolo(str(DETECTOR_RECIPE["model"]), data, run_dir, epochs=epochs, imgsz=CORNER_IMGSZ,
+                      batch=int(DETECTOR_RECIPE["batch"]), threads=threads, time_hours=hours, weights=start_from,
+                      **settings)
+
+
 def _run_once(steps: list[tuple[str, Callable[[], int]]], logs: Path) -> None:
     """Each named step run unless an earlier run finished it (a marker file in ``logs``): sets build resumably."""
     for name, step in steps:
@@ -578,7 +613,7 @@ def train_straight_classifier(crops: Path, run_dir: Path = RUNS / "straight", ep
 def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = REPO_ROOT / "models",
                   index_run: Path | None = None, outline_run: Path | None = None,
                   straight_run: Path | None = None, any_index_run: Path | None = None,
-                  any_face_run: Path | None = None) -> Path:
+                  any_face_run: Path | None = None, corner_run: Path | None = None) -> Path:
     """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
     ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. A model whose run has
     no checkpoint is kept as ``models_dir`` already has it (so one retrained model can be exported alone); without
@@ -592,6 +627,7 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
         ANY_DECK_CLASSIFIER,
         ANY_DECK_INDEX_READER,
         CLASSIFIER,
+        CORNER_DETECTOR,
         DETECTOR,
         INDEX_READER,
         MANIFEST,
@@ -602,7 +638,8 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
     models_dir.mkdir(parents=True, exist_ok=True)
     path = models_dir / MANIFEST
     keys = {DETECTOR: "detector", CLASSIFIER: "classifier", INDEX_READER: "index", OUTLINE_MODEL: "outline",
-            STRAIGHT_CLASSIFIER: "straight", ANY_DECK_INDEX_READER: "index_any", ANY_DECK_CLASSIFIER: "classifier_any"}
+            STRAIGHT_CLASSIFIER: "straight", ANY_DECK_INDEX_READER: "index_any", ANY_DECK_CLASSIFIER: "classifier_any",
+            CORNER_DETECTOR: "corner"}
     before = json.loads(path.read_text()) if path.exists() else {}
     manifest: dict[str, Any] = {role: before[key] for role, key in keys.items()
                                 if key in before and (models_dir / f"{role}.onnx").exists()}
@@ -612,12 +649,13 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
              (OUTLINE_MODEL, outline_run, OUTLINE_RECIPE["imgsz"], True),
              (STRAIGHT_CLASSIFIER, straight_run, CLASSIFIER_RECIPE["imgsz"], True),
              (ANY_DECK_INDEX_READER, any_index_run, INDEX_RECIPE["imgsz"], True),
-             (ANY_DECK_CLASSIFIER, any_face_run, CLASSIFIER_RECIPE["imgsz"], True)]
+             (ANY_DECK_CLASSIFIER, any_face_run, CLASSIFIER_RECIPE["imgsz"], True),
+             (CORNER_DETECTOR, corner_run, CORNER_IMGSZ, True)]
     for role, run, imgsz, dynamic in roles:
         best = run / "weights" / "best.pt" if run is not None else None
         if best is None or not best.exists():
             if role in manifest or role in (INDEX_READER, OUTLINE_MODEL, STRAIGHT_CLASSIFIER, ANY_DECK_INDEX_READER,
-                                            ANY_DECK_CLASSIFIER):
+                                            ANY_DECK_CLASSIFIER, CORNER_DETECTOR):
                 continue
             raise FileNotFoundError(f"no trained checkpoint {best}; run 'dealer-assist vision train' first")
         target = models_dir / f"{role}.pt"

@@ -6,7 +6,8 @@ card). Here one to eight cards of hundreds of real designs (`vision.synth.design
 drawn top, half the scenes close up (the card's longer side 40-110 % of the picture's, partly out of it), half at
 table size; chips (white ones with blue spots among them), a dealer's hand and cash-coloured paper lie beside and
 over them and are never labelled. A card is labelled by its whole box, clipped to the picture, when at least a
-quarter of it shows.
+quarter of it shows; or, for the index-corner detector, each of its two index corners (rank over suit, top left and,
+turned, bottom right) by the corner's box when most of the corner shows.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ CLOSE_LONG_SIDE = (0.4, 1.1)
 TABLE_LONG_SIDE = (0.12, 0.35)
 LABEL_VISIBLE = 0.25
 GREY_SHARE = 0.1
+# Where a card prints its index, shares of the face's width and height: top left and, turned, bottom right. Wide
+# enough for the jumbo indices of the designs; a corner is labelled when this share of it shows in the picture.
+INDEX_CORNER = (0.0, 0.0, 0.21, 0.28)
+CORNER_VISIBLE = 0.7
 Image = npt.NDArray[np.uint8]
 
 
@@ -108,8 +113,36 @@ def distractors(rng: np.random.Generator, image: Image, owner: npt.NDArray[np.in
         owner[mask > 127] = -1
 
 
-def design_scene(rng: np.random.Generator, faces: Sequence[Image]) -> tuple[Image, list[tuple[float, ...]]]:
-    """One scene of ``faces`` (one to eight of them are used) and the boxes of its labelled cards."""
+def index_corner_quads(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+    """The two index corners of a card laid at ``quad`` (its face's corners, top-left first), in picture pixels."""
+    x1, y1, x2, y2 = INDEX_CORNER
+    corners = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+    to_picture = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), quad)
+    return [cv2.perspectiveTransform(c.reshape(-1, 1, 2), to_picture).reshape(-1, 2) for c in (corners, 1 - corners)]
+
+
+def visible_corner_boxes(quads: Sequence[npt.NDArray[np.float32]], owner: npt.NDArray[np.int16]
+                         ) -> list[tuple[float, float, float, float]]:
+    """The box of every index corner of which ``CORNER_VISIBLE`` shows: its card owns those pixels in the picture
+    (the corner's area outside the picture counts as hidden)."""
+    boxes = []
+    for k, quad in enumerate(quads):
+        for corner in index_corner_quads(quad):
+            mask = np.zeros(owner.shape, np.uint8)
+            cv2.fillConvexPoly(mask, np.round(corner).astype(np.int32), 1)
+            area = float(cv2.contourArea(corner.astype(np.float32)))
+            if area < 16 or int(((owner == k) & (mask > 0)).sum()) < CORNER_VISIBLE * area:
+                continue
+            x1, y1 = np.clip(corner.min(axis=0), 0, SIZE)
+            x2, y2 = np.clip(corner.max(axis=0), 0, SIZE)
+            boxes.append((float(x1), float(y1), float(x2), float(y2)))
+    return boxes
+
+
+def design_scene(rng: np.random.Generator, faces: Sequence[Image], corners: bool = False
+                 ) -> tuple[Image, list[tuple[float, ...]]]:
+    """One scene of ``faces`` (one to eight of them are used) and the boxes of its labelled cards, or with
+    ``corners`` of their visible index corners."""
     image = table_top(rng)
     owner = np.full((SIZE, SIZE), -1, np.int16)
     close = rng.random() < CLOSE_SHARE
@@ -131,6 +164,8 @@ def design_scene(rng: np.random.Generator, faces: Sequence[Image]) -> tuple[Imag
     image = apply_sensor(rng, apply_lighting(rng, image))
     if rng.random() < GREY_SHARE:
         image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if corners:
+        return image, list(visible_corner_boxes(quads, owner))
     boxes = []
     for k, (quad, area) in enumerate(zip(quads, areas, strict=True)):
         if int((owner == k).sum()) < LABEL_VISIBLE * area:
@@ -147,9 +182,10 @@ def yolo_box_line(box: tuple[float, ...]) -> str:
     return f"0 {(x1 + x2) / 2 / SIZE:.6f} {(y1 + y2) / 2 / SIZE:.6f} {(x2 - x1) / SIZE:.6f} {(y2 - y1) / SIZE:.6f}"
 
 
-def write_design_scenes(out: Path, split: str, scenes: int, seed: int = 0, root: Path = DEFAULT_DESIGNS) -> int:
-    """``scenes`` detector scenes (``out/images``, ``out/labels``, one class) of the designs of ``split``; scenes
-    already written are kept. Returns how many were written now."""
+def write_design_scenes(out: Path, split: str, scenes: int, seed: int = 0, root: Path = DEFAULT_DESIGNS,
+                        corners: bool = False) -> int:
+    """``scenes`` detector scenes (``out/images``, ``out/labels``, one class: whole cards, or with ``corners``
+    index corners) of the designs of ``split``; scenes already written are kept. Returns how many were written now."""
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     images = [path for _, path in design_images(split, root)]
@@ -162,7 +198,7 @@ def write_design_scenes(out: Path, split: str, scenes: int, seed: int = 0, root:
         if (out / "labels" / f"{name}.txt").exists():
             continue
         faces = [face for face in (cv2.imread(str(images[i]), cv2.IMREAD_COLOR) for i in picks) if face is not None]
-        image, boxes = design_scene(scene_rng, faces)
+        image, boxes = design_scene(scene_rng, faces, corners)
         cv2.imwrite(str(out / "images" / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         (out / "labels" / f"{name}.txt").write_text("".join(yolo_box_line(box) + "\n" for box in boxes))
         written += 1

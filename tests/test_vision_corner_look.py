@@ -1,0 +1,94 @@
+"""The corner look: ranks read by the pretrained OCR recogniser, and how sure index corners check an unfamiliar
+deck's readings (issue 53)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.cards import parse_card
+from vision.corner_look import apply_corner_look
+from vision.corner_reader import CornerReading, quarter_turns, rank_crop
+from vision.detection import LOW_CONFIDENCE, PARTLY_COVERED, Detection
+from vision.rank_ocr import RANK_TEXTS, RankReader, spelling_log_probability
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+def printed_rank(text: str, ink: tuple[int, int, int] = (30, 30, 200)) -> np.ndarray:
+    image = Image.new("RGB", (70, 60), (245, 245, 240))
+    ImageDraw.Draw(image).text((6, 4), text, font=ImageFont.truetype(FONT, 44), fill=ink)
+    return np.asarray(image)[:, :, ::-1].copy()
+
+
+@pytest.fixture(scope="module")
+def ranks() -> RankReader:
+    return RankReader()
+
+
+def test_every_rank_printed_in_a_font_is_read_surely(ranks: RankReader) -> None:
+    probs = ranks.read([printed_rank(text) for text in RANK_TEXTS])
+    assert [RANK_TEXTS[i] for i in probs.argmax(axis=1)] == list(RANK_TEXTS)
+    assert probs.max(axis=1).min() > 0.95
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_bare_card_paper_and_noise_read_as_no_rank(ranks: RankReader) -> None:
+    noise = (np.random.default_rng(0).random((60, 60, 3)) * 255).astype(np.uint8)
+    assert ranks.read([np.full((60, 60, 3), 240, np.uint8), noise]).max(axis=1).max() < 0.9
+
+
+def test_the_upright_quarter_turn_of_a_turned_corner_reads_its_rank(ranks: RankReader) -> None:
+    frame = np.full((200, 200, 3), 90, np.uint8)
+    corner = np.rot90(printed_rank("7"), 1)  # the card lies a quarter turn anticlockwise: 70 high, 60 wide
+    frame[60:130, 70:130] = corner
+    views = quarter_turns(frame, (70.0, 60.0, 130.0, 130.0))
+    probs = ranks.read([rank_crop(view, box) for view, box in views])
+    best = int(probs.max(axis=1).argmax())
+    assert RANK_TEXTS[int(probs[best].argmax())] == "7"
+    assert best == 3  # three more anticlockwise quarter turns bring it upright
+
+
+def test_ctc_spelling_probability_counts_every_alignment() -> None:
+    # two columns, blank = 0, "1" = 1: the spellings of "1" are "1 1", "1 -", "- 1"
+    probs = np.array([[0.5, 0.5], [0.5, 0.5]])
+    assert np.exp(spelling_log_probability(np.log(probs), [1])) == pytest.approx(0.75)
+    assert np.exp(spelling_log_probability(np.log(probs), [1, 1])) == pytest.approx(0.0, abs=1e-12)  # needs a blank
+
+
+def detection(card: str, box: tuple[float, float, float, float], flags: set[str]) -> Detection:
+    return Detection(parse_card(card), 0.5, box, None, frozenset(flags))
+
+
+def corner(card: str, box: tuple[float, float, float, float], rank_sure: float = 0.999) -> CornerReading:
+    return CornerReading(box, card, rank_sure, 0.95, 0.8)
+
+
+SETTINGS = dict(rank_sure=0.99, suit_sure=0.8, inside=0.8, new_cards=True)
+
+
+def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_that_disagrees_renames_flagged() -> None:
+    readings = [detection("7H", (0, 0, 100, 140), {LOW_CONFIDENCE}), detection("9S", (200, 0, 300, 140), set())]
+    out = apply_corner_look(readings, [corner("7H", (5, 5, 25, 40)), corner("8S", (270, 100, 295, 135))],
+                            **SETTINGS)
+    assert (str(out[0].card), out[0].flags) == ("7H", frozenset())
+    assert str(out[1].card) == "8S" and LOW_CONFIDENCE in out[1].flags
+
+
+def test_unsure_corners_and_corners_of_two_cards_in_one_box_change_nothing() -> None:
+    readings = [detection("7H", (0, 0, 100, 140), {LOW_CONFIDENCE})]
+    unsure = apply_corner_look(readings, [corner("7H", (5, 5, 25, 40), rank_sure=0.6)], **SETTINGS)
+    assert unsure == readings
+    two = apply_corner_look(readings, [corner("7H", (5, 5, 25, 40)), corner("2C", (70, 100, 95, 135))], **SETTINGS)
+    assert two == readings
+
+
+def test_a_sure_corner_no_reading_claims_is_a_card_seen_only_by_its_corner() -> None:
+    readings = [detection("7H", (0, 0, 100, 140), set())]
+    out = apply_corner_look(readings, [corner("AD", (400, 300, 430, 340)), corner("7H", (500, 300, 530, 340))],
+                            **SETTINGS)
+    assert [str(d.card) for d in out] == ["7H", "AD"]  # a second 7H is not added: one deck
+    assert out[1].flags == frozenset({PARTLY_COVERED}) and out[1].box == (400, 300, 430, 340)
+    assert apply_corner_look(readings, [corner("AD", (400, 300, 430, 340))], **{**SETTINGS, "new_cards": False}) \
+        == readings

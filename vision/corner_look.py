@@ -1,0 +1,61 @@
+"""The corner look: an unfamiliar deck's readings checked against the cards its index corners name.
+
+The whole-card readings of a deck the models never saw are doubted (their index patches are cut by the card's
+shape and read by a network that learnt drawn decks). The corner reader (``vision.corner_reader``) finds index
+corners wherever they show and reads each rank with a pretrained OCR model: a second, independent look. Where the
+two agree, the reading stands unflagged; where a sure corner inside a reading's box names another card, the reading
+takes that card (still flagged: two looks disagreed); a sure corner no reading claims is a card of its own (flagged
+``partly_covered``: only its corner was seen). Corners count only when the OCR is sure of the rank and the index
+reader of the suit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from vision.corner_reader import CornerReading
+from vision.detection import LOW_CONFIDENCE, PARTLY_COVERED, Detection, covered_share
+from vision.reader_classes import card_of_class_name
+
+
+def sure_corners(corners: Sequence[CornerReading], rank_sure: float, suit_sure: float) -> list[CornerReading]:
+    return [c for c in corners if c.rank_sure >= rank_sure and c.suit_sure >= suit_sure and c.card[:-1]]
+
+
+def corners_inside(detection: Detection, corners: Sequence[CornerReading], share: float) -> list[CornerReading]:
+    """The corners lying at least ``share`` inside the reading's box."""
+    return [c for c in corners if covered_share(c.box, detection.box) >= share]
+
+
+def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerReading], *, rank_sure: float,
+                      suit_sure: float, inside: float, new_cards: bool) -> list[Detection]:
+    """``detections`` checked against the sure ``corners`` (see the module's text)."""
+    sure = sure_corners(corners, rank_sure, suit_sure)
+    claimed: set[int] = set()
+    out = []
+    for detection in detections:
+        mine = corners_inside(detection, sure, inside)
+        claimed.update(id(c) for c in mine)
+        names = {c.card for c in mine}
+        if len(names) != 1:  # no sure corner, or corners of two cards (the box takes in a neighbour)
+            out.append(detection)
+            continue
+        card = card_of_class_name(names.pop())
+        surest = max(c.sure for c in mine)
+        if card == detection.card:
+            out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
+                                           flags=detection.flags - {LOW_CONFIDENCE}))
+        else:
+            out.append(dataclasses.replace(detection, card=card, confidence=min(detection.confidence, surest),
+                                           flags=detection.flags | {LOW_CONFIDENCE}))
+    if new_cards:
+        named = {d.card for d in out}
+        for corner in sure:
+            card = card_of_class_name(corner.card)
+            if id(corner) in claimed or card in named:
+                continue
+            named.add(card)
+            out.append(Detection(card, min(max(corner.sure, 0.0), 1.0), corner.box, None,
+                                 frozenset({PARTLY_COVERED})))
+    return out

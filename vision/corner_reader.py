@@ -1,0 +1,148 @@
+"""Cards read by their index corners alone: found by the index-corner detector, the rank read by the pretrained
+OCR recogniser (``vision.rank_ocr``), the suit by the any-deck index reader.
+
+A close-up photo or a fan shows cards in parts: a whole-card box then takes in a neighbour, or boxes half a card,
+and the index patches cut from it by the card's shape miss the index. A corner (rank over suit) is what every
+French-suited deck prints and what stays visible where cards overlap. The detector boxes each corner it sees (axis
+aligned, any turn); the corner is looked at in four quarter turns, and the turn in which the OCR reads a rank surest
+is the upright one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.rank_ocr import RANK_TEXTS, RankReader
+from vision.reader_index import INDEX_PATCH_SIZE, INDEX_REGION, NO_INDEX
+from vision.reader_models import decode_detections, letterbox, to_tensor
+
+Image = npt.NDArray[np.uint8]
+Box = tuple[float, float, float, float]
+CORNER_MODEL = "card-corner.onnx"
+CORNER_IMGSZ = 416
+# The index corner the detector learnt to box, shares of the face (``vision.synth.design_scenes.INDEX_CORNER``).
+CORNER_ON_FACE = (0.0, 0.0, 0.21, 0.28)
+RANK_SHARE = 0.6  # the top of an upright corner that holds the rank (a big rank reaches this far down)
+SUITS = "CDHS"
+
+
+@dataclass(frozen=True)
+class CornerReading:
+    box: Box  # the corner's box in the frame
+    card: str  # e.g. "7H"
+    rank_sure: float  # the OCR's probability of the rank
+    suit_sure: float  # the index reader's share of the suit among the four suits
+    score: float  # the detector's confidence that this is an index corner
+
+    @property
+    def sure(self) -> float:
+        return self.rank_sure * self.suit_sure
+
+
+def quarter_turns(frame: Image, box: Box) -> list[tuple[Image, Box]]:
+    """The neighbourhood of ``box`` (the box and as much again around it) turned by 0-3 quarter turns
+    anticlockwise, each with the box's place in it."""
+    x1, y1, x2, y2 = box
+    side = max(x2 - x1, y2 - y1)
+    left, top = int(np.floor(x1 - side)), int(np.floor(y1 - side))
+    right, bottom = int(np.ceil(x2 + side)), int(np.ceil(y2 + side))
+    height, width = frame.shape[:2]
+    local = cv2.copyMakeBorder(frame[max(top, 0):min(bottom, height), max(left, 0):min(right, width)],
+                               max(-top, 0), max(bottom - height, 0), max(-left, 0), max(right - width, 0),
+                               cv2.BORDER_REPLICATE)
+    corners = np.array([[x1 - left, y1 - top], [x2 - left, y2 - top]])
+    views = []
+    for turn in range(4):
+        turned = np.ascontiguousarray(np.rot90(local, turn))
+        points, w = corners.copy(), local.shape[1]
+        for _ in range(turn):  # (x, y) → (y, W - x) per anticlockwise quarter turn
+            points = np.stack([points[:, 1], w - points[:, 0]], axis=1)
+            w = local.shape[0] if w == local.shape[1] else local.shape[1]
+        (a, b), (c, d) = points.min(axis=0), points.max(axis=0)
+        views.append((turned, (float(a), float(b), float(c), float(d))))
+    return views
+
+
+def rank_crop(view: Image, box: Box) -> Image:
+    x1, y1, x2, y2 = box
+    return view[int(max(y1, 0)):int(y1 + RANK_SHARE * (y2 - y1)) + 1, int(max(x1, 0)):int(x2) + 1]
+
+
+def index_patch_of_corner(view: Image, box: Box) -> Image:
+    """The index reader's patch (``INDEX_REGION`` of the face) around an upright corner box."""
+    x1, y1, x2, y2 = box
+    cx1, cy1, cx2, cy2 = CORNER_ON_FACE
+    rx1, ry1, rx2, ry2 = INDEX_REGION
+    per_x, per_y = (x2 - x1) / (cx2 - cx1), (y2 - y1) / (cy2 - cy1)  # pixels per face width / height
+    source = np.float32([[x1 + (rx1 - cx1) * per_x, y1 + (ry1 - cy1) * per_y],
+                         [x1 + (rx2 - cx1) * per_x, y1 + (ry2 - cy1) * per_y]])
+    s = INDEX_PATCH_SIZE
+    matrix = cv2.getAffineTransform(np.float32([source[0], [source[1][0], source[0][1]], source[1]]),
+                                    np.float32([[0, 0], [s, 0], [s, s]]))
+    return cv2.warpAffine(view, matrix, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class CornerReader:
+    """Finds index corners in a frame and reads each (``read``)."""
+
+    def __init__(self, folder: Path, index_reader: Any, index_names: tuple[str, ...], threads: int = 2,
+                 conf: float = 0.3, imgsz: int = CORNER_IMGSZ) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        self._detector = ort.InferenceSession(str(folder / CORNER_MODEL), options, providers=["CPUExecutionProvider"])
+        self._index_reader = index_reader  # batch (N, 3, 64, 64) → (N, classes) probabilities
+        self._index_names = index_names
+        self._ranks = RankReader(threads=threads)
+        self.conf = conf
+        self.imgsz = imgsz
+
+    @staticmethod
+    def available(folder: Path) -> bool:
+        return (folder / CORNER_MODEL).exists()
+
+    def find(self, frame: Image) -> list[tuple[Box, float]]:
+        """The index corners' boxes in ``frame`` (frame pixels) and the detector's scores."""
+        boxed, scale, (pad_x, pad_y) = letterbox(frame, self.imgsz, 32)
+        raw = np.asarray(self._detector.run(None, {self._detector.get_inputs()[0].name: to_tensor([boxed])})[0],
+                         np.float32)
+        boxes, scores = decode_detections(raw, self.conf, 0.5)
+        found = []
+        for (x1, y1, x2, y2), score in zip(boxes, scores, strict=True):
+            found.append((((x1 - pad_x) / scale, (y1 - pad_y) / scale, (x2 - pad_x) / scale, (y2 - pad_y) / scale),
+                          float(score)))
+        return found
+
+    def read(self, frame: Image) -> list[CornerReading]:
+        found = self.find(frame)
+        if not found:
+            return []
+        views = [quarter_turns(frame, box) for box, _ in found]
+        ranks = self._ranks.read([rank_crop(v, b) for turns in views for v, b in turns]).reshape(len(found), 4, -1)
+        turn_of = ranks.max(axis=2).argmax(axis=1)
+        patches = [index_patch_of_corner(*views[k][int(turn_of[k])]) for k in range(len(found))]
+        index_probs = self._index_reader(to_tensor(patches))
+        readings = []
+        for k, (box, score) in enumerate(found):
+            rank_probs = ranks[k, int(turn_of[k])]
+            rank = RANK_TEXTS[int(rank_probs.argmax())]
+            suits = self._suit_shares(index_probs[k])
+            suit = SUITS[int(suits.argmax())]
+            readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score))
+        return readings
+
+    def _suit_shares(self, probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """The index reader's probability summed per suit over every rank (its rank is the weak part on an unseen
+        deck), as shares of the four."""
+        totals = np.zeros(4)
+        for name, p in zip(self._index_names, probs, strict=True):
+            if name != NO_INDEX and name != "JK":
+                totals[SUITS.index(name[-1])] += float(p)
+        return np.asarray(totals / max(totals.sum(), 1e-9), np.float64)
