@@ -301,3 +301,25 @@ def next_fault(client: DeviceClient, seconds: float = 3.0) -> DeviceFault:
             if isinstance(event, DeviceFault):
                 return event
     raise AssertionError("no DeviceFault")
+
+
+@pytest.mark.skipif(shutil.which("avr-g++") is None or shutil.which("avr-size") is None,
+                    reason="no avr-gcc (Debian's gcc-avr, avr-libc) to build the firmware for an ATmega328P")
+@pytest.mark.parametrize("kind", ["KIND_SHAKER", "KIND_PANEL"])
+def test_the_firmware_fits_an_atmega328p_with_room_for_its_stack_and_the_arduino_core(
+    kind: str, tmp_path: Path
+) -> None:
+    """README: static RAM under 900 bytes; with the deepest stack (about 725) and the core (about 180) under 2 KB."""
+    elf = tmp_path / "firmware.elf"
+    subprocess.run(
+        ["avr-g++", "-mmcu=atmega328p", "-DF_CPU=16000000UL", "-Os", "-std=gnu++11", "-ffunction-sections",
+         "-fdata-sections", "-Wl,--gc-sections", f"-I{FIRMWARE / 'avr'}", "-include", "Arduino.h",
+         f"-DDEVICE_KIND={kind}",
+         "-x", "c++", str(FIRMWARE / "dealer_assist.ino"), "-x", "c++", str(FIRMWARE / "avr" / "main.cpp"),
+         "-o", str(elf)],
+        check=True, capture_output=True, timeout=120,
+    )
+    sizes = subprocess.run(["avr-size", "-A", str(elf)], check=True, capture_output=True, text=True).stdout
+    section = {line.split()[0]: int(line.split()[1]) for line in sizes.splitlines() if line.startswith(".")}
+    assert section[".data"] + section[".bss"] <= 900
+    assert section[".text"] + section[".data"] <= 32 * 1024 - 2 * 1024 - 1600  # the bootloader, the core

@@ -6,6 +6,7 @@
 
 #include <Arduino.h>
 #include <EEPROM.h>
+// Format strings stay in flash (PSTR, snprintf_P): RAM is 2 KB on an ATmega328.
 #include <string.h>
 
 // ---- configuration -------------------------------------------------------------------------------------
@@ -54,8 +55,17 @@ static uint32_t shakingNumber = 0;
 static unsigned long shakeStarted = 0;
 
 #define QUEUE_SIZE 16                // events waiting for the host's ACK, oldest first
-static char events[QUEUE_SIZE][48];  // "DICE ssssssss eeeeeeee cccccccc ERR DOME_OPEN" is the longest
-static uint8_t eventSeqs[QUEUE_SIZE];
+enum EventKind : uint8_t { EV_DICE, EV_DICE_ERROR, EV_BUTTON, EV_STATE };
+static const char *const ERROR_NAMES[] = {"SENSOR", "JAMMED", "DOME_OPEN"};
+enum ShakeError : uint8_t { ERR_SENSOR, ERR_JAMMED, ERR_DOME_OPEN, NO_ERROR = 0xFF };
+struct Event {                       // kept small (13 bytes, not the frame's 48 characters): RAM is 2 KB
+  uint8_t seq;                       // its sequence number on the wire
+  EventKind kind;
+  uint32_t number;                   // its event number in this session (the session is always the current one:
+  uint32_t shake;                    //   ID NEW drops the queue); the shake number of a DICE
+  uint8_t value[3];                  // dice (0: not found); or the error, the button and DOWN, the state
+};
+static Event events[QUEUE_SIZE];
 static uint8_t queueHead = 0, queueCount = 0, eventSeq = 0;
 static unsigned long eventSentAt = 0, lastHeartbeat = 0;
 
@@ -85,7 +95,28 @@ struct Sha256 {
   uint32_t bytes;                    // message length so far (frames and keys are short)
 };
 
-static uint32_t ror(uint32_t x, uint8_t n) { return x >> n | x << (32 - n); }
+// Rotations built from whole-byte moves and at most four one-bit steps: an AVR has no barrel shifter, and
+// avr-gcc turns a 32-bit shift by n into an n-step loop (SHA-256 took 11 ms a block that way, 47 ms a tag).
+static inline uint32_t rotateByte(uint32_t x) { return x >> 8 | x << 24; }  // compiled as byte moves
+static inline uint32_t rotateRight1(uint32_t x) { return x & 1 ? x >> 1 | 0x80000000UL : x >> 1; }
+static inline uint32_t rotateLeft1(uint32_t x) { return x & 0x80000000UL ? x << 1 | 1 : x << 1; }
+__attribute__((always_inline)) static inline uint32_t ror(uint32_t x, uint8_t n) {
+  uint8_t bytes = n / 8, bits = n % 8;
+  if (bits > 4) bytes++;             // a byte too far, then back left by the few bits over
+  for (uint8_t i = 0; i < bytes; i++) x = rotateByte(x);
+  if (bits > 4) {
+    for (uint8_t i = bits; i < 8; i++) x = rotateLeft1(x);
+  } else {
+    for (uint8_t i = 0; i < bits; i++) x = rotateRight1(x);
+  }
+  return x;
+}
+// >> by a constant is a loop too: SHA-256's two shifts (3 and 10), by bytes and bits.
+__attribute__((always_inline)) static inline uint32_t shr(uint32_t x, uint8_t n) {
+  for (uint8_t i = 0; i < n / 8; i++) x >>= 8;
+  for (uint8_t i = 0; i < n % 8; i++) x >>= 1;
+  return x;
+}
 
 static void shaCompress(Sha256 &s) {
   uint32_t w[16], v[8];
@@ -97,7 +128,7 @@ static void shaCompress(Sha256 &s) {
            s.block[4 * i + 3];
     } else {                         // the message schedule, kept in a ring of 16 words
       uint32_t a = w[(i + 1) & 15], b = w[(i + 14) & 15];
-      wi = w[i & 15] + (ror(a, 7) ^ ror(a, 18) ^ a >> 3) + w[(i + 9) & 15] + (ror(b, 17) ^ ror(b, 19) ^ b >> 10);
+      wi = w[i & 15] + (ror(a, 7) ^ ror(a, 18) ^ shr(a, 3)) + w[(i + 9) & 15] + (ror(b, 17) ^ ror(b, 19) ^ shr(b, 10));
     }
     w[i & 15] = wi;
     uint32_t t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) +
@@ -163,13 +194,34 @@ static void hmacEnd(uint8_t out[32]) {
   shaEnd(hmacState, out);
 }
 
+// HMAC's first block under the session key, padded and XORed with 0x36 (inner) and 0x5C (outer), is the same for
+// every frame of a session: hashed once at ID NEW, so that a tag costs two SHA-256 blocks, not four.
+static uint32_t sessionInner[8], sessionOuter[8];
+
+static void keepPaddedKeyState(uint8_t xorWith, uint32_t state[8]) {
+  uint8_t pad[64];
+  for (uint8_t i = 0; i < 64; i++) pad[i] = (i < 32 ? sessionKey[i] : 0) ^ xorWith;
+  shaBegin(hmacState);
+  shaAdd(hmacState, pad, 64);
+  memcpy(state, hmacState.h, sizeof hmacState.h);
+}
+
+static void resumeState(const uint32_t state[8]) {
+  memcpy(hmacState.h, state, sizeof hmacState.h);
+  hmacState.used = 0;
+  hmacState.bytes = 64;
+}
+
 // The tag of a frame: the first 8 bytes of HMAC(session key, direction + "SS TYPE FIELDS").
 static void frameTag(char direction, const char *covered, uint8_t len, uint8_t tag[8]) {
-  uint8_t mac[32];
-  hmacBegin(sessionKey);
+  uint8_t inner[32], mac[32];
+  resumeState(sessionInner);
   hmacAdd(&direction, 1);
   hmacAdd(covered, len);
-  hmacEnd(mac);
+  shaEnd(hmacState, inner);
+  resumeState(sessionOuter);
+  shaAdd(hmacState, inner, 32);
+  shaEnd(hmacState, mac);
   memcpy(tag, mac, 8);
 }
 
@@ -187,23 +239,39 @@ static uint16_t crc16(const char *data, uint8_t len) {
 // Writes "$SS body #TTTTTTTTTTTTTTTT*CCCC\r\n" (no tag before a session key is agreed).
 static void sendFrame(uint8_t seq, const char *body) {
   char covered[96];
-  snprintf(covered, sizeof covered, "%02X %s", seq, body);
+  snprintf_P(covered, sizeof covered, PSTR("%02X %s"), seq, body);
   uint8_t len = strlen(covered);
   if (haveSessionKey) {
     uint8_t tag[8];
     frameTag('D', covered, len, tag);
-    len += snprintf(covered + len, sizeof covered - len, " #");
-    for (uint8_t i = 0; i < 8; i++) len += snprintf(covered + len, sizeof covered - len, "%02X", tag[i]);
+    len += snprintf_P(covered + len, sizeof covered - len, PSTR(" #"));
+    for (uint8_t i = 0; i < 8; i++) len += snprintf_P(covered + len, sizeof covered - len, PSTR("%02X"), tag[i]);
   }
   char tail[8];
-  snprintf(tail, sizeof tail, "*%04X\r\n", crc16(covered, len));
+  snprintf_P(tail, sizeof tail, PSTR("*%04X\r\n"), crc16(covered, len));
   Serial.write('$');
   Serial.print(covered);
   Serial.print(tail);
 }
 
 static void sendHeadEvent() {
-  sendFrame(eventSeqs[queueHead], events[queueHead]);
+  const Event &e = events[queueHead];
+  char body[56];
+  int len = snprintf_P(body, sizeof body, PSTR("%s %08lX %08lX "),
+                     e.kind == EV_BUTTON ? "BTN" : e.kind == EV_STATE ? "STATE" : "DICE", (unsigned long)session,
+                     (unsigned long)e.number);
+  if (e.kind == EV_DICE_ERROR) {
+    snprintf_P(body + len, sizeof body - len, PSTR("%08lX ERR %s"), (unsigned long)e.shake, ERROR_NAMES[e.value[0]]);
+  } else if (e.kind == EV_DICE) {
+    len += snprintf_P(body + len, sizeof body - len, PSTR("%08lX"), (unsigned long)e.shake);
+    for (uint8_t i = 0; i < 3; i++)  // a die the reader did not find is sent as "-": never guessed
+      len += snprintf(body + len, sizeof body - len, e.value[i] ? " %u" : " -", e.value[i]);
+  } else if (e.kind == EV_BUTTON) {
+    snprintf_P(body + len, sizeof body - len, PSTR("%s %s"), BUTTON_NAMES[e.value[0]], e.value[1] ? "DOWN" : "UP");
+  } else {
+    snprintf_P(body + len, sizeof body - len, PSTR("%s"), STATE_NAMES[e.value[0]]);
+  }
+  sendFrame(e.seq, body);
   eventSentAt = millis();
 }
 
@@ -216,17 +284,14 @@ static void newSession() {
   lastShakeReply[0] = 0;
 }
 
-// Queues "TYPE session event rest" (the host takes an event only if it names this session and a new number).
-static void queueEvent(const char *type, const char *rest) {
+// Queues an event of this session with the next event number (the host takes an event only if it names this
+// session and a new number).
+static void queueEvent(EventKind kind, uint32_t shake, uint8_t a, uint8_t b = 0, uint8_t c = 0) {
   if (queueCount == QUEUE_SIZE) {    // full: drop the oldest button edge that is not being sent
     for (uint8_t i = 1; i < queueCount; i++) {
-      uint8_t slot = (queueHead + i) % QUEUE_SIZE;
-      if (strncmp(events[slot], "BTN", 3) == 0) {
-        for (uint8_t j = i; j + 1 < queueCount; j++) {
-          uint8_t to = (queueHead + j) % QUEUE_SIZE, from = (queueHead + j + 1) % QUEUE_SIZE;
-          memmove(events[to], events[from], sizeof events[to]);
-          eventSeqs[to] = eventSeqs[from];
-        }
+      if (events[(queueHead + i) % QUEUE_SIZE].kind == EV_BUTTON) {
+        for (uint8_t j = i; j + 1 < queueCount; j++)
+          events[(queueHead + j) % QUEUE_SIZE] = events[(queueHead + j + 1) % QUEUE_SIZE];
         queueCount--;
         break;
       }
@@ -234,11 +299,14 @@ static void queueEvent(const char *type, const char *rest) {
     if (queueCount == QUEUE_SIZE) return;
   }
   eventSeq = eventSeq % 255 + 1;     // 01..FF, never 00
-  eventNumber++;
-  uint8_t slot = (queueHead + queueCount) % QUEUE_SIZE;
-  snprintf(events[slot], sizeof events[slot], "%s %08lX %08lX %s", type, (unsigned long)session,
-           (unsigned long)eventNumber, rest);
-  eventSeqs[slot] = eventSeq;
+  Event &e = events[(queueHead + queueCount) % QUEUE_SIZE];
+  e.seq = eventSeq;
+  e.kind = kind;
+  e.number = ++eventNumber;
+  e.shake = shake;
+  e.value[0] = a;
+  e.value[1] = b;
+  e.value[2] = c;
   queueCount++;
   if (queueCount == 1) sendHeadEvent();
 }
@@ -247,7 +315,7 @@ static void setState(State next) {
   if (next == state) return;
   bool fault = next != READY && next != SHAKING, wasFault = state != READY && state != SHAKING;
   state = next;
-  if (fault || wasFault) queueEvent("STATE", STATE_NAMES[state]);
+  if (fault || wasFault) queueEvent(EV_STATE, 0, state);
 }
 
 // ---- the dice ------------------------------------------------------------------------------------------
@@ -259,20 +327,13 @@ static bool readDice(uint8_t values[3]) {
   return true;
 }
 
-static void finishShake(const char *error) {
+static void finishShake(ShakeError error) {
   digitalWrite(MOTOR_PIN, LOW);
-  char rest[32];
   uint8_t dice[3];
-  if (error == NULL && !readDice(dice)) error = "SENSOR";
-  if (error != NULL) {
-    snprintf(rest, sizeof rest, "%08lX ERR %s", (unsigned long)shakingNumber, error);
-  } else {
-    char d[3][3];
-    for (uint8_t i = 0; i < 3; i++) snprintf(d[i], sizeof d[i], dice[i] ? "%u" : "-", dice[i]);
-    snprintf(rest, sizeof rest, "%08lX %s %s %s", (unsigned long)shakingNumber, d[0], d[1], d[2]);
-  }
+  if (error == NO_ERROR && !readDice(dice)) error = ERR_SENSOR;
   if (state == SHAKING) state = READY;
-  queueEvent("DICE", rest);
+  if (error != NO_ERROR) queueEvent(EV_DICE_ERROR, shakingNumber, error);
+  else queueEvent(EV_DICE, shakingNumber, dice[0], dice[1], dice[2]);
 }
 
 // "SHAKE" carries the host's shake number: exactly 8 hex digits. Returns false for anything else.
@@ -281,7 +342,7 @@ static int hexValue(char c);
 
 static void sendIdent(uint8_t seq) {
   char body[80];
-  snprintf(body, sizeof body, "IDENT 3 %s %s %s %08lX", DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL",
+  snprintf_P(body, sizeof body, PSTR("IDENT 3 %s %s %s %08lX"), DEVICE_KIND == KIND_SHAKER ? "SHAKER" : "PANEL",
            FIRMWARE, SERIAL_NO, (unsigned long)session);
   sendFrame(seq, body);
 }
@@ -291,12 +352,14 @@ static void deriveSessionKey(const char *challenge) {
   haveSessionKey = false;
   if (!paired || strlen(challenge) != 24) return;
   char text[64];
-  uint8_t len = snprintf(text, sizeof text, "dealer-assist v3 session %s %08lX", challenge, (unsigned long)session);
+  uint8_t len = snprintf_P(text, sizeof text, PSTR("dealer-assist v3 session %s %08lX"), challenge, (unsigned long)session);
   for (uint8_t i = 25; i < 49; i++)
     if (text[i] >= 'a' && text[i] <= 'f') text[i] -= 'a' - 'A';  // the challenge is hashed in capitals
   hmacBegin(pairedKey);
   hmacAdd(text, len);
   hmacEnd(sessionKey);
+  keepPaddedKeyState(0x36, sessionInner);
+  keepPaddedKeyState(0x5c, sessionOuter);
   haveSessionKey = true;
 }
 
@@ -338,22 +401,22 @@ static void handleFrame(uint8_t seq, char *type, char *fields) {
   } else if (strcmp(type, "PAIR") == 0) {
     pair(seq, fields);
   } else if (strcmp(type, "ST") == 0) {
-    snprintf(body, sizeof body, "STAT %s %08lX", STATE_NAMES[state], (unsigned long)lastShake);
+    snprintf_P(body, sizeof body, PSTR("STAT %s %08lX"), STATE_NAMES[state], (unsigned long)lastShake);
     sendFrame(seq, body);
   } else if (strcmp(type, "SHAKE") == 0) {
     uint32_t shake;
     if (fields == NULL || !parseNumber(fields, &shake)) return;  // malformed: no answer
     if (DEVICE_KIND != KIND_SHAKER) {
-      snprintf(body, sizeof body, "NAK UNSUPPORTED %08lX %08lX", (unsigned long)session, (unsigned long)shake);
+      snprintf_P(body, sizeof body, PSTR("NAK UNSUPPORTED %08lX %08lX"), (unsigned long)session, (unsigned long)shake);
       sendFrame(seq, body);
     } else if (shake == lastShake && lastShakeReply[0]) {
       sendFrame(seq, lastShakeReply);  // a retry: same answer, no second roll
     } else if (shake < lastShake || shake == 0) {
-      snprintf(body, sizeof body, "NAK STALE %08lX %08lX", (unsigned long)session, (unsigned long)shake);
+      snprintf_P(body, sizeof body, PSTR("NAK STALE %08lX %08lX"), (unsigned long)session, (unsigned long)shake);
       sendFrame(seq, body);            // an old SHAKE sent again: never shaken
     } else {
       const char *refusal[] = {NULL, "NAK BUSY", "NAK DOME_OPEN", "NAK JAMMED", "NAK SENSOR"};
-      snprintf(lastShakeReply, sizeof lastShakeReply, "%s %08lX %08lX", refusal[state] ? refusal[state] : "ACK",
+      snprintf_P(lastShakeReply, sizeof lastShakeReply, PSTR("%s %08lX %08lX"), refusal[state] ? refusal[state] : "ACK",
                (unsigned long)session, (unsigned long)shake);
       lastShake = shake;
       sendFrame(seq, lastShakeReply);
@@ -365,7 +428,7 @@ static void handleFrame(uint8_t seq, char *type, char *fields) {
       }
     }
   } else if (strcmp(type, "ACK") == 0 && fields == NULL) {
-    if (queueCount && eventSeqs[queueHead] == seq) {
+    if (queueCount && events[queueHead].seq == seq) {
       queueHead = (queueHead + 1) % QUEUE_SIZE;
       queueCount--;
       if (queueCount) sendHeadEvent();
@@ -496,10 +559,10 @@ void loop() {
     bool domeOpen = digitalRead(DOME_PIN) == HIGH, jammed = digitalRead(JAM_PIN) == LOW;
     State fault = jammed ? JAMMED : domeOpen ? DOME_OPEN : READY;
     if (state == SHAKING && fault != READY) {
-      finishShake(fault == JAMMED ? "JAMMED" : "DOME_OPEN");  // a fault mid-shake ends it with an error
+      finishShake(fault == JAMMED ? ERR_JAMMED : ERR_DOME_OPEN);  // a fault mid-shake ends it with an error
       setState(fault);
     } else if (state == SHAKING && now - shakeStarted >= SHAKE_MS) {
-      finishShake(NULL);
+      finishShake(NO_ERROR);
     } else if (state != SHAKING && state != SENSOR_FAULT) {
       setState(fault);
     }
@@ -509,9 +572,7 @@ void loop() {
       if (down != buttonDown[i] && now - buttonChanged[i] >= DEBOUNCE_MS) {
         buttonDown[i] = down;
         buttonChanged[i] = now;
-        char rest[16];
-        snprintf(rest, sizeof rest, "%s %s", BUTTON_NAMES[i], down ? "DOWN" : "UP");
-        queueEvent("BTN", rest);
+        queueEvent(EV_BUTTON, 0, i, down);
       }
     }
   }
@@ -520,7 +581,7 @@ void loop() {
   if (queueCount && now - eventSentAt >= EVENT_RETRY_MS) sendHeadEvent();
   if (now - lastHeartbeat >= HEARTBEAT_MS) {
     char body[24];
-    snprintf(body, sizeof body, "HB %s", STATE_NAMES[state]);
+    snprintf_P(body, sizeof body, PSTR("HB %s"), STATE_NAMES[state]);
     sendFrame(0, body);
     lastHeartbeat = now;
   }

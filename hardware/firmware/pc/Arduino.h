@@ -17,6 +17,8 @@
 #define A0 14
 #define PROGMEM  // on the board: constants kept in flash, read with pgm_read_dword
 #define pgm_read_dword(address) (*(const uint32_t *)(address))
+#define PSTR(text) (text)
+#define snprintf_P snprintf
 
 inline unsigned long millis();
 
