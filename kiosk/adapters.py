@@ -47,7 +47,7 @@ class Devices:
     def __init__(self, config: KioskConfig, keys_file: Path | None = None) -> None:
         from hardware import DeviceKind
         from hardware.client import DeviceClient
-        from hardware.keystore import load_keys
+        from hardware.keystore import KeyFileError, load_keys
 
         self.events: queue.Queue[Any] = queue.Queue()
         self.sim: Any = None
@@ -60,7 +60,14 @@ class Devices:
         """Devices up on protocol 2, allowed by ``devices.allow_version_2`` (every screen says so)."""
         wanted = {"shaker": config.devices.shaker, "panel": config.devices.panel}
         ports = dict(wanted)
-        keys = dict(load_keys(keys_file)) if keys_file is not None else {}
+        self.key_problem: str | None = None
+        """Why the paired keys could not be read (every real device is then refused as not paired)."""
+        keys: dict[str, bytes] = {}
+        if keys_file is not None:
+            try:
+                keys = dict(load_keys(keys_file))
+            except KeyFileError as error:
+                self.key_problem = str(error)
         if SIMULATED in wanted.values():
             from hardware.sim import start_simulated_devices
 

@@ -94,6 +94,10 @@ def placement_problems(config: KioskConfig, data_dir: Path) -> tuple[list[str], 
                         "partition, a removable key) keeps it when the journal's disk is copied")
     if key.is_file() and os.stat(key).st_mode & 0o077:
         refusals.append(KEY_SHARED(key=key))
+    device_keys = device_keys_path(config, data_dir)
+    if device_keys.is_file() and os.stat(device_keys).st_mode & 0o077:
+        refusals.append(f"the devices' paired keys {device_keys} may be read or written by others: whoever reads "
+                        f"them can pass for the shaker and the panel; chmod 600 {device_keys} and pair them again")
     if config.journal.anchors is None:
         text = ("journal.anchors is not set: a journal swapped for an older copy, cut short or rewritten with the "
                 "key would not show; set it to an append-only file on another volume")

@@ -421,3 +421,22 @@ def test_pairing_needs_a_person_at_the_device_and_a_supervisors_pin_and_the_key_
     journal_bytes = b"".join(p.read_bytes() for p in data.rglob("journal.sqlite3*"))
     for text in [*(o.stdout + o.stderr for o in outputs), journal_bytes.decode("latin-1")]:
         assert secret not in text.lower() and secret.upper() not in text
+
+
+def test_paired_keys_others_may_read_are_refused_by_the_config_check_and_not_used(tmp_path: Path) -> None:
+    from kiosk.adapters import Devices
+    from kiosk.config import config_from_data
+    from kiosk.journal_place import device_keys_path, placement_problems
+
+    config = config_from_data({"devices": {"shaker": "none", "panel": "none"}})
+    keys = device_keys_path(config, tmp_path)
+    save_key(keys, "SK-000123", PAIRED_KEY)
+    assert placement_problems(config, tmp_path)[0] == []
+    keys.chmod(0o644)
+    [refusal] = placement_problems(config, tmp_path)[0]
+    assert "may be read or written by others" in refusal and f"chmod 600 {keys}" in refusal
+    devices = Devices(config, keys)
+    try:
+        assert devices.key_problem is not None and "chmod 600" in devices.key_problem
+    finally:
+        devices.close()
