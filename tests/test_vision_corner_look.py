@@ -16,7 +16,7 @@ from vision.rank_ocr import RANK_TEXTS, RankReader, spelling_log_probability
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
-def printed_rank(text: str, ink: tuple[int, int, int] = (30, 30, 200)) -> np.ndarray:
+def printed_rank(text: str, ink: tuple[int, int, int] = (200, 30, 30)) -> np.ndarray:  # ink in RGB
     image = Image.new("RGB", (70, 60), (245, 245, 240))
     ImageDraw.Draw(image).text((6, 4), text, font=ImageFont.truetype(FONT, 44), fill=ink)
     return np.asarray(image)[:, :, ::-1].copy()
@@ -92,3 +92,13 @@ def test_a_sure_corner_no_reading_claims_is_a_card_seen_only_by_its_corner() -> 
     assert out[1].flags == frozenset({PARTLY_COVERED}) and out[1].box == (400, 300, 430, 340)
     assert apply_corner_look(readings, [corner("AD", (400, 300, 430, 340))], **{**SETTINGS, "new_cards": False}) \
         == readings
+
+
+def test_the_inks_colour_tells_red_suits_from_black_unless_the_picture_is_grey() -> None:
+    from vision.corner_reader import ink_is_red, is_grey_picture
+
+    red, black = printed_rank("Q", ink=(190, 30, 40)), printed_rank("Q", ink=(25, 25, 25))  # RGB
+    assert ink_is_red(red) is True and ink_is_red(black) is False
+    assert ink_is_red(np.full((40, 40, 3), 240, np.uint8)) is None  # bare paper: no ink to tell
+    grey = np.repeat(red.mean(axis=2, keepdims=True).astype(np.uint8), 3, axis=2)
+    assert is_grey_picture(grey) and not is_grey_picture(red)

@@ -30,6 +30,10 @@ CORNER_IMGSZ = 416
 CORNER_ON_FACE = (0.0, 0.0, 0.21, 0.28)
 RANK_SHARE = 0.6  # the top of an upright corner that holds the rank (a big rank reaches this far down)
 SUITS = "CDHS"
+RED_SUITS = (False, True, True, False)  # of SUITS
+# The ink of a rank: its pixels' red over the larger of green and blue, on average. Black ink stays under BLACK_INK,
+# red over RED_INK; between them (or in a grey picture) the colour is not told.
+BLACK_INK, RED_INK = 8.0, 20.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,27 @@ def quarter_turns(frame: Image, box: Box) -> list[tuple[Image, Box]]:
 def rank_crop(view: Image, box: Box) -> Image:
     x1, y1, x2, y2 = box
     return view[int(max(y1, 0)):int(y1 + RANK_SHARE * (y2 - y1)) + 1, int(max(x1, 0)):int(x2) + 1]
+
+
+def is_grey_picture(frame: Image) -> bool:
+    """Whether the picture has no colour (a greyscale camera or photo): its channels differ by under a level or two."""
+    step = max(1, frame.shape[0] * frame.shape[1] // 40000)
+    pixels = frame.reshape(-1, 3)[::step].astype(np.int16)
+    return float(np.abs(pixels[:, 2] - pixels[:, 1]).mean() + np.abs(pixels[:, 1] - pixels[:, 0]).mean()) < 3.0
+
+
+def ink_is_red(crop: Image) -> bool | None:
+    """Whether the darker strokes of ``crop`` (a rank on card paper) are red ink, black ink, or not told (None)."""
+    pixels = crop.reshape(-1, 3).astype(np.float32)
+    if len(pixels) < 16:
+        return None
+    brightness = pixels.mean(axis=1)
+    ink = brightness < np.percentile(brightness, 90) * 0.7
+    if ink.mean() < 0.03:
+        return None
+    blue, green, red = pixels[ink].T
+    redness = float(np.mean(red - np.maximum(green, blue)))
+    return True if redness > RED_INK else False if redness < BLACK_INK else None
 
 
 def index_patch_of_corner(view: Image, box: Box) -> Image:
@@ -129,11 +154,16 @@ class CornerReader:
         turn_of = ranks.max(axis=2).argmax(axis=1)
         patches = [index_patch_of_corner(*views[k][int(turn_of[k])]) for k in range(len(found))]
         index_probs = self._index_reader(to_tensor(patches))
+        grey = is_grey_picture(frame)
         readings = []
         for k, (box, score) in enumerate(found):
             rank_probs = ranks[k, int(turn_of[k])]
             rank = RANK_TEXTS[int(rank_probs.argmax())]
             suits = self._suit_shares(index_probs[k])
+            red = None if grey else ink_is_red(rank_crop(*views[k][int(turn_of[k])]))
+            if red is not None:  # the ink's colour rules out two suits
+                suits = suits * np.array([is_red == red for is_red in RED_SUITS])
+                suits = suits / max(float(suits.sum()), 1e-9)
             suit = SUITS[int(suits.argmax())]
             readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score))
         return readings
