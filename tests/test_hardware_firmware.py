@@ -323,3 +323,23 @@ def test_the_firmware_fits_an_atmega328p_with_room_for_its_stack_and_the_arduino
     section = {line.split()[0]: int(line.split()[1]) for line in sizes.splitlines() if line.startswith(".")}
     assert section[".data"] + section[".bss"] <= 900
     assert section[".text"] + section[".data"] <= 32 * 1024 - 2 * 1024 - 1600  # the bootloader, the core
+
+
+def test_a_panel_pairs_when_confirm_is_held_at_power_up_and_that_hold_is_no_press(tmp_path: Path) -> None:
+    binary = build(tmp_path, "DEVICE_KIND=KIND_PANEL", 'SERIAL_NUMBER="PN-000045"')
+    new_key = auth.new_key()
+    board = Board(binary, tmp_path / "pins", key=None, pin9=0)  # CONFIRM held while it powers up
+    try:
+        assert pair(board.port, new_key).serial_number == "PN-000045"
+        board.set_pins(pin9=1)  # let go
+        keys = {"PN-000045": new_key}
+        with DeviceClient(board.port, name="panel", expect_kind=DeviceKind.PANEL, keys=keys) as client:
+            assert client.wait_until_up(3) and client.authenticated
+            time.sleep(0.3)
+            seen = []
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    seen.append(client.events.get(timeout=0.1))
+            assert not [e for e in seen if isinstance(e, ButtonPressed)]  # holding it to pair pressed nothing
+    finally:
+        board.stop()

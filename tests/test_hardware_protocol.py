@@ -324,3 +324,30 @@ def test_a_version_1_identity_is_read_as_version_1_so_the_host_can_say_so() -> N
     v1 = Frame(1, "IDENT", ("SHAKER", "1.0.0", "SK-000123", "002A"))
     message = from_frame(v1)
     assert isinstance(message, Ident) and message.version == 1 and PROTOCOL_VERSION == 3
+
+
+@settings(deadline=None)
+@given(st.integers(0, 255), messages, st.binary(min_size=32, max_size=32))
+def test_every_signed_frame_parses_back_with_a_tag_that_checks_only_under_its_key(
+    seq: int, message: Message, key: bytes
+) -> None:
+    from hardware import auth
+
+    raw = encode_signed(seq, message, key, DEVICE)
+    [frame] = parse_all(raw)
+    assert isinstance(frame, Frame) and from_frame(frame) == message
+    assert auth.tag_matches(key, DEVICE, frame.covered, frame.tag)
+    assert not auth.tag_matches(key, auth.HOST, frame.covered, frame.tag)  # never believed the other way round
+    assert not auth.tag_matches(bytes(b ^ 1 for b in key), DEVICE, frame.covered, frame.tag)
+
+
+def test_a_tag_covers_the_frame_as_written_small_hex_letters_included() -> None:
+    from hardware import auth
+
+    key = bytes(32)
+    text = b"0a SHAKE 0000002a"  # a sender that writes small letters (receivers accept either case)
+    tag = auth.tag(key, auth.HOST, text)
+    body = text + b" #" + tag.encode()
+    [frame] = parse_all(b"$" + body + b"*" + f"{crc16(body):04X}".encode() + b"\r\n")
+    assert isinstance(frame, Frame) and frame.seq == 10 and frame.covered == text
+    assert auth.tag_matches(key, auth.HOST, frame.covered, frame.tag)
