@@ -388,7 +388,7 @@ class HostLink:
             self._last_heard = now
             return self._reply_received(frame, message, now)  # its tag is checked where the session is known
         if isinstance(message, Identify | QueryStatus | Shake | Ack | Pair):
-            return self._echoed()
+            return self._echoed(now)
         if self._session_key is not None:
             if not auth.tag_matches(self._session_key, auth.DEVICE, frame.covered, frame.tag):
                 return self._forged(frame, now)
@@ -408,13 +408,13 @@ class HostLink:
         self._counts.malformed += 1  # a reply about pairing outside pairing: not part of a running link
         return []
 
-    def _echoed(self) -> list[DeviceEvent]:
+    def _echoed(self, now: float) -> list[DeviceEvent]:
         self._counts.malformed += 1  # a host message coming back: the line echoes (loopback plug, wrong wiring)
         if self._echo_reported:
             return []
         self._echo_reported = True
         text = f"{self.port} sends our own commands back (a loopback plug or wrong wiring?); check the cable"
-        return [DeviceFault(self.source, "ECHO", text, self._last_heard)]
+        return [DeviceFault(self.source, "ECHO", text, now)]
 
     def _forged(self, frame: Frame, now: float) -> list[DeviceEvent]:
         """A frame whose tag is missing or wrong: never acted on, counted, reported once per link-up.
