@@ -64,6 +64,6 @@ def test_index_corner_labels_box_the_corners_that_show() -> None:
     boxes = design_scenes.visible_corner_boxes([quad], owner)
     assert len(boxes) == 1 and boxes[0][0] > 250  # only the bottom-right corner is labelled
     faces = [cv2.imread(str(path)) for _, path in design_images("valid")[:8]] + [face]
-    image, corners = design_scenes.design_scene(np.random.default_rng(3), faces, corners=True)
+    _, corners = design_scenes.design_scene(np.random.default_rng(3), faces, corners=True)
     assert corners and all(0 <= x1 < x2 <= design_scenes.SIZE and 0 <= y1 < y2 <= design_scenes.SIZE
                            for x1, y1, x2, y2 in corners)
