@@ -185,6 +185,28 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
+class CardsText(str):
+    """Cards named inside an engine's words: the text is their codes as a record writes them (``7H 8H``, what logs,
+    the journal and JSON keep), and ``cards`` lets a screen show them as it shows every other card (``7♥ 8♥``)."""
+
+    cards: tuple[Card, ...]
+    separator: str
+
+    def __new__(cls, cards: Iterable[Card], separator: str = " ") -> CardsText:
+        named = tuple(cards)
+        text = super().__new__(cls, separator.join(str(card) for card in named))
+        text.cards = named
+        text.separator = separator
+        return text
+
+    @property
+    def pretty(self) -> str:
+        return self.separator.join(card.pretty for card in self.cards)
+
+    def __reduce__(self) -> tuple[object, ...]:  # copy and pickle keep the cards
+        return (CardsText, (self.cards, self.separator))
+
+
 def standard_deck() -> tuple[Card, ...]:
     """The 52 cards, suit by suit (spades, hearts, diamonds, clubs), ace to king."""
     return tuple(Card(rank, suit) for suit in Suit for rank in Rank if rank is not Rank.JOKER)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cards import Card, CardsText
 from engine.phrases import COUNTED_FROM_ZERO, TEMPLATES, Phrase, people_numbers
 from engine.schmier.scoring import CARD_NAMES as SCHMIER_CARD_NAMES
 from journal.words import void_words
@@ -1158,10 +1159,13 @@ class Catalogue:
 
     def _param(self, value: Any) -> Any:
         # A message may carry another message (a problem inside an alert) or an engine's phrase: translate it too.
+        # Cards are shown as every screen shows them (7♥), never as the codes a record keeps (7H).
         if isinstance(value, Msg):
             return self.text(value)
         if isinstance(value, Phrase):
             return self.phrase(value)
+        if isinstance(value, (Card, CardsText)):
+            return value.pretty
         return value
 
 

@@ -57,7 +57,7 @@ def test_a_samloc_table_record_in_the_journal_replays_and_shows_its_violation(
     assert "seat 3 pays seat 1 190" not in out and "seat 3 pays seat 1 90" in out
     assert "seat 0" not in out  # every seat in words counted from 1
     code, vi = show(capsys, tmp_path, round_id, "--language", "vi")
-    assert code == 0 and "VI PHẠM" in vi and "ghế 3 đánh QS" in vi
+    assert code == 0 and "VI PHẠM" in vi and "ghế 3 đánh Q♠" in vi
 
 
 def test_a_sound_three_player_record_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -29,6 +29,11 @@ ENGLISH = re.compile(
 )
 
 
+
+def shown(text: str) -> str:
+    """An engine's English text as a screen shows it: its cards with their suits (``7H`` -> ``7♥``)."""
+    return re.sub(r"\b(10|[2-9AJQK])([SHDC])\b", lambda m: m.group(1) + "♠♥♦♣"["SHDC".index(m.group(2))], text)
+
 def english_words(text: str) -> list[str]:
     return [match.group(0) for match in ENGLISH.finditer(text)]
 
@@ -121,7 +126,7 @@ def as_table(text: str) -> str:
             _no_combination,
             "3H KC is not a combination: play a single, a pair, a triple, a quad or a straight of 3 to 10 cards "
             "in a row",
-            "3H KC không phải bộ hợp lệ: đánh lá lẻ, đôi, sám cô, tứ quý hoặc sảnh từ 3 đến 10 lá liên tiếp",
+            "3♥ K♣ không phải bộ hợp lệ: đánh lá lẻ, đôi, sám cô, tứ quý hoặc sảnh từ 3 đến 10 lá liên tiếp",
         ),
         (
             _passed_this_round,
@@ -140,7 +145,7 @@ def test_an_illegal_play_is_refused_in_the_dealers_language(act: object, english
     reason = act(hand)  # type: ignore[operator]
     # the engine's words count seats from 1, as the table does (its values, like the JSON, from 0)
     assert reason == as_table(english) and type(str(reason)) is str
-    assert Catalogue("en").phrase(reason) == as_table(english)
+    assert Catalogue("en").phrase(reason) == shown(as_table(english))  # cards on a screen as 7♥, not 7H
     words = Catalogue("vi").phrase(reason)
     assert words == as_table(vietnamese)
     assert not english_words(words), words
@@ -162,11 +167,11 @@ def test_payment_reasons_are_vietnamese() -> None:
     assert words == [
         "chưa đánh lá nào (tính 15 lá)",
         "chưa đánh lá nào (tính 15 lá)",
-        "thối: còn giữ 2S, 2H, tứ quý 8",
+        "thối: còn giữ 2♠, 2♥, tứ quý 8",
     ]
     log = Catalogue("vi").phrase(hand.history[-1].describe())
-    assert log == "ghế 1 đánh KS (lá K bích); ghế 1 hết bài và thắng ván", log
-    assert Catalogue("en").phrase(hand.history[-1].describe()) == hand.history[-1].describe()
+    assert log == "ghế 1 đánh K♠ (lá K bích); ghế 1 hết bài và thắng ván", log
+    assert Catalogue("en").phrase(hand.history[-1].describe()) == shown(hand.history[-1].describe())
     assert hand.history[-1].describe() == "seat 1 plays KS (the king of spades); seat 1 goes out and wins the hand"
 
 
@@ -177,7 +182,7 @@ def test_a_chop_is_worded_with_the_table_words() -> None:
     hand = play_out(hands, moves)
     vi = Catalogue("vi")
     assert vi.phrase(hand.history[1].describe()) == (
-        "ghế 2 đánh 7S 7H 7D 7C (tứ quý 7); ghế 2 chặt heo 2S của ghế 1: 5×cược (500), trả khi hết vòng"
+        "ghế 2 đánh 7♠ 7♥ 7♦ 7♣ (tứ quý 7); ghế 2 chặt heo 2♠ của ghế 1: 5×cược (500), trả khi hết vòng"
     )
     assert [vi.phrase(p.reason) for p in hand.settle().payments] == ["còn 9 lá", "chặt heo"]
 

@@ -435,11 +435,11 @@ def test_the_replay_command_holds_a_broken_record_with_exit_status_3(
     assert words.returncode == 3
     lines = words.stdout.splitlines()
     assert lines[0] == "Sâm Lốc table record, 3 players, bet 10, turn timer 20 s, standard rules; seat 1 would lead"
-    assert "  seat 3: 2D 5S QS 4D 6S 8S 10S JH KC AC" in lines
-    assert any(line.startswith("VIOLATION (bao1_duty): seat 3 played QS") for line in lines)
+    assert "  seat 3: 2♦ 5♠ Q♠ 4♦ 6♠ 8♠ 10♠ J♥ K♣ A♣" in lines
+    assert any(line.startswith("VIOLATION (bao1_duty): seat 3 played Q♠") for line in lines)
     assert any(line.startswith("HELD for a supervisor: 1 rules broken") for line in lines)
     vi = run_cli(dealer_assist, cli_env, path, "--language", "vi")
-    assert vi.returncode == 3 and "ghế 3 đánh QS khi còn AC" in vi.stdout and "TẠM GIỮ" in vi.stdout
+    assert vi.returncode == 3 and "ghế 3 đánh Q♠ khi còn A♣" in vi.stdout and "TẠM GIỮ" in vi.stdout
 
 
 def test_the_replay_command_settles_a_sound_record_with_exit_status_0(

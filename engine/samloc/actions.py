@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.cards import Card, parse_cards
+from engine.cards import Card, CardsText, parse_cards
 from engine.common import JSON, IllegalAction, check_keys, kind_of
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate, join
@@ -167,7 +167,7 @@ class Played:
 
     def describe(self) -> str:
         template = PLAYS_ON_TIMEOUT if self.timed_out else PLAYS
-        text = template(seat=self.seat, cards=" ".join(map(str, self.combo.cards)), combo=self.combo.describe())
+        text = template(seat=self.seat, cards=CardsText(self.combo.cards), combo=self.combo.describe())
         return join("; ", (text, *self.effects))
 
 
@@ -225,7 +225,7 @@ class Shown:
     def describe(self) -> str:
         if not self.cards:
             return SHOWS_NONE(seat=self.seat)
-        return SHOWS(seat=self.seat, cards=" ".join(map(str, self.cards)))
+        return SHOWS(seat=self.seat, cards=CardsText(self.cards))
 
 
 Record = SamDeclared | Played | Passed | InstantClaimed | Shown

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Self, TypeVar
 
-from engine.cards import Card, Rank
+from engine.cards import Card, CardsText, Rank
 from engine.common import JSON, IllegalAction, Payment, answers_yes, replay_actions
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate
@@ -294,7 +294,7 @@ class State:
         self._verify_holding(seat, cards)
         combo = classify(cards)
         if combo is None:
-            raise IllegalAction(NOT_A_COMBINATION(cards=" ".join(map(str, sort_cards(cards)))))
+            raise IllegalAction(NOT_A_COMBINATION(cards=CardsText(sort_cards(cards))))
         if self.top is not None:
             reason = why_not_beaten(self.top, combo, quad_beats_pair_of_twos=self.settings.quad_beats_pair_of_twos)
             if reason is not None:
@@ -304,7 +304,7 @@ class State:
     def _verify_holding(self, seat: int, cards: Sequence[Card]) -> None:
         missing = [card for card in cards if card not in self.hands[seat]]
         if missing:
-            raise IllegalAction(NOT_HOLDING(seat=seat, cards=" ".join(map(str, missing))))
+            raise IllegalAction(NOT_HOLDING(seat=seat, cards=CardsText(missing)))
 
     def verify_pass(self, seat: int) -> None:
         self._verify_seat_to_act(seat)
@@ -327,7 +327,7 @@ class State:
         if self.settings.timeout_keeps_bao1_duty and self._under_duty(seat):
             card, which = self.highest_single(seat), HIGHEST
         if named and named != (card,):
-            raise IllegalAction(TIMER_LAYS(seat=seat, which=which(), card=card, cards=" ".join(map(str, named))))
+            raise IllegalAction(TIMER_LAYS(seat=seat, which=which(), card=card, cards=CardsText(named)))
         return card
 
     def verify(self, action: Action) -> None:
@@ -477,7 +477,7 @@ class State:
             twos = sum(1 for card in top.cards if card.rank is Rank.TWO)
             value = min(settings.chop_cap_bets, settings.chop_bets * twos)
             self.chain = ChopChain(top_seat, seat, value)
-            chopped = " ".join(map(str, top.cards))
+            chopped = CardsText(top.cards)
             return [CHOPS(seat=seat, victim=top_seat, cards=chopped, value=value, amount=settings.times_bet(value))]
         if self.chain is not None and self.chain.chopper == top_seat:
             value = min(settings.chop_cap_bets, self.chain.value_bets + settings.overkill_step_bets)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import Card, Rank
+from engine.cards import Card, CardsText, Rank
 from engine.phrases import PhraseTemplate
 from engine.samloc.combos import power, sort_cards, straight_start
 
@@ -39,7 +39,7 @@ class InstantWin:
         return max(power(card.rank) for card in self.cards)
 
     def describe(self) -> str:
-        return WINS_ON_DEAL(seat=self.seat, name=self.name, cards=" ".join(map(str, self.cards)))
+        return WINS_ON_DEAL(seat=self.seat, name=self.name, cards=CardsText(self.cards))
 
 
 def instant_wins_of(seat: int, hand: Sequence[Card], *, sam_ngheo_giau: bool) -> list[InstantWin]:

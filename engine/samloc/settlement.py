@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.cards import Card, Rank
+from engine.cards import Card, CardsText, Rank
 from engine.common import JSON, IllegalAction, Payment
 from engine.phrases import PhraseTemplate, join
 from engine.samloc.combos import RANK_PLURALS, SETS, Kind, sort_cards
@@ -178,6 +178,6 @@ def _loser_dues(hand: Finished, loser: int) -> list[tuple[int, str]]:
 def thoi_cards(cards: tuple[Card, ...]) -> list[str]:
     """The 2s and the quads a hand still holds, each counted once (four 2s count as four 2s and a quad)."""
     counts = Counter(card.rank for card in cards)
-    twos = [str(card) for card in sort_cards(cards) if card.rank is Rank.TWO]
-    quads: list[str] = [SETS[Kind.QUAD](ranks=RANK_PLURALS[rank]()) for rank, n in counts.items() if n == 4]
+    twos: list[str] = [CardsText((card,)) for card in sort_cards(cards) if card.rank is Rank.TWO]
+    quads = [SETS[Kind.QUAD](ranks=RANK_PLURALS[rank]()) for rank, n in counts.items() if n == 4]
     return twos + quads

@@ -39,7 +39,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.cards import Card
+from engine.cards import Card, CardsText
 from engine.common import JSON, IllegalAction, replay_actions
 from engine.errors import InputError
 from engine.phrases import Phrase, PhraseTemplate, join
@@ -347,7 +347,7 @@ class TableState(State):
             cards = self.shown[seat] or ()
             if not instant_wins_of(seat, cards, sam_ngheo_giau=mode) or len(cards) != CARDS_PER_HAND:
                 violations.append(Violation(seat, "instant_false",
-                                            V_INSTANT_FALSE(seat=seat, cards=" ".join(map(str, cards)) or "-")))
+                                            V_INSTANT_FALSE(seat=seat, cards=CardsText(cards) or "-")))
         valid = [s for s in sorted(self.claims)
                  if len(self.shown[s] or ()) == CARDS_PER_HAND and instant_wins_of(s, self.shown[s] or (),
                                                                                     sam_ngheo_giau=mode)]
@@ -368,7 +368,7 @@ class TableState(State):
                 if wins:
                     best = max(wins, key=lambda win: win.top_power)
                     violations.append(Violation(seat, "instant_unclaimed", V_INSTANT_UNCLAIMED(
-                        seat=seat, name=best.name, cards=" ".join(map(str, best.cards)))))
+                        seat=seat, name=best.name, cards=CardsText(best.cards))))
             full = State(self.settings, deal, check_instant_wins=False)
             refused = self._replay_rebuilt(full, violations)
             if not refused and full.is_over:

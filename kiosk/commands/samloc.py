@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.cards import CardsText
 from engine.common import IllegalAction
 from engine.errors import InputError
 from kiosk.commands.language import add_language_options, catalogue_of
@@ -74,7 +75,7 @@ def run_replay(args: argparse.Namespace) -> int:
           mode=t(f"sl.mode.{settings.mode}"), player=hand.deal.leader))
     if not table:
         for seat, cards in enumerate(hand.hands):
-            say("  " + t("sl.cli.seat_cards", player=seat, cards=" ".join(map(str, cards))))
+            say("  " + t("sl.cli.seat_cards", player=seat, cards=CardsText(cards)))
     for win in hand.instant:
         say(phrase(win.describe()))
     for index, action in enumerate(actions):
@@ -108,7 +109,7 @@ def _print_rebuilt(hand: Any, catalogue: Any) -> None:
         if cards is None:
             print("  " + t("sl.cli.rebuilt_unknown", player=seat))
         else:
-            print("  " + t("sl.cli.seat_cards", player=seat, cards=" ".join(map(str, cards))))
+            print("  " + t("sl.cli.seat_cards", player=seat, cards=CardsText(cards)))
     for violation in hand.settle().violations:
         print(t("cli.violation", kind=violation.kind, message=catalogue.phrase(violation.message)))
 
