@@ -190,6 +190,30 @@ def test_samloc_refuses_at_once_what_the_felt_shows_wrong(tmp_path: Path) -> Non
     assert not next(cmd for cmd in c.view().commands if cmd.name == "pass").enabled
 
 
+def test_samloc_what_was_laid_or_picked_for_a_player_is_dropped_when_his_turn_moves_on(tmp_path: Path) -> None:
+    clock = ManualClock()
+    c = SamLocController({"bet": 10, "players": 3}, open_journal(tmp_path, clock), clock)
+    c.command("start")
+    c.on_table({"centre": (CardRead(parse_card("5S")),)})
+    c.command("play")
+    second = c.hand.turn
+    c.on_table({"centre": (CardRead(parse_card("5S")), CardRead(parse_card("9D")))})  # laid, not played
+    c.command("correct", zone="centre", index=0, card=parse_card("9H"))  # and corrected on the picker
+    assert [read.card for read in c.view().centre.cards] == [parse_card("9H")]
+    c.command("pass")
+    assert c.alert is None and c.hand.turn != second
+    assert c.view().centre.cards == ()  # nothing stays selected for the next player
+    c.command("play")
+    assert c.alert is not None and c.hand.turn != second  # nothing to play: he lays his own cards
+    c.on_table({"centre": (CardRead(parse_card("5S")), CardRead(parse_card("9H")), CardRead(parse_card("6C")))})
+    c.command("play")
+    assert c.alert is None and c.hand.top is not None and [str(x) for x in c.hand.top.cards] == ["6C"]
+    clock.advance(20)
+    c.on_table({"centre": (CardRead(parse_card("5S")), CardRead(parse_card("6C")), CardRead(parse_card("7C")))})
+    c.tick()  # the next player's time runs out: he passes, and the 7C he had laid is his again
+    assert c.view().centre.cards == ()
+
+
 def test_samloc_a_violation_holds_the_settlement_for_a_supervisor(tmp_path: Path) -> None:
     """A loser shows 9 cards where he holds 10: the hand is rebuilt, found short, and held."""
     clock = ManualClock()

@@ -812,6 +812,9 @@ def test_a_schmier_hand_bids_trump_discards_tricks_to_the_six_points(display: st
     titles = {"High", "Low", "Right bauer", "Left bauer", "Joker", "Game"}
     assert all(line.split(":")[0] in titles for line in log[:-1]) and log[-2].startswith("Game:"), log
     assert "made it" in log[-1] or "went set" in log[-1]
+    assert not any(result["log_cut"].values()), result["log_cut"]  # all six points and the bid, in every language
+    for language in ("vi", "km"):
+        assert len(result["languages"][f"22-schmier-results-{language}"].splitlines()) == len(log)
     assert result["results"]["log"]
     events = _journal_kinds(tmp_path / "data")
     kinds = [kind for _, kind, _ in events]

@@ -33,6 +33,7 @@ from engine.clock import Clock
 from engine.errors import InputError
 from engine.phrases import Phrase, renumber_seats
 from engine.samloc import ClaimInstant, Settings, TableDeal, TableState, dealt_in, settings_from_json
+from engine.samloc.actions import Passed
 from engine.samloc.table import MIN_PLAYERS
 from journal import Journal
 from journal.events import CardsCorrected, CardsRead, Note
@@ -481,6 +482,8 @@ class SamLocController:
     def _record(self, record: Any) -> None:
         assert self.round_id is not None and self.hand is not None
         self.journal.record_action(self.round_id, record)
+        if isinstance(record, Passed):  # the turn moved on without a play: the cards laid or picked for this player
+            self.stale |= {read.card for read in self._new_reads()}  # are not the next one's (he takes them back)
         self.turn_since = self.clock.monotonic()
         self.timer_ran_out = False
         if self.hand.is_over:
