@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import InputError
 from engine.phrases import Phrase
 from journal.paths import DATA_ENV, default_journal_path, default_key_path
-from journal.words import LOGS, Words, anchor_why, english, void_words, who_words, zone_words
+from journal.words import (
+    LOGS,
+    SEATS_FROM_ONE,
+    Words,
+    anchor_why,
+    english,
+    seat_number,
+    void_words,
+    who_words,
+    zone_words,
+)
 
 LANGUAGES = ("en", "vi", "km")  # the kiosk's (kiosk.i18n), which the journal may not import
 
@@ -483,17 +493,11 @@ def _signed(amount: int) -> str:
     return f"{amount:+d}" if amount else "0"
 
 
-SEATS_FROM_ONE = ("samloc", "schmier")
-"""The games whose journal counts seats from 0 (in its JSON) and whose tables count them from 1 (in words)."""
-
-
 def _party(party: str, say: Say | None = None, game: str = "") -> str:
-    from_one = game in SEATS_FROM_ONE  # as the table numbers them, like the engines' words
-    if say is None:
-        return f"seat {int(party) + 1 if from_one else party}" if party.isdigit() else party
-    if party.isdigit():
-        return say("party.seat", seat=int(party) + 1 if from_one else party)
-    return say("party.house") if party == "house" else party
+    if not party.isdigit():
+        return say("party.house") if say is not None and party == "house" else party
+    seat = seat_number(party, game)  # as the table numbers it, like the engines' words
+    return say("party.seat", seat=seat) if say is not None else f"seat {seat}"
 
 
 def _net(nets: dict[str, int] | None, party: str) -> str:

@@ -236,6 +236,22 @@ LOGS = {
 _PANEL_VOID = "dealer pressed VOID on the panel"  # the reason the controllers journal for the panel's VOID
 
 
+SEATS_FROM_ONE = ("samloc", "schmier")
+"""The games whose journal counts seats and teams from 0 (actions, payments, nets): people count them from 1."""
+
+
+def seat_number(party: str, game: str) -> str:
+    """A seat of a round's payments or nets as people number it at its game's table (Sâm Lốc's and Schmier's
+    journal keeps ``"0"`` for the first seat, Bài Bửu's the position itself); another party (``house``) as is.
+
+    >>> seat_number("0", "samloc"), seat_number("3", "baibuu"), seat_number("house", "baibuu")
+    ('1', '3', 'house')
+    """
+    if party.isdigit() and game in SEATS_FROM_ONE:
+        return str(int(party) + 1)
+    return party
+
+
 def zone_words(zone: str) -> str:
     """A camera zone's name (``seat3.high``, ``house.low``, ``centre``, ``pile``) as a phrase; another as is."""
     place = re.fullmatch(r"(house|seat(\d+))\.(high|low)", zone)

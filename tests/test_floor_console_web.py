@@ -346,3 +346,66 @@ def test_reports_per_table_hold_and_charts_in_both_languages(floor: Floor) -> No
         == "/reports"
     page = web.get("/reports").text
     assert "Báo cáo" in page and "Tỷ lệ giữ" in page and "Số ván theo bàn" in page
+
+
+class WordsFromZero:
+    """A kiosk as it journaled before its words counted seats from 1: "seat 0 plays 3S" in each action's words, and
+    results lines naming seats by their JSON index."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.journal, name)
+
+    def record_action(self, round_id: int, record: Any) -> Any:
+        old = re.sub(r"\b(seat|team) (\d+)", lambda m: f"{m[1]} {int(m[2]) - 1}", str(record.describe()))
+        return self.journal.record_action(round_id, OldWords(record, old))
+
+
+class OldWords:
+    def __init__(self, record: Any, words: str) -> None:
+        self.record, self.words = record, words
+
+    def to_json(self) -> Any:
+        return self.record.to_json()
+
+    def describe(self) -> str:
+        return self.words
+
+
+def test_a_card_table_round_journaled_with_seats_from_0_is_reviewed_with_seats_from_1(
+        floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
+    dsn, _clock, _db = floor
+    folder = tmp_path / "k8"
+    folder.mkdir(mode=0o700)
+    journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id="K-8", table_id="T8",
+                           clock=ManualClock())
+    journal.recover()
+    rng = random.Random(8)
+    rounds = [play_round(WordsFromZero(journal), "samloc", rng, incidents=False)[0]]  # type: ignore[arg-type]
+    for _ in range(20):  # a Schmier hand played out (not thrown in)
+        round_id, hand = play_round(WordsFromZero(journal), "schmier", rng, incidents=False)  # type: ignore[arg-type]
+        if not hand.settle().thrown_in:
+            rounds.append(round_id)
+            break
+    journal.close()
+    with psycopg.connect(dsn) as conn:
+        login = add_kiosk(conn, "K-8", "T8", chain_key=load_key(folder / "journal.key", create=False))
+    dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+    Shipper(folder / "journal.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
+    web = client(floor)
+    sign_in(web, "auditor")
+    assert len(rounds) == 2
+    for round_id in rounds:
+        page = web.get(f"/rounds/K-8/{round_id}").text
+        assert 'id="verdict">The replay agrees' in page
+        events = re.search(r'<table class="events".*?</table>', page, re.S)[0]  # type: ignore[index]
+        assert "seat 0" not in events and "team 0" not in events, events
+        assert re.search(r"<td>seat 1 (plays|bids|passes)", events), events
+        assert re.search(r"<td>results shown: seat \d [+-]\d+", events), events
+        replayed = page.split("<section>")[1]
+        assert "seat 0" not in replayed, replayed
+        if round_id == rounds[0]:  # Sâm Lốc pays seat to seat; Schmier scores teams (no payments)
+            assert re.search(r"seat [1-4] → seat [1-4]: \d+", replayed), replayed
+        assert re.search(r"Nets: seat [1-6] [+-]\d+", replayed), replayed

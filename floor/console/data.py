@@ -16,6 +16,7 @@ from engine.errors import InputError
 from floor.console.charts import bar_chart
 from journal import review as journal_review
 from journal.store import Entry
+from journal.words import SEATS_FROM_ONE, seat_number
 
 OUTCOMES = ("settled", "voided", "open")
 GAMES = ("baibuu", "samloc", "schmier")
@@ -315,6 +316,10 @@ class Review:
     frames: tuple[Frame, ...]
     describe: Callable[[Entry], str] = field(repr=False)
 
+    def seat(self, party: object) -> str:
+        """A party of the payments and nets as the round's table numbers its seats (from 1 at the card games)."""
+        return seat_number(str(party), self.detail.summary.game)
+
 
 def review(conn: Any, kiosk_id: str, round_id: int) -> Review:
     """The round rebuilt from its central events and replayed through the engine, beside what was shown and paid."""
@@ -331,7 +336,29 @@ def review(conn: Any, kiosk_id: str, round_id: int) -> Review:
     summaries = journal_review.summarize(reader)  # type: ignore[arg-type]
     detail = journal_review.round_detail(reader, round_id, summaries)  # type: ignore[arg-type]
     corrections = tuple(_describe(e) for e in detail.entries if e.kind == "cards_corrected")
-    return Review(detail, corrections, _frames(conn, kiosk_id, detail.entries), _describe)
+    return Review(detail, corrections, _frames(conn, kiosk_id, detail.entries), _describer(detail))
+
+
+def _describer(detail: journal_review.RoundDetail) -> Callable[[Entry], str]:
+    """How the round's events read: at the card games, each action in today's words (seats from 1) replayed from
+    its JSON, and the results by the nets, so that a journal written while its words counted seats from 0 reads as
+    the table counts them too; any other event as the journal wrote it."""
+    game = detail.summary.game
+    if game not in SEATS_FROM_ONE:
+        return _describe
+    words = detail.replayed.descriptions
+
+    def describe(entry: Entry) -> str:
+        index = entry.payload.get("index") if entry.kind == "action_recorded" else None
+        if isinstance(index, int) and 0 <= index < len(words):
+            return str(words[index])
+        if entry.kind in ("results_shown", "round_settled") and isinstance(entry.payload.get("nets"), dict):
+            nets = ", ".join(f"seat {seat_number(str(party), game)} {amount:+d}"
+                             for party, amount in entry.payload["nets"].items() if amount)
+            return f"{_describe(entry) if entry.kind == 'round_settled' else 'results shown'}: {nets or 'all even'}"
+        return _describe(entry)
+
+    return describe
 
 
 def _frames(conn: Any, kiosk_id: str, entries: Sequence[Entry]) -> tuple[Frame, ...]:
