@@ -176,6 +176,25 @@ S = TypeVar("S", bound=GameState[Any, Any])
 REFUSED_ACTION = PhraseTemplate("replay.refused_action", "action {index}: {error}")
 
 
+def record_actions(data: object, *, game: str, what: str, keys: Sequence[str], example: str
+                   ) -> list[Mapping[str, JSON]]:
+    """The actions of a hand file or a table record (``what``: "a Schmier hand file"), its outer shape checked: a
+    JSON object of ``game`` with none but ``keys``, whose actions are a list. A malformed one raises ``InputError``
+    saying what to fix."""
+    if not isinstance(data, Mapping):
+        named = ", ".join(key for key in keys if key not in ("game", "note", "now"))
+        raise InputError(f"{what} is a JSON object with {named}")
+    if data.get("game", game) != game:
+        raise InputError(f"this is a {data.get('game')!r} file, not {what}")
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise InputError(f"unknown key {', '.join(map(repr, unknown))} in {what}; its keys are {', '.join(keys)}")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise InputError(f'"actions" must be a list of actions such as {example}')
+    return actions
+
+
 def replay_actions(state: S, actions: Sequence[Mapping[str, JSON]], read: Callable[[Mapping[str, JSON]], Any]) -> S:
     """Apply recorded actions (their JSON, in today's envelope or an older form ``read`` understands) in order;
     an illegal one raises ``IllegalAction`` starting with ``action <index>: ``. Shared by every game's ``replay``."""

@@ -97,5 +97,5 @@ def test_deals_ten_cards_to_each_seat_from_one_deck() -> None:
 
 
 def test_the_table_and_the_deal_must_agree_on_the_number_of_players() -> None:
-    with pytest.raises(InputError, match="the table seats 3 players but the deal has 2 hands"):
+    with pytest.raises(InputError, match="the table seats 3 players but 2 were dealt in"):
         start(HANDS, players=3)

@@ -382,7 +382,7 @@ def test_a_table_record_is_refused_where_malformed() -> None:
     record = two_player_record()
     with pytest.raises(InputError, match="one entry per seat"):
         from_record(record | {"revealed": [None]})
-    with pytest.raises(InputError, match="unknown key kept"):
+    with pytest.raises(InputError, match="unknown key 'kept' in a Sâm Lốc table record"):
         from_record(record | {"kept": []})
     with pytest.raises(InputError, match="2 to 4"):
         from_record(record | {"players": 5})

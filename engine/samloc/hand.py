@@ -22,9 +22,9 @@ from dataclasses import InitVar, dataclass, field
 from typing import Self, TypeVar
 
 from engine.cards import Card, CardsText, Rank
-from engine.common import JSON, IllegalAction, Payment, answers_yes, replay_actions
+from engine.common import JSON, IllegalAction, Payment, answers_yes, record_actions, replay_actions
 from engine.errors import InputError
-from engine.phrases import PhraseTemplate
+from engine.phrases import Phrase, PhraseTemplate
 from engine.samloc.actions import (
     Action,
     ClaimInstant,
@@ -173,9 +173,20 @@ class State:
         if self.history or self.hands:
             return  # a state given in full (dataclass copy, tests)
         settings, deal = self.settings, self.deal
+        self._seat_the_table()
+        winners = instant_winners(deal.hands, sam_ngheo_giau=settings.sam_ngheo_giau) if check_instant_wins else ()
+        if winners:
+            self.instant = winners
+            self.turn = None
+            self.outcome = Outcome("instant_win", tuple(win.seat for win in winners))
+
+    def _seat_the_table(self) -> None:
+        """Check that the deal fits the table (its seat count, every balance at least the bet) and seat the
+        players: the hands as dealt, nobody has played, the leader to act."""
+        settings, deal = self.settings, self.deal
         seats = settings.seat_count
         if seats is not None and seats != deal.players:
-            raise InputError(f"the table seats {seats} players but the deal has {deal.players} hands")
+            raise InputError(f"the table seats {seats} players but {deal.players} were dealt in")
         if settings.balances is not None:
             for seat, coins in enumerate(settings.balances):
                 if coins < settings.bet:
@@ -183,11 +194,6 @@ class State:
         self.hands = deal.hands
         self.has_played = (False,) * deal.players
         self.turn = deal.leader
-        winners = instant_winners(deal.hands, sam_ngheo_giau=settings.sam_ngheo_giau) if check_instant_wins else ()
-        if winners:
-            self.instant = winners
-            self.turn = None
-            self.outcome = Outcome("instant_win", tuple(win.seat for win in winners))
 
     @classmethod
     def start(cls, settings: Settings, deal: Deal) -> State:
@@ -264,11 +270,14 @@ class State:
 
     # ----- checks -----
 
+    def _verify_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(NO_SUCH_SEAT(seat=seat, last=self.players - 1))
+
     def _verify_seat_to_act(self, seat: int) -> None:
         if self.is_over:
             raise IllegalAction(HAND_OVER())
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(NO_SUCH_SEAT(seat=seat, last=self.players - 1))
+        self._verify_seat(seat)
         if seat != self.turn:
             if seat in self.passed:
                 raise IllegalAction(PASSED_THIS_ROUND(seat=seat))
@@ -277,8 +286,7 @@ class State:
     def verify_declare_sam(self, seat: int) -> None:
         if self.is_over:
             raise IllegalAction(HAND_OVER())
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(NO_SUCH_SEAT(seat=seat, last=self.players - 1))
+        self._verify_seat(seat)
         if self.declarer is not None:
             raise IllegalAction(SAM_ALREADY_DECLARED(seat=self.declarer))
         if self.started:
@@ -322,13 +330,17 @@ class State:
             if named:
                 raise IllegalAction(TIMER_PASSES(seat=seat))
             return None
-        card = min(self.hands[seat], key=lambda c: power(c.rank))
-        which = LOWEST
-        if self.settings.timeout_keeps_bao1_duty and self._under_duty(seat):
-            card, which = self.highest_single(seat), HIGHEST
+        card, which = self.timer_single(seat)
         if named and named != (card,):
-            raise IllegalAction(TIMER_LAYS(seat=seat, which=which(), card=card, cards=CardsText(named)))
+            raise IllegalAction(TIMER_LAYS(seat=seat, which=which, card=card, cards=CardsText(named)))
         return card
+
+    def timer_single(self, seat: int) -> tuple[Card, Phrase]:
+        """The single the timer lays for ``seat`` when he must lead, and which it is in words: his lowest, or his
+        highest while he is under the báo-1 duty (when ``timeout_keeps_bao1_duty`` is on)."""
+        if self.settings.timeout_keeps_bao1_duty and self._under_duty(seat):
+            return self.highest_single(seat), HIGHEST()
+        return min(self.hands[seat], key=lambda c: power(c.rank)), LOWEST()
 
     def verify(self, action: Action) -> None:
         """Raise ``IllegalAction`` with the reason when ``action`` may not be applied now."""
@@ -556,8 +568,11 @@ class State:
         }
 
     def snapshot(self) -> dict[str, JSON]:
+        return {"hands": [[str(card) for card in cards] for cards in self.hands], **self._play_snapshot()}
+
+    def _play_snapshot(self) -> dict[str, JSON]:
+        """Where the play stands (turn, the combination on top, who passed, the declarer, the result)."""
         return {
-            "hands": [[str(card) for card in cards] for cards in self.hands],
             "turn": self.turn,
             "top": None if self.top is None else [str(card) for card in self.top.cards],
             "passed": sorted(self.passed),
@@ -567,16 +582,8 @@ class State:
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> State:
-        if not isinstance(data, Mapping):
-            raise InputError("a Sâm Lốc hand must be a JSON object with table, hands, leader and actions")
-        if data.get("game", GAME) != GAME:
-            raise InputError(f"this is a {data.get('game')!r} hand, not a Sâm Lốc ({GAME}) hand")
-        unknown = sorted(set(data) - {"game", "table", "hands", "leader", "actions", "now"})
-        if unknown:
-            raise InputError(f"unknown key {', '.join(unknown)} in a Sâm Lốc hand")
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise InputError('"actions" must be a list of actions')
+        actions = record_actions(data, game=GAME, what="a Sâm Lốc hand file", keys=HAND_FILE_KEYS,
+                                 example=ACTION_EXAMPLE)
         deal = {"hands": data.get("hands"), "leader": data.get("leader")}
         hand = replay(settings_from_json(data.get("table", {})), deal, actions)
         if "now" in data and data["now"] != hand.snapshot():
@@ -591,6 +598,9 @@ class State:
 
 
 T = TypeVar("T")
+
+HAND_FILE_KEYS = ("game", "table", "hands", "leader", "actions", "now")
+ACTION_EXAMPLE = '{"kind": "play", "seat": 0, "cards": ["3S"]}'
 
 
 def _replace(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

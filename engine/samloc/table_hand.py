@@ -37,10 +37,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.cards import Card, CardsText
-from engine.common import JSON, IllegalAction, replay_actions
+from engine.common import JSON, IllegalAction, record_actions, replay_actions
 from engine.errors import InputError
 from engine.phrases import Phrase, PhraseTemplate, join
 from engine.samloc.actions import (
@@ -59,7 +59,7 @@ from engine.samloc.actions import (
 )
 from engine.samloc.combos import Combo, classify
 from engine.samloc.deal import Deal, DealError
-from engine.samloc.hand import BAO1_BROKEN, BELOW_BET, HAND_OVER, HIGHEST, LOWEST, NO_SUCH_SEAT, State
+from engine.samloc.hand import ACTION_EXAMPLE, BAO1_BROKEN, HAND_OVER, State
 from engine.samloc.instant import instant_winners, instant_wins_of
 from engine.samloc.outcome import Outcome
 from engine.samloc.settlement import Settlement, settle
@@ -174,21 +174,12 @@ class TableState(State):
     def __post_init__(self, check_instant_wins: bool) -> None:
         if self.history or self.played:
             return  # a state given in full (copy)
-        settings, deal = self.settings, self.deal
+        deal = self.deal
         if not isinstance(deal, TableDeal):
             raise InputError("a hand followed at the table starts from a TableDeal (how many play, who leads)")
-        seats = settings.seat_count
-        if seats is not None and seats != deal.players:
-            raise InputError(f"the table seats {seats} players but {deal.players} were dealt in")
-        if settings.balances is not None:
-            for seat, coins in enumerate(settings.balances):
-                if coins < settings.bet:
-                    raise InputError(BELOW_BET(seat=seat, coins=coins, bet=settings.bet))
-        self.hands = deal.hands
-        self.has_played = (False,) * deal.players
+        self._seat_the_table()
         self.played = ((),) * deal.players
         self.shown = (None,) * deal.players
-        self.turn = deal.leader
 
     # ----- what the table knows
 
@@ -251,8 +242,7 @@ class TableState(State):
 
     def _verify_table_action(self, action: ClaimInstant | Show) -> None:
         seat = action.seat
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(NO_SUCH_SEAT(seat=seat, last=self.players - 1))
+        self._verify_seat(seat)
         if isinstance(action, ClaimInstant):
             if seat in self.claims:
                 raise IllegalAction(CLAIMED_TWICE(seat=seat))
@@ -343,14 +333,14 @@ class TableState(State):
     def _settle_claims(self) -> tuple[Settlement, State | None]:
         violations = self.check_cards()
         mode = self.settings.sam_ngheo_giau
+        valid = []
         for seat in sorted(self.claims):
             cards = self.shown[seat] or ()
-            if not instant_wins_of(seat, cards, sam_ngheo_giau=mode) or len(cards) != CARDS_PER_HAND:
+            if len(cards) == CARDS_PER_HAND and instant_wins_of(seat, cards, sam_ngheo_giau=mode):
+                valid.append(seat)
+            else:
                 violations.append(Violation(seat, "instant_false",
                                             V_INSTANT_FALSE(seat=seat, cards=CardsText(cards) or "-")))
-        valid = [s for s in sorted(self.claims)
-                 if len(self.shown[s] or ()) == CARDS_PER_HAND and instant_wins_of(s, self.shown[s] or (),
-                                                                                    sam_ngheo_giau=mode)]
         hands = [self.shown[s] if s in valid else None for s in range(self.players)]
         wins = instant_winners(hands, sam_ngheo_giau=mode)
         view = copy.copy(self)
@@ -385,10 +375,9 @@ class TableState(State):
         for index, action in enumerate(actions):
             try:
                 if isinstance(action, Timeout) and action.cards and full.top is None:
-                    expected = full._timer_card(action.seat, ())
-                    if expected is not None and (expected,) != action.cards:
-                        which = HIGHEST() if full._under_duty(action.seat) and \
-                            full.settings.timeout_keeps_bao1_duty else LOWEST()
+                    full._verify_seat_to_act(action.seat)
+                    expected, which = full.timer_single(action.seat)
+                    if (expected,) != action.cards:
                         violations.append(Violation(action.seat, "timer_card", V_TIMER_CARD(
                             seat=action.seat, laid=action.cards[0], which=which, card=expected)))
                         combo = classify(action.cards)
@@ -403,8 +392,7 @@ class TableState(State):
         return False
 
     def _checked(self, settlement: Settlement, violations: list[Violation]) -> Settlement:
-        return Settlement(settlement.result, settlement.winners, settlement.payments, settlement.players,
-                          tuple(violations), checked=True)
+        return replace(settlement, violations=tuple(violations), checked=True)
 
     def next_leader(self) -> int:
         if self.claims and self.outcome is not None:
@@ -415,15 +403,8 @@ class TableState(State):
     # ----- the table record
 
     def snapshot(self) -> dict[str, JSON]:
-        return {
-            "played": [[str(card) for card in cards] for cards in self.played],
-            "turn": self.turn,
-            "top": None if self.top is None else [str(card) for card in self.top.cards],
-            "passed": sorted(self.passed),
-            "declarer": self.declarer,
-            "claims": list(self.claims),
-            "result": None if self.outcome is None else self.outcome.result,
-        }
+        return {"played": [[str(card) for card in cards] for cards in self.played], **self._play_snapshot(),
+                "claims": list(self.claims)}
 
     def to_json(self) -> dict[str, JSON]:
         """The table record: table, players, leader, actions and the cards each seat showed (null: none)."""
@@ -461,18 +442,8 @@ def _breaches(full: State) -> list[Violation]:
 def read_record(data: Mapping[str, JSON]) -> tuple[Settings, TableDeal, list[Mapping[str, JSON]]]:
     """The parts of a table record: the settings, the deal (players, leader) and the actions, the cards shown
     appended as ``show`` actions."""
-    if not isinstance(data, Mapping):
-        raise InputError("a Sâm Lốc table record is a JSON object with table, players, leader, actions, revealed")
-    if data.get("game", GAME) != GAME:
-        raise InputError(f"this is a {data.get('game')!r} record, not a Sâm Lốc ({GAME}) one")
-    unknown = sorted(set(data) - set(RECORD_KEYS))
-    if unknown:
-        raise InputError(f"unknown key {', '.join(unknown)} in a Sâm Lốc table record; its keys are "
-                         f"{', '.join(RECORD_KEYS)}")
+    actions = record_actions(data, game=GAME, what="a Sâm Lốc table record", keys=RECORD_KEYS, example=ACTION_EXAMPLE)
     deal = table_deal_from_json({"players": data.get("players"), "leader": data.get("leader")})
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise InputError('"actions" must be a list of actions')
     revealed = data.get("revealed", [None] * deal.players)
     if not isinstance(revealed, list) or len(revealed) != deal.players:
         raise InputError(f'"revealed" is one entry per seat ({deal.players}): the cards it showed, or null')

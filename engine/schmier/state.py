@@ -27,7 +27,7 @@ from enum import Enum
 from typing import Any, Self
 
 from engine.cards import Card, Suit
-from engine.common import JSON, IllegalAction, answers_yes, replay_actions
+from engine.common import JSON, IllegalAction, answers_yes, record_actions, replay_actions
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate, join
 from engine.schmier import bidding, discards, tricks
@@ -305,12 +305,25 @@ class State:
         del self.kept[: len(cards)]
         self.hands[seat] = [card for card in self.hands[seat] if card not in cards] + list(replacements)
         self.discarded[seat], self.received[seat] = cards, replacements
+        self._next_discarder(seat)
+        effect = GETS(cards=" ".join(card.pretty for card in replacements)) if replacements else ""
+        return self._record(Discard(seat, cards), effect)
+
+    def _next_discarder(self, seat: int) -> None:
+        """After ``seat`` discarded: the next player discards, the dealer last (he takes up what is kept)."""
         following = next_seat(seat)
         if following == self.dealer:
             self.phase = Phase.DEALER_DISCARD
         self.turn = following
-        effect = GETS(cards=" ".join(card.pretty for card in replacements)) if replacements else ""
-        return self._record(Discard(seat, cards), effect)
+
+    def _play_begins(self, taken_up: int, face_up: Sequence[Card] = ()) -> str:
+        """After the dealer's discard: the bidder leads the first trick. What it caused, in words."""
+        self.phase, self.turn = Phase.PLAY, self.bidder
+        effects = [TOOK_UP(count=taken_up)]
+        if face_up:
+            effects.append(FACE_UP(cards=" ".join(card.pretty for card in face_up)))
+        effects.append(LEADS(seat=self.bidder))
+        return join("; ", effects)
 
     def _dealer_holding(self) -> list[Card]:
         return self.hands[self.dealer] + self.kept
@@ -321,13 +334,7 @@ class State:
         self.hands[seat] = [card for card in self._dealer_holding() if card not in cards]
         self.kept = []
         self.discarded[seat], self.received[seat] = cards, ()
-        self.phase, self.turn = Phase.PLAY, self.bidder
-        effects = [TOOK_UP(count=taken_up)]
-        face_up = self.face_up_discards()
-        if face_up:
-            effects.append(FACE_UP(cards=" ".join(card.pretty for card in face_up)))
-        effects.append(LEADS(seat=self.bidder))
-        return self._record(Discard(seat, cards), join("; ", effects))
+        return self._record(Discard(seat, cards), self._play_begins(taken_up, self.face_up_discards()))
 
     def play(self, seat: int, card: Card) -> Record:
         self.verify_play(seat, card)
@@ -437,11 +444,15 @@ class State:
             "bidder": self.bidder,
             "bid": self.high_bid,
             "trump": None if self.trump is None else self.trump.value,
-            "hands": [[str(card) for card in held] for held in self.hands],
+            **self._cards_snapshot(),
             "trick": [{"seat": seat, "card": str(card)} for seat, card in self.current],
             "trick_winners": [trick.winner for trick in self.tricks],
             "scores": list(self.scores),
         }
+
+    def _cards_snapshot(self) -> dict[str, JSON]:
+        """The cards a snapshot names: each seat's hand (a hand followed at the table knows only what was played)."""
+        return {"hands": [[str(card) for card in held] for held in self.hands]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> State:
@@ -457,23 +468,12 @@ class State:
 
 
 HAND_FILE_KEYS = ("game", "note", "settings", "dealer", "scores", "hands", "kept", "actions", "now")
+ACTION_EXAMPLE = '{"kind": "bid", "seat": 1, "amount": 3}'
 
 
 def read_hand_file(data: Mapping[str, JSON]) -> tuple[Settings, Deal, list[Mapping[str, JSON]], JSON]:
     """The parts of a hand file: settings (optional), the deal, the actions and the snapshot "now" (or None)."""
-    if not isinstance(data, Mapping):
-        raise InputError("a Schmier hand file is a JSON object with dealer, scores, hands, kept and actions")
-    if data.get("game", GAME) != GAME:
-        raise InputError(f"this is a {data.get('game')!r} file, not a Schmier hand")
-    unknown = sorted(set(data) - set(HAND_FILE_KEYS))
-    if unknown:
-        raise InputError(
-            f"unknown key {', '.join(map(repr, unknown))} in a Schmier hand file; "
-            f"the keys are {', '.join(HAND_FILE_KEYS)}"
-        )
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise InputError('actions: give a list of actions such as {"seat": 1, "bid": 3}')
+    actions = record_actions(data, game=GAME, what="a Schmier hand file", keys=HAND_FILE_KEYS, example=ACTION_EXAMPLE)
     settings = settings_from_json(data.get("settings", {}))
     return settings, deal_from_json(data), actions, data.get("now")
 

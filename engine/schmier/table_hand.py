@@ -17,20 +17,20 @@ actions as in a hand file except the discards, which are counts: ``{"kind": "dis
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.cards import Card
-from engine.common import JSON, IllegalAction, replay_actions
+from engine.common import JSON, IllegalAction, record_actions, replay_actions
 from engine.errors import InputError
-from engine.phrases import PhraseTemplate, join
+from engine.phrases import PhraseTemplate
 from engine.schmier import tricks
 from engine.schmier.actions import SUIT_WORDS, Action, Discard, DiscardCount, Record, action_from_json
 from engine.schmier.deal import Deal, DealError
-from engine.schmier.ranks import SEATS, TEAMS, effective_suit, next_seat, protected_trumps
+from engine.schmier.ranks import SEATS, TEAMS, effective_suit, protected_trumps
 from engine.schmier.scoring import Settlement
 from engine.schmier.settings import HAND_SIZE, KEPT_SIZE, MAX_DISCARD, Settings, settings_from_json
-from engine.schmier.state import GAME, LEADS, TOOK_UP, Phase, State
+from engine.schmier.state import ACTION_EXAMPLE, GAME, Phase, State
 from engine.violations import Violation
 
 # Why a table action is refused at once, and what it caused (seats counted from 1 in the words).
@@ -159,14 +159,10 @@ class TableState(State):
         self.discard_counts[seat] = count
         if self.phase is Phase.DISCARD:
             self.kept_left -= count
-            following = next_seat(seat)
-            if following == self.dealer:
-                self.phase = Phase.DEALER_DISCARD
-            self.turn = following
+            self._next_discarder(seat)
             return self._record(DiscardCount(seat, count), GETS_COUNT(count=count) if count else "")
         taken_up, self.kept_left = self.kept_left, 0
-        self.phase, self.turn = Phase.PLAY, self.bidder
-        return self._record(DiscardCount(seat, count), join("; ", [TOOK_UP(count=taken_up), LEADS(seat=self.bidder)]))
+        return self._record(DiscardCount(seat, count), self._play_begins(taken_up))
 
     # ----- the hand rebuilt at its end
 
@@ -201,30 +197,15 @@ class TableState(State):
 
     def settle(self) -> Settlement:
         """The hand's score with every rule found broken; a score with violations is held for a supervisor."""
-        result = super().settle()
-        return Settlement(
-            result.points, result.card_points, result.taken, result.hand_points, result.scores_before,
-            result.scores_after, result.bidder, result.bid, result.made, result.winner, result.payments,
-            self.violations(), checked=True,
-        )
+        return replace(super().settle(), violations=self.violations(), checked=True)
 
     # ----- the table record
 
     def _key(self) -> tuple[Any, ...]:
         return (*super()._key(), self.played, self.discard_counts, self.kept_left)
 
-    def snapshot(self) -> dict[str, JSON]:
-        return {
-            "phase": self.phase.value,
-            "turn": self.turn,
-            "bidder": self.bidder,
-            "bid": self.high_bid,
-            "trump": None if self.trump is None else self.trump.value,
-            "played": [[str(card) for card in cards] for cards in self.played],
-            "trick": [{"seat": seat, "card": str(card)} for seat, card in self.current],
-            "trick_winners": [trick.winner for trick in self.tricks],
-            "scores": list(self.scores),
-        }
+    def _cards_snapshot(self) -> dict[str, JSON]:
+        return {"played": [[str(card) for card in cards] for cards in self.played]}
 
     def to_json(self) -> dict[str, JSON]:
         """The table record: settings, dealer, scores going in and the actions (discards as counts)."""
@@ -243,17 +224,7 @@ class TableState(State):
 
 def read_record(data: Mapping[str, JSON]) -> tuple[Settings, TableDeal, list[Mapping[str, JSON]]]:
     """The parts of a table record: the settings, the deal (dealer, scores) and the actions."""
-    if not isinstance(data, Mapping):
-        raise InputError("a Schmier table record is a JSON object with settings, dealer, scores and actions")
-    if data.get("game", GAME) != GAME:
-        raise InputError(f"this is a {data.get('game')!r} record, not a Schmier one")
-    unknown = sorted(set(data) - set(RECORD_KEYS))
-    if unknown:
-        raise InputError(f"unknown key {', '.join(map(repr, unknown))} in a Schmier table record; its keys are "
-                         f"{', '.join(RECORD_KEYS)}")
-    actions = data.get("actions", [])
-    if not isinstance(actions, list):
-        raise InputError('actions: give a list of actions such as {"kind": "bid", "seat": 1, "amount": 3}')
+    actions = record_actions(data, game=GAME, what="a Schmier table record", keys=RECORD_KEYS, example=ACTION_EXAMPLE)
     deal = table_deal_from_json({"dealer": data.get("dealer"), "scores": data.get("scores")})
     return settings_from_json(data.get("settings", {})), deal, actions
 
