@@ -8,7 +8,7 @@ import io
 import random
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -285,6 +285,24 @@ def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
     assert only_voided and {r["status"] for r in only_voided} == {"voided"}
 
 
+def ship_kiosk(floor: Floor, floor_server: LocalServer, folder: Path, kiosk_id: str, table_id: str,
+               play: Callable[[Journal], Any]) -> Any:
+    """A kiosk enrolled at the floor whose journal ``play`` writes, shipped by the real shipper; what ``play``
+    returns."""
+    dsn, _clock, _db = floor
+    folder.mkdir(mode=0o700)
+    journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id=kiosk_id, table_id=table_id,
+                           clock=ManualClock())
+    journal.recover()
+    played = play(journal)
+    journal.close()
+    with psycopg.connect(dsn) as conn:
+        login = add_kiosk(conn, kiosk_id, table_id, chain_key=load_key(folder / "journal.key", create=False))
+    dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+    Shipper(folder / "journal.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
+    return played
+
+
 class PaysTenMore:
     """A kiosk that records a payout 10 chips above what it showed (what a review exists to catch)."""
 
@@ -303,20 +321,12 @@ class PaysTenMore:
 
 def test_a_round_paid_otherwise_than_the_rules_say_is_shown_as_disagreeing(
         floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
-    dsn, _clock, _db = floor
-    folder = tmp_path / "k9"
-    folder.mkdir(mode=0o700)
-    journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id="K-9", table_id="T9",
-                           clock=ManualClock())
-    journal.recover()
-    rng = random.Random(5)
-    play_round(journal, "baibuu", rng)
-    play_round(PaysTenMore(journal), "baibuu", rng)  # type: ignore[arg-type]
-    journal.close()
-    with psycopg.connect(dsn) as conn:
-        login = add_kiosk(conn, "K-9", "T9", chain_key=load_key(folder / "journal.key", create=False))
-    dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
-    Shipper(folder / "journal.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
+    def rounds(journal: Journal) -> None:
+        rng = random.Random(5)
+        play_round(journal, "baibuu", rng)
+        play_round(PaysTenMore(journal), "baibuu", rng)  # type: ignore[arg-type]
+
+    ship_kiosk(floor, floor_server, tmp_path / "k9", "K-9", "T9", rounds)
     web = client(floor)
     sign_in(web, "auditor")
     assert 'id="verdict">The replay agrees' in web.get("/rounds/K-9/1").text
@@ -376,24 +386,16 @@ class OldWords:
 
 def test_a_card_table_round_journaled_with_seats_from_0_is_reviewed_with_seats_from_1(
         floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
-    dsn, _clock, _db = floor
-    folder = tmp_path / "k8"
-    folder.mkdir(mode=0o700)
-    journal = Journal.open(folder / "journal.sqlite3", folder / "journal.key", kiosk_id="K-8", table_id="T8",
-                           clock=ManualClock())
-    journal.recover()
-    rng = random.Random(8)
-    rounds = [play_round(WordsFromZero(journal), "samloc", rng, incidents=False)[0]]  # type: ignore[arg-type]
-    for _ in range(20):  # a Schmier hand played out (not thrown in)
-        round_id, hand = play_round(WordsFromZero(journal), "schmier", rng, incidents=False)  # type: ignore[arg-type]
-        if not hand.settle().thrown_in:
-            rounds.append(round_id)
-            break
-    journal.close()
-    with psycopg.connect(dsn) as conn:
-        login = add_kiosk(conn, "K-8", "T8", chain_key=load_key(folder / "journal.key", create=False))
-    dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
-    Shipper(folder / "journal.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
+    def play(journal: Journal) -> list[int]:
+        rng, old = random.Random(8), WordsFromZero(journal)
+        played = [play_round(old, "samloc", rng, incidents=False)[0]]  # type: ignore[arg-type]
+        for _ in range(20):  # a Schmier hand played out (not thrown in)
+            round_id, hand = play_round(old, "schmier", rng, incidents=False)  # type: ignore[arg-type]
+            if not hand.settle().thrown_in:
+                return [*played, round_id]
+        return played
+
+    rounds = ship_kiosk(floor, floor_server, tmp_path / "k8", "K-8", "T8", play)
     web = client(floor)
     sign_in(web, "auditor")
     assert len(rounds) == 2
