@@ -50,7 +50,7 @@ def test_replay_narrates_move_by_move_and_prints_the_settlement(
     result = run(dealer_assist, cli_env, str(DATA / "bao1_pays_for_everyone.json"))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert "  5. seat 1 plays KH (the king of hearts); báo 1 broken" in "\n".join(lines)
+    assert "  5. seat 1 plays K♥ (the king of hearts); báo 1 broken" in "\n".join(lines)
     assert "seat 1 pays seat 2 1500: báo 1, pays for everyone: seat 3's never played a card" in result.stdout
     assert lines[-2] == "nets: seat 1 -3000, seat 2 +3000, seat 3 +0"
     assert lines[-1] == "next hand: seat 2 leads"
