@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from engine.cards import CardsText, parse_cards
 from engine.common import IllegalAction
@@ -23,6 +24,7 @@ from kiosk.i18n import Catalogue, Msg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_kiosk_languages import english_words
+from test_samloc_table_record import played_hands
 
 CARD_CODE = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9AJQK])[SHDC]\b")
 
@@ -77,6 +79,26 @@ def test_no_card_code_and_no_english_on_a_vietnamese_or_khmer_screen(game: str, 
                     if CARD_CODE.search(shown) or english_words(shown)})
     assert len(texts) > 200
     assert not leaks, "\n".join(leaks[:10])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand=played_hands())
+def test_any_hand_at_the_table_reads_in_the_dealers_language_with_its_cards_as_drawn(hand: State) -> None:
+    """Whatever the hand (timeouts, sâm, chops, báo-1 breaches, instant wins found at the end), its every line on a
+    Vietnamese or Khmer screen is free of card codes and English, and the cards it names are the cards played."""
+    table = TableState.from_json(table_record(hand))
+    settlement = table.settle()
+    texts = [*(record.describe() for record in table.history), *(p.reason for p in settlement.payments),
+             *(v.message for v in settlement.violations)]
+    for language in ("vi", "km"):
+        catalogue = Catalogue(language)
+        for text in texts:
+            shown = catalogue.phrase(text)
+            assert not CARD_CODE.search(shown) and not english_words(shown), (language, shown)
+    for record in table.history:  # a play's cards, as the screen words them, are the cards played
+        cards = getattr(record, "cards", ())
+        if cards:
+            assert " ".join(card.pretty for card in cards) in Catalogue("vi").phrase(record.describe())
 
 
 def test_cards_in_a_log_line_are_shown_with_their_suits_in_every_language_and_kept_as_codes_in_the_journal() -> None:
