@@ -68,12 +68,14 @@ def corner(card: str, box: tuple[float, float, float, float], rank_sure: float =
 SETTINGS = dict(rank_sure=0.99, suit_sure=0.8, inside=0.8, new_cards=True)
 
 
-def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_that_disagrees_renames_flagged() -> None:
-    readings = [detection("7H", (0, 0, 100, 140), {LOW_CONFIDENCE}), detection("9S", (200, 0, 300, 140), set())]
-    out = apply_corner_look(readings, [corner("7H", (5, 5, 25, 40)), corner("8S", (270, 100, 295, 135))],
-                            **SETTINGS)
+def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_of_another_rank_renames_flagged() -> None:
+    readings = [detection("7H", (0, 0, 100, 140), {LOW_CONFIDENCE}), detection("9S", (200, 0, 300, 140), set()),
+                detection("5D", (400, 0, 500, 140), {LOW_CONFIDENCE})]
+    out = apply_corner_look(readings, [corner("7H", (5, 5, 25, 40)), corner("8C", (270, 100, 295, 135)),
+                                       corner("5H", (405, 5, 425, 40))], **SETTINGS)
     assert (str(out[0].card), out[0].flags) == ("7H", frozenset())
-    assert str(out[1].card) == "8S" and LOW_CONFIDENCE in out[1].flags
+    assert str(out[1].card) == "8S" and LOW_CONFIDENCE in out[1].flags  # the OCR's rank, the reading's suit
+    assert out[2] == readings[2]  # the same rank in another suit: the reading stands, still doubted
 
 
 def test_unsure_corners_and_corners_of_two_cards_in_one_box_change_nothing() -> None:

@@ -3,10 +3,11 @@
 The whole-card readings of a deck the models never saw are doubted (their index patches are cut by the card's
 shape and read by a network that learnt drawn decks). The corner reader (``vision.corner_reader``) finds index
 corners wherever they show and reads each rank with a pretrained OCR model: a second, independent look. Where the
-two agree, the reading stands unflagged; where a sure corner inside a reading's box names another card, the reading
-takes that card (still flagged: two looks disagreed); a sure corner no reading claims is a card of its own (flagged
-``partly_covered``: only its corner was seen). Corners count only when the OCR is sure of the rank and the index
-reader of the suit.
+two agree on rank and suit, the reading stands unflagged; where a sure corner inside a reading's box reads another
+rank, the reading takes that rank and keeps its suit (the OCR's rank is the surer; the reading's suit, from face and
+index together, the surer of the suits), still flagged: two looks disagreed. A sure corner no reading claims is a
+card of its own (flagged ``partly_covered``: only its corner was seen). Corners count only when the OCR is sure of
+the rank and the index reader of the suit.
 """
 
 from __future__ import annotations
@@ -37,18 +38,24 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
     for detection in detections:
         mine = corners_inside(detection, sure, inside)
         claimed.update(id(c) for c in mine)
-        names = {c.card for c in mine}
-        if len(names) != 1:  # no sure corner, or corners of two cards (the box takes in a neighbour)
+        ranks = {c.card[:-1] for c in mine}
+        if len(ranks) != 1:  # no sure corner, or corners of two cards (the box takes in a neighbour)
             out.append(detection)
             continue
-        card = card_of_class_name(names.pop())
+        rank, reading = ranks.pop(), str(detection.card)
         surest = max(c.sure for c in mine)
-        if card == detection.card:
-            out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
-                                           flags=detection.flags - {LOW_CONFIDENCE}))
-        else:
-            out.append(dataclasses.replace(detection, card=card, confidence=min(detection.confidence, surest),
-                                           flags=detection.flags | {LOW_CONFIDENCE}))
+        if reading != "JK" and rank == reading[:-1]:
+            if any(c.card == reading for c in mine):  # rank and suit both seen again: two looks agree
+                out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
+                                               flags=detection.flags - {LOW_CONFIDENCE}))
+            else:  # the suits disagree: the reading stands, doubted
+                out.append(detection)
+            continue
+        # the OCR reads another rank: it is the surer of the two; the suit stays the reading's (read from the face
+        # and the index together), unless the reading named no suit
+        card = card_of_class_name(rank + reading[-1] if reading != "JK" else max(mine, key=lambda c: c.sure).card)
+        out.append(dataclasses.replace(detection, card=card, confidence=min(detection.confidence, surest),
+                                       flags=detection.flags | {LOW_CONFIDENCE}))
     if new_cards:
         named = {d.card for d in out}
         for corner in sure:

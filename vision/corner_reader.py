@@ -28,6 +28,8 @@ CORNER_MODEL = "card-corner.onnx"
 CORNER_IMGSZ = 416
 # The index corner the detector learnt to box, shares of the face (``vision.synth.design_scenes.INDEX_CORNER``).
 CORNER_ON_FACE = (0.0, 0.0, 0.21, 0.28)
+# The detector also looks at the frame this much smaller: close-up corners come to the size it learnt them at.
+SMALL_LOOK = 0.6
 RANK_SHARE = 0.6  # the top of an upright corner that holds the rank (a big rank reaches this far down)
 SUITS = "CDHS"
 RED_SUITS = (False, True, True, False)  # of SUITS
@@ -134,15 +136,26 @@ class CornerReader:
         return (folder / CORNER_MODEL).exists()
 
     def find(self, frame: Image) -> list[tuple[Box, float]]:
-        """The index corners' boxes in ``frame`` (frame pixels) and the detector's scores."""
-        boxed, scale, (pad_x, pad_y) = letterbox(frame, self.imgsz, 32)
+        """The index corners' boxes in ``frame`` (frame pixels) and the detector's scores, of both looks (one box
+        where the two box one corner)."""
+        small = max(160, round(self.imgsz * SMALL_LOOK / 32) * 32)
+        found = self._find_at(frame, self.imgsz) + self._find_at(frame, small)
+        if len(found) < 2:
+            return found
+        boxes = [[x1, y1, x2 - x1, y2 - y1] for (x1, y1, x2, y2), _ in found]
+        keep = cv2.dnn.NMSBoxes(boxes, [score for _, score in found], self.conf, 0.5)
+        return [found[int(k)] for k in np.asarray(keep).reshape(-1)]
+
+    def _find_at(self, frame: Image, imgsz: int) -> list[tuple[Box, float]]:
+        boxed, scale, (pad_x, pad_y) = letterbox(frame, imgsz, 32)
         raw = np.asarray(self._detector.run(None, {self._detector.get_inputs()[0].name: to_tensor([boxed])})[0],
                          np.float32)
         boxes, scores = decode_detections(raw, self.conf, 0.5)
         found = []
         for (x1, y1, x2, y2), score in zip(boxes, scores, strict=True):
-            found.append((((x1 - pad_x) / scale, (y1 - pad_y) / scale, (x2 - pad_x) / scale, (y2 - pad_y) / scale),
-                          float(score)))
+            box = tuple(float(v) for v in ((x1 - pad_x) / scale, (y1 - pad_y) / scale, (x2 - pad_x) / scale,
+                                           (y2 - pad_y) / scale))
+            found.append((box, float(score)))  # type: ignore[arg-type]
         return found
 
     def read(self, frame: Image) -> list[CornerReading]:

@@ -557,7 +557,8 @@ class CardReader:
             raw = [r for r in raw if not no_card(r, raw, self.settings)]
         raw = merge_double_boxes(raw, self.settings.same_card_overlap)
         detections = flag_readings(image, raw, self.cards, self.settings)
-        corner_reader = None if self.deck_verdict()[0] else self.corner_reader()
+        # only on a deck counted as unseen: a known deck's first frames are not slowed by a look they do not need
+        corner_reader = self.corner_reader() if self.deck_verdict()[1] else None
         if corner_reader is None:
             return detections
         s = self.settings
