@@ -5,7 +5,8 @@ The kiosk never holds a hand, so the croupier keeps the hands in his own head: a
 lays each play face up in the centre of the rendered felt for the camera to read, and presses PLAY once the screen
 shows what he laid (a card the screen marks unsure, or reads wrong, he fixes on the card picker first, as a dealer
 would: journaled as a correction). Passes, bids, trump and discard counts he taps on the screen. At a Sâm Lốc hand's
-end he enters the losers' cards on the picker (the demo felt has no seat zones), CONFIRMs, pays, and starts the
+end the losers lay their cards in their own places where the felt has them (the ``samloc_4`` layout; read by
+the camera) or he enters them on the picker (``baibuu_7`` has none), CONFIRMs, pays, and starts the
 next hand. A hand the kiosk took up after a restart is not his plan: he voids it as a misdeal.
 """
 
@@ -179,13 +180,30 @@ class CardCroupier:
         return True
 
     def _show(self) -> None:
-        """Sâm Lốc's end: each loser's cards entered on the picker (one a look), then CONFIRM."""
+        """Sâm Lốc's end: each loser lays his cards face up in his own place, where the felt has one (the camera
+        reads them); a card it misreads or misses, and every card where the felt has no such place, he fixes on the
+        picker (one a look); then CONFIRM."""
         controller = self.controller
         view = controller.view()
         for place in view.shows:
             seat = controller.seats.index(int(place.zone.removeprefix("seat")) - 1)
             wanted = self.shown.get(seat, ())
+            on_felt = place.zone in self.table.layout.zone_names
+            if on_felt and self.table.placed.get(place.zone, ()) != wanted:
+                self.table.place(place.zone, wanted)
+                self.since, self.doubt_since = self.now(), None
+                return
             have = [read.card for read in place.cards]
+            unread = on_felt and sorted(have, key=str) != sorted(wanted, key=str)
+            if unread and (self.doubt_since is None or self.now() - self.doubt_since < FIX_DELAY_S):
+                self.doubt_since = self.doubt_since or self.now()  # the camera gets a look before any fix
+                return
+            self.doubt_since = None
+            wrong = next((i for i, card in enumerate(have) if card not in wanted), None)
+            if wrong is not None:
+                controller.command("correct", zone=place.zone, index=wrong, card=None)
+                self.since = self.now()
+                return
             missing = [card for card in wanted if card not in have]
             if missing:
                 controller.command("correct", zone=place.zone, index=len(have), card=missing[0])

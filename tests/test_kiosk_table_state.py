@@ -119,11 +119,14 @@ def test_set_up_changes_are_journaled_by_the_supervisor_and_apply_from_the_next_
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["samloc", "schmier"])
-def test_autoplay_plays_whole_card_hands_from_its_own_felt(tmp_path: Path, game: str,
+@pytest.mark.parametrize(("game", "layout"), [("samloc", "baibuu_7"), ("samloc", "samloc_4"),
+                                              ("schmier", "baibuu_7")])
+def test_autoplay_plays_whole_card_hands_from_its_own_felt(tmp_path: Path, game: str, layout: str,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """``--autoplay`` at a Sâm Lốc or Schmier table: the simulated croupier deals, lays each play on the rendered
-    felt, the camera reads it, and whole hands are played and settled, hand after hand (issue 60 item 8)."""
+    felt, the camera reads it, and whole hands are played and settled, hand after hand (issue 60 item 8). On the
+    Sâm Lốc felt (``samloc_4``) the losers' cards at the end are read from their own places too, none entered on
+    the picker; on ``baibuu_7``, which has no such places, they are entered on the picker."""
     import time
 
     import kiosk.demo_cards as demo_cards
@@ -132,7 +135,7 @@ def test_autoplay_plays_whole_card_hands_from_its_own_felt(tmp_path: Path, game:
     monkeypatch.setattr(demo_cards, "RESULTS_DELAY_S", 0.3)
     monkeypatch.setattr(demo_cards, "FIX_DELAY_S", 0.3)
     config = replace(KioskConfig(), game=game, devices=DeviceConfig(shaker="none", panel="none"),
-                     camera=CameraConfig(reader="placement"))
+                     camera=CameraConfig(reader="placement", layout=layout))
     runtime = KioskRuntime(config, tmp_path / "data", autoplay=True, demo_seed=5)
     croupier = runtime.card_demos[game]
     try:
@@ -151,3 +154,8 @@ def test_autoplay_plays_whole_card_hands_from_its_own_felt(tmp_path: Path, game:
         assert len(settled) >= 2 and "cards_read" in kinds
         for round_id in settled:
             assert round_detail(reader, round_id).replayed.agrees
+        if game == "samloc":
+            shown = {e.payload["zone"] for e in reader.entries(kinds=["cards_read"])} - {"centre"}
+            entered = {e.payload["zone"] for e in reader.entries(kinds=["cards_corrected"])} - {"centre"}
+            assert shown and shown <= {"seat1", "seat2", "seat3", "seat4"}
+            assert entered == (set() if layout == "samloc_4" else shown), (shown, entered)
