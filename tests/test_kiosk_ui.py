@@ -448,6 +448,8 @@ def drive_samloc(app: Any) -> Iterator[float]:
         assert controller.alert is None, app.runtime.catalogue.text(controller.alert)
         if number == 5:
             yield from p.shot("17-samloc-playing")
+        if number in (5, len(hand.history) - 2):  # a full log: its newest line in sight in every language
+            yield from _in_languages(p, app, screen, f"17-samloc-playing-{number}")
     yield from p.until("the losers show", lambda: controller.phase.value == "showing")
     yield 0.3
     p.result["showing"] = {"prompt": screen.prompt.text, "rows": len(screen.show_rows)}
