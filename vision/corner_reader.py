@@ -33,9 +33,9 @@ SMALL_LOOK = 0.6
 RANK_SHARE = 0.6  # the top of an upright corner that holds the rank (a big rank reaches this far down)
 SUITS = "CDHS"
 RED_SUITS = (False, True, True, False)  # of SUITS
-# The ink of a rank: its pixels' red over the larger of green and blue, on average. Black ink stays under BLACK_INK,
+# The ink of a rank: its pixels' red over the larger of green and blue (the median). Black ink stays under BLACK_INK,
 # red over RED_INK; between them (or in a grey picture) the colour is not told.
-BLACK_INK, RED_INK = 8.0, 20.0
+BLACK_INK, RED_INK = 10.0, 30.0
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def ink_is_red(crop: Image) -> bool | None:
     if ink.mean() < 0.03:
         return None
     blue, green, red = pixels[ink].T
-    redness = float(np.mean(red - np.maximum(green, blue)))
+    redness = float(np.median(red - np.maximum(green, blue)))  # the median: a thin red border line does not count
     return True if redness > RED_INK else False if redness < BLACK_INK else None
 
 
