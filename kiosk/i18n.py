@@ -893,6 +893,28 @@ PHRASES_VI: dict[str, str] = {
     ),
     "samloc.word.highest": "cao nhất",
     "samloc.word.lowest": "thấp nhất",
+    # Schmier: why an action is refused, and who the hand waits for
+    "schmier.phase.bidding": "gọi bài",
+    "schmier.phase.trump": "chọn chủ",
+    "schmier.phase.discard": "bỏ bài",
+    "schmier.phase.dealer_discard": "người chia bỏ bài",
+    "schmier.phase.play": "đánh bài",
+    "schmier.phase.hand_over": "hết ván",
+    "schmier.phase.game_over": "hết trận",
+    "schmier.phase.thrown_in": "bỏ bài chia lại",
+    "schmier.waiting.bidding": "ghế {seat} gọi hoặc bỏ",
+    "schmier.waiting.trump": "ghế {seat} chọn chủ",
+    "schmier.waiting.discard": "ghế {seat} bỏ bài",
+    "schmier.waiting.dealer_discard": "ghế {seat} lấy các lá để dành rồi bỏ còn 6 lá",
+    "schmier.waiting.play": "ghế {seat} đánh",
+    "schmier.waiting.nobody": "không ai: ván đang ở bước {phase}",
+    "schmier.illegal.not_now": "chưa được: ván đang ở bước {phase}, chờ {waiting}",
+    "schmier.illegal.not_turn": "chưa đến lượt ghế {seat}: chờ {waiting}",
+    "schmier.illegal.names_trump": "ghế {bidder} thắng gọi và chọn chủ, không phải ghế {seat}",
+    "schmier.illegal.not_over": "ván chưa xong: chờ {waiting}",
+    "schmier.illegal.bid_range": "gọi {amount} không hợp lệ: chỉ gọi từ {low} đến {high}",
+    "schmier.illegal.bid_higher": "phải gọi cao hơn {high} của ghế {seat}: gọi {next} trở lên, hoặc bỏ",
+    "schmier.illegal.bid_most": "ghế {seat} đã gọi {high}, mức cao nhất: hãy bỏ",
     "schmier.illegal.count_only": (
         "ghế {seat} bỏ bài chỉ được đếm: điều đó thuộc biên bản bàn; ván này biết bài đã chia, hãy "
         "nhập các lá"

@@ -689,6 +689,28 @@ PHRASES_KM: dict[str, str] = {
     "samloc.violation.timer_card": "កៅអី {seat} អស់ម៉ោងពេលចេញមុន៖ បានចេញ {laid} ម៉ោងត្រូវចេញសន្លឹកឯកោ{which} {card}",
     "samloc.word.highest": "ធំបំផុត",
     "samloc.word.lowest": "តូចបំផុត",
+    # Schmier: why an action is refused, and who the hand waits for
+    "schmier.phase.bidding": "ដេញថ្លៃ",
+    "schmier.phase.trump": "ជ្រើសឈុតមេ",
+    "schmier.phase.discard": "បោះកាត",
+    "schmier.phase.dealer_discard": "អ្នកចែកបៀបោះកាត",
+    "schmier.phase.play": "ចេញកាត",
+    "schmier.phase.hand_over": "ចប់",
+    "schmier.phase.game_over": "ល្បែងចប់",
+    "schmier.phase.thrown_in": "បោះបៀចោល",
+    "schmier.waiting.bidding": "កៅអី {seat} ដេញថ្លៃ ឬរំលង",
+    "schmier.waiting.trump": "កៅអី {seat} ជ្រើសឈុតមេ",
+    "schmier.waiting.discard": "កៅអី {seat} បោះកាត",
+    "schmier.waiting.dealer_discard": "កៅអី {seat} យកកាតដែលទុក ហើយបោះឱ្យនៅសល់ 6",
+    "schmier.waiting.play": "កៅអី {seat} ចេញកាត",
+    "schmier.waiting.nobody": "គ្មាននរណា៖ ដៃនេះ {phase}",
+    "schmier.illegal.not_now": "មិនទាន់ទេ៖ ដៃនេះកំពុង {phase} រង់ចាំ {waiting}",
+    "schmier.illegal.not_turn": "មិនមែនវេនកៅអី {seat}៖ រង់ចាំ {waiting}",
+    "schmier.illegal.names_trump": "កៅអី {bidder} ឈ្នៈការដេញថ្លៃ ហើយជ្រើសឈុតមេ មិនមែនកៅអី {seat}",
+    "schmier.illegal.not_over": "ដៃនេះមិនទាន់ចប់៖ រង់ចាំ {waiting}",
+    "schmier.illegal.bid_range": "ដេញ {amount} ក្រៅកម្រិត៖ ដេញបានពី {low} ដល់ {high}",
+    "schmier.illegal.bid_higher": "ត្រូវដេញលើស {high} របស់កៅអី {seat}៖ ដេញ {next} ឡើងទៅ ឬរំលង",
+    "schmier.illegal.bid_most": "កៅអី {seat} ដេញ {high} ជាកម្រិតខ្ពស់បំផុត៖ រំលង",
     "schmier.illegal.count_only": (
         "ការបោះកាតរបស់កៅអី {seat} គ្រាន់តែរាប់៖ វាសម្រាប់កំណត់ត្រាតុ។ ដៃនេះស្គាល់កាតដែលចែក "
         "សូមបញ្ចូលកាត"

@@ -127,3 +127,24 @@ def test_cards_text_keeps_its_cards_through_a_copy() -> None:
     text = CardsText(parse_cards("10H 2S"))
     for again in (copy.deepcopy(text), pickle.loads(pickle.dumps(text))):
         assert again == "10H 2S" and again.pretty == "10♥ 2♠"
+
+
+def test_schmiers_refusals_are_worded_in_the_dealers_language() -> None:
+    from engine.schmier import TableDeal as SchmierDeal
+    from engine.schmier.settings import Settings as SchmierSettings
+
+    hand = SchmierTable(SchmierSettings(), SchmierDeal.of(0))
+    refusals = []
+    for attempt in (lambda: hand.bid(3, 3), lambda: hand.play(1, parse_cards("AS")[0]), lambda: hand.bid(1, 7),
+                    lambda: (hand.bid(1, 4), hand.bid(2, 4)), lambda: (hand.bid(2, 6), hand.bid(3, 6)),
+                    lambda: hand.settle()):
+        with pytest.raises(IllegalAction) as refused:
+            attempt()
+        refusals.append(refused.value.args[0])
+    assert [str(r) for r in refusals[:2]] == ["not seat 4's turn: waiting for seat 2 to bid or pass",
+                                              "not now: the hand is in bidding, waiting for seat 2 to bid or pass"]
+    assert Catalogue("vi").phrase(refusals[3]) == "phải gọi cao hơn 4 của ghế 2: gọi 5 trở lên, hoặc bỏ"
+    for language in ("vi", "km"):
+        for refusal in refusals:
+            shown = Catalogue(language).phrase(refusal)
+            assert shown != str(refusal) and not english_words(shown), (language, shown)

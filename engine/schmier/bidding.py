@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from engine.common import IllegalAction
+from engine.phrases import PhraseTemplate
 from engine.schmier.ranks import SEATS, next_seat
 from engine.schmier.settings import MAX_BID, MIN_BID
+
+BID_RANGE = PhraseTemplate("schmier.illegal.bid_range", "a bid of {amount} is out of range: bids are {low} to {high}")
+BID_HIGHER = PhraseTemplate(
+    "schmier.illegal.bid_higher", "a bid must be higher than seat {seat}'s {high}: bid {next} or more, or pass"
+)
+BID_MOST = PhraseTemplate("schmier.illegal.bid_most", "seat {seat} bid {high}, the most there is: pass")
 
 
 def bidding_order(dealer: int) -> tuple[int, ...]:
@@ -19,15 +26,7 @@ def legal_bids(high: int | None) -> range:
 
 def check_bid(amount: int, high: int | None, high_seat: int | None) -> None:
     if not MIN_BID <= amount <= MAX_BID:
-        raise IllegalAction(f"a bid of {amount} is out of range: bids are {MIN_BID} to {MAX_BID}")
+        raise IllegalAction(BID_RANGE(amount=amount, low=MIN_BID, high=MAX_BID))
     if high is not None and amount <= high:
-        raise IllegalAction(
-            f"a bid must be higher than seat {_from_one(high_seat)}'s {high}: bid {high + 1} or more, or pass"
-            if high < MAX_BID
-            else f"seat {_from_one(high_seat)} bid {high}, the most there is: pass"
-        )
-
-
-def _from_one(seat: int | None) -> int | None:
-    """A seat as people count it (from 1)."""
-    return None if seat is None else seat + 1
+        raise IllegalAction(BID_HIGHER(seat=high_seat, high=high, next=high + 1) if high < MAX_BID
+                            else BID_MOST(seat=high_seat, high=high))

@@ -80,13 +80,24 @@ class Phase(Enum):
     THROWN_IN = "thrown in"
 
 
-_WAITING_FOR = {
-    Phase.BIDDING: "to bid or pass",
-    Phase.TRUMP: "to name trump",
-    Phase.DISCARD: "to discard",
-    Phase.DEALER_DISCARD: "to take up the kept cards and discard to 6",
-    Phase.PLAY: "to play",
+# Why an action is refused, and who the hand waits for, as phrases (seats counted from 1 in the words).
+PHASE_WORDS = {phase: PhraseTemplate(f"schmier.phase.{phase.name.lower()}", phase.value) for phase in Phase}
+WAITING_FOR = {
+    Phase.BIDDING: PhraseTemplate("schmier.waiting.bidding", "seat {seat} to bid or pass"),
+    Phase.TRUMP: PhraseTemplate("schmier.waiting.trump", "seat {seat} to name trump"),
+    Phase.DISCARD: PhraseTemplate("schmier.waiting.discard", "seat {seat} to discard"),
+    Phase.DEALER_DISCARD: PhraseTemplate(
+        "schmier.waiting.dealer_discard", "seat {seat} to take up the kept cards and discard to 6"
+    ),
+    Phase.PLAY: PhraseTemplate("schmier.waiting.play", "seat {seat} to play"),
 }
+WAITING_FOR_NOBODY = PhraseTemplate("schmier.waiting.nobody", "nobody: the hand is {phase}")
+NOT_NOW = PhraseTemplate("schmier.illegal.not_now", "not now: the hand is in {phase}, waiting for {waiting}")
+NOT_YOUR_TURN = PhraseTemplate("schmier.illegal.not_turn", "not seat {seat}'s turn: waiting for {waiting}")
+NAMES_TRUMP = PhraseTemplate(
+    "schmier.illegal.names_trump", "seat {bidder} won the bidding and names trump, not seat {seat}"
+)
+NOT_OVER = PhraseTemplate("schmier.illegal.not_over", "the hand is not over yet: waiting for {waiting}")
 
 
 class State:
@@ -140,8 +151,8 @@ class State:
     def waiting_for(self) -> str:
         """Who must act and how, in words (seats counted from 1): 'seat 3 to play'."""
         if self.turn is None:
-            return f"nobody: the hand is {self.phase.value}"
-        return f"seat {self.turn + 1} {_WAITING_FOR[self.phase]}"
+            return WAITING_FOR_NOBODY(phase=PHASE_WORDS[self.phase]())
+        return WAITING_FOR[self.phase](seat=self.turn)
 
     def face_up_discards(self) -> tuple[Card, ...]:
         """The dealer's discarded trumps, shown face up when the table's option says so (else none)."""
@@ -180,19 +191,19 @@ class State:
 
     def settle(self) -> Settlement:
         if self.result is None:
-            raise IllegalAction(f"the hand is not over yet: waiting for {self.waiting_for()}")
+            raise IllegalAction(NOT_OVER(waiting=self.waiting_for()))
         return self.result
 
     # ----- checks
 
     def _expect(self, *phases: Phase) -> None:
         if self.phase not in phases:
-            raise IllegalAction(f"not now: the hand is in {self.phase.value}, waiting for {self.waiting_for()}")
+            raise IllegalAction(NOT_NOW(phase=PHASE_WORDS[self.phase](), waiting=self.waiting_for()))
 
     def _expect_turn(self, seat: int, *phases: Phase) -> None:
         self._expect(*phases)
         if seat != self.turn:
-            raise IllegalAction(f"not seat {seat + 1}'s turn: waiting for {self.waiting_for()}")
+            raise IllegalAction(NOT_YOUR_TURN(seat=seat, waiting=self.waiting_for()))
 
     def verify_bid(self, seat: int, amount: int) -> None:
         self._expect_turn(seat, Phase.BIDDING)
@@ -205,7 +216,7 @@ class State:
         self._expect(Phase.TRUMP)
         if seat != self.bidder:
             assert self.bidder is not None
-            raise IllegalAction(f"seat {self.bidder + 1} won the bidding and names trump, not seat {seat + 1}")
+            raise IllegalAction(NAMES_TRUMP(bidder=self.bidder, seat=seat))
 
     def verify_discard(self, seat: int, cards: Sequence[Card]) -> None:
         self._expect_turn(seat, Phase.DISCARD, Phase.DEALER_DISCARD)
