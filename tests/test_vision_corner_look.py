@@ -104,3 +104,28 @@ def test_the_inks_colour_tells_red_suits_from_black_unless_the_picture_is_grey()
     assert ink_is_red(np.full((40, 40, 3), 240, np.uint8)) is None  # bare paper: no ink to tell
     grey = np.repeat(red.mean(axis=2, keepdims=True).astype(np.uint8), 3, axis=2)
     assert is_grey_picture(grey) and not is_grey_picture(red)
+
+
+def test_the_shipped_corner_reader_finds_and_reads_the_corners_of_a_deck_no_model_trained_on() -> None:
+    import cv2
+
+    from vision.corner_reader import CornerReader
+    from vision.reader import CardReader
+    from vision.reader_models import DEFAULT_MODEL_DIR
+    from vision.synth.procedural import TEST_DECK_SEEDS, procedural_deck
+
+    reader = CardReader(DEFAULT_MODEL_DIR)
+    corners = reader.corner_reader()
+    assert isinstance(corners, CornerReader)
+    deck = procedural_deck(TEST_DECK_SEEDS + 3, index_size="large")  # a held-out design: never trained on
+    ranks_read = 0
+    for card in ("AS", "KH", "5D", "10D", "JS"):
+        face = next(image for c, image in deck.items() if str(c) == card)
+        table = np.full((480, 640, 3), (40, 110, 40), np.uint8)
+        scale = 300 / face.shape[0]
+        laid = cv2.resize(face, (round(face.shape[1] * scale), 300))
+        table[90 : 90 + laid.shape[0], 200 : 200 + laid.shape[1]] = laid
+        found = corners.read(table)
+        assert 1 <= len(found) <= 2  # its two index corners, nothing on the felt
+        ranks_read += any(r.card[:-1] == card[:-1] and r.rank_sure > 0.99 for r in found)
+    assert ranks_read >= 4
