@@ -88,7 +88,9 @@ def main() -> int:
     if not recovery.sound:
         print("unsound", recovery.problem, flush=True)
         return 3
-    controller = BaiBuuController(Settings(seats=(2, 3, 5), min_bet=10), journal, clock, lambda: 1, default_bet=100)
+    controller = BaiBuuController(Settings(seats=(2, 3, 5), min_bet=10), journal, clock, lambda: 1, default_bet=100,
+        confirm_repeat_s=0,  # a manual clock that never moves: CONFIRMs in a row are meant
+    )
     if recovery.open_round is not None:
         controller.resume(recovery.open_round)
         print("resumed", controller.phase.value, flush=True)

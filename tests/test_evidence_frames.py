@@ -387,7 +387,7 @@ def test_a_hand_set_by_hand_in_the_next_round_cites_no_frame_of_the_last_round(t
     assert journal.recover().sound
     shakes = iter(range(1, 10))
     controller = BaiBuuController(Settings(seats=(2,), min_bet=10), journal, clock, lambda: next(shakes),
-                                  default_bet=100)
+                                  default_bet=100, confirm_repeat_s=0)
     felt = EvidenceFrame(SeenFrame(7, np.full((90, 160, 3), (40, 120, 40), np.uint8), ()), FrameEncoding())
     controller.command("shake")
     controller.on_dice(1, (3, 5, 6))

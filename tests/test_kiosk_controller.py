@@ -52,7 +52,9 @@ def journal(tmp_path: Path, clock: ManualClock) -> Journal:
 
 
 def controller(journal: Journal, clock: ManualClock, shaker: Shaker | None = None, seats: tuple[int, ...] = (2, 3)):
-    return BaiBuuController(Settings(seats=seats, min_bet=10), journal, clock, shaker or Shaker(), default_bet=100)
+    return BaiBuuController(Settings(seats=seats, min_bet=10), journal, clock, shaker or Shaker(), default_bet=100,
+        confirm_repeat_s=0,  # a manual clock that never moves: CONFIRMs in a row are meant
+    )
 
 
 def kinds(tmp_path: Path) -> list[str]:

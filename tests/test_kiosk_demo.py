@@ -18,7 +18,9 @@ def demo_table(folder: Path) -> tuple[ManualClock, BaiBuuController, SyntheticTa
     clock = ManualClock()
     journal = Journal.open(folder / "j", folder / "k", kiosk_id="K", table_id="T", clock=clock)
     journal.recover()
-    controller = BaiBuuController(Settings(min_bet=10), journal, clock, lambda: None, default_bet=10)
+    controller = BaiBuuController(Settings(min_bet=10), journal, clock, lambda: None, default_bet=10,
+        confirm_repeat_s=0,  # a manual clock that never moves: CONFIRMs in a row are meant
+    )
     return clock, controller, SyntheticTableSource()
 
 

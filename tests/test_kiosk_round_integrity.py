@@ -48,7 +48,7 @@ def open_journal(folder: Path, clock: ManualClock) -> Journal:
 
 def new_controller(journal: Journal, clock: ManualClock, resets: list[float] | None = None) -> BaiBuuController:
     return BaiBuuController(Settings(seats=(2,), min_bet=10), journal, clock, Shaker(), default_bet=100,
-                            table_reset=None if resets is None else resets.append)
+                            table_reset=None if resets is None else resets.append, confirm_repeat_s=0)
 
 
 def enabled(c: BaiBuuController) -> set[str]:

@@ -15,6 +15,7 @@ from engine.baibuu import house_way
 from engine.cards import Card, shuffled, standard_deck
 from journal import JournalReader
 from kiosk.config import load_config
+from kiosk.controller.baibuu import CONFIRM_REPEAT_S
 from kiosk.controller.baibuu_view import Phase
 from kiosk.runtime import KioskRuntime
 from vision.placed_reader import PlacedReader
@@ -94,6 +95,7 @@ def test_rounds_in_a_row_show_no_card_of_the_last_round(tmp_path: Path) -> None:
             count(seats, truth)
             assert pump(runtime, lambda: any(c.name == "confirm" and c.enabled for c in controller.view().commands))
             controller.command("confirm")
+            time.sleep(CONFIRM_REPEAT_S)  # a CONFIRM at once after one that moved the round on is ignored
             controller.command("confirm")
             assert controller.phase is Phase.CLOSED, controller.view().alert
             houses.append(sorted(map(str, truth["house.high"] + truth["house.low"])))

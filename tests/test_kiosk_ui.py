@@ -202,6 +202,7 @@ def play_house_and_seats(p: Probe) -> Iterator[float]:
     yield from p.until("every seat read", lambda: _enabled(p, "confirm"), timeout=20)
     p.texts("seats_read")
     yield from p.shot("3-seats")
+    yield 1.0  # a CONFIRM within a second of the house's CONFIRM would be taken for the same press, and ignored
     p.app.runtime.devices.press("CONFIRM")  # the panel's CONFIRM, over the pty
     yield from p.until("the results", lambda: p.controller.phase.value == "results")
 

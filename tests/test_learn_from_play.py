@@ -223,7 +223,9 @@ def test_at_the_kiosk_a_corrected_card_keeps_the_box_the_reader_read_it_at(tmp_p
     clock = KioskClock()
     journal = Journal.open(tmp_path / "j.sqlite3", tmp_path / "k.key", kiosk_id="K1", table_id="T1", clock=clock)
     assert journal.recover().sound
-    controller = BaiBuuController(Settings(seats=(2,), min_bet=10), journal, clock, lambda: 1, default_bet=100)
+    controller = BaiBuuController(Settings(seats=(2,), min_bet=10), journal, clock, lambda: 1, default_bet=100,
+        confirm_repeat_s=0,  # a manual clock that never moves: CONFIRMs in a row are meant
+    )
     read = {"house.high": parse_cards("9H AS"), "house.low": parse_cards("QH 4C")}
     boxes = {"9H": (10.0, 10.0, 60.0, 80.0), "AS": (70.0, 10.0, 120.0, 80.0), "QH": (10.0, 90.0, 60.0, 160.0),
              "4C": (70.0, 90.0, 120.0, 160.0)}

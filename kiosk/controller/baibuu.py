@@ -27,6 +27,9 @@ from kiosk.evidence import EvidenceFrame
 from kiosk.i18n import TEXTS, Msg
 
 SHAKE_TIMEOUT_S = 8.0
+CONFIRM_REPEAT_S = 1.0
+"""A CONFIRM this soon after one that moved the round on is the same press twice (screen and panel, or a bounce):
+ignored, so it never acts on the step that follows."""
 Shaker = Callable[[], "int | None"]
 """Starts a shake and returns its id, or None when the shaker is offline."""
 
@@ -47,6 +50,7 @@ class BaiBuuController:
         shake_timeout_s: float = SHAKE_TIMEOUT_S,
         dealer: str = "dealer",
         table_reset: Callable[[float], None] | None = None,
+        confirm_repeat_s: float = CONFIRM_REPEAT_S,
     ) -> None:
         """``table_reset(since)`` tells the camera that a round was shaken at ``since`` (the clock's monotonic
         seconds): it forgets what it held as placed, and reads the felt afresh from frames taken from then on."""
@@ -55,6 +59,7 @@ class BaiBuuController:
         self.clock = clock
         self.shaker = shaker
         self.shake_timeout_s = shake_timeout_s
+        self.confirm_repeat_s = confirm_repeat_s
         self.dealer = dealer
         self.table_reset = table_reset
         self.last_hands: dict[int, frozenset[Card]] = previous_hands(journal)
@@ -84,6 +89,8 @@ class BaiBuuController:
         """Last round's hands the dealer was warned of at CONFIRM: a second CONFIRM accepts them."""
         self.places.clear()
         self.seen_frame = None  # a new round cites no frame of the last one
+        self.confirmed_at: float | None = None
+        """When the last CONFIRM that moved the round on was taken (clock monotonic seconds)."""
 
     # ---- settings ------------------------------------------------------------------------------------------
     def apply_settings(self, settings: Settings, default_bet: int | None = None) -> None:
@@ -98,6 +105,8 @@ class BaiBuuController:
     # ---- inputs ------------------------------------------------------------------------------------------
     def command(self, name: str, **params: Any) -> None:
         """A command from the screen or the button panel. Problems become the alert line, never an exception."""
+        if name == "confirm" and self._confirm_repeated():
+            return
         self.alert = None
         try:
             handler = getattr(self, "_cmd_" + name)
@@ -140,6 +149,8 @@ class BaiBuuController:
             self._note_house_split()
         except InputError as error:  # not journaled: tried again at the next reading, the dealer told meanwhile
             self.alert = Msg("alert.illegal", {"error": reason_of(error)})
+        if self.alert is not None and self._alert_cause_gone(self.alert):
+            self.alert = None
 
     def on_dice(self, shake_id: int, values: tuple[int, int, int]) -> None:
         if self.phase is not Phase.SHAKING or shake_id != self.pending_shake:
@@ -245,6 +256,27 @@ class BaiBuuController:
             self.phase = Phase.CLOSED
         else:
             raise IllegalAction("nothing to confirm now")
+        self.confirmed_at = self.clock.monotonic()
+
+    def _confirm_repeated(self) -> bool:
+        return self.confirmed_at is not None and self.clock.monotonic() - self.confirmed_at < self.confirm_repeat_s
+
+    def _alert_cause_gone(self, alert: Msg) -> bool:
+        """An alert about what lies on the felt clears by itself once the felt no longer shows it (the seat's cards
+        read, the doubt resolved); any other alert stays until the next command."""
+        key = alert.key
+        if key == "alert.seats_incomplete":
+            return self.phase is not Phase.SEATS or not self._seat_problems()
+        if key == "alert.house_incomplete":
+            high, low = self._house_cards()
+            return self.phase is not Phase.HOUSE or (len(high) == 2 and len(low) == 2)
+        if key == "alert.house_wrong_set":
+            return self.phase is not Phase.HOUSE or self._house_check()[1] is not False
+        if key == "alert.read_problem":
+            return not self._any_doubt()
+        if key == "alert.last_round":
+            return not self._repeats(self._open_positions())
+        return False
 
     def _cmd_void(self, reason: str) -> None:
         if self.round_id is None or self.phase in (Phase.CLOSED, Phase.VOIDED):
@@ -553,6 +585,8 @@ class BaiBuuController:
             alert = Msg("alert.read_problem")
         if alert is None and repeats:
             alert = Msg("alert.last_round")
+        if alert is None and set_ok is False:  # a wrong set is the banner itself, not a line in the house's panel
+            alert = set_msg
         return BaiBuuView(
             prompt=self._prompt(set_ok),
             alert=alert,
@@ -565,6 +599,7 @@ class BaiBuuController:
             house_way=way_view,
             house_set_ok=set_ok,
             house_set_msg=set_msg,
+            house_misplaced=self._misplaced() if set_ok is False else frozenset(),
             seats=seats,
             house_net=house_net,
         )
@@ -613,6 +648,17 @@ class BaiBuuController:
         if ok:
             return way, True, Msg("bb.set_ok")
         return way, False, Msg("bb.set_wrong", {"high": _pretty(split.high.cards), "low": _pretty(split.low.cards)})
+
+    def _misplaced(self) -> frozenset[Card]:
+        """The house's cards on the felt in the hand the house way does not put them in."""
+        split = self._house_split()
+        if split is None:
+            return frozenset()
+        high, low = self._house_cards()
+        way_high = set(split.high.cards)
+        return frozenset(r.card for r in high if r.card not in way_high) | frozenset(
+            r.card for r in low if r.card in way_high
+        )
 
     def _seat_view(self, seat: int, twice: set[Card], repeats: Mapping[int, object]) -> SeatView:
         state = self.state

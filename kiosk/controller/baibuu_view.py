@@ -66,5 +66,7 @@ class BaiBuuView(ScreenView):
     house_way: HouseWayView | None = None
     house_set_ok: bool | None = None  # None: not checkable yet
     house_set_msg: Msg | None = None
+    house_misplaced: frozenset[Card] = frozenset()
+    """The house's cards lying in the wrong hand on the felt (a wrong set): marked on the felt's picture."""
     seats: tuple[SeatView, ...] = ()
     house_net: int | None = None

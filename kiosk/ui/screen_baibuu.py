@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -14,10 +13,16 @@ from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView
 from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
 from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, ChoiceDialog, DicePad, InfoDialog, void_dialog
+from kiosk.ui.payout import NOTE_FONT, HouseTotals, PayoutTile
 from kiosk.ui.table_picture import TablePicture
 from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, button_row, paint_background
 
 ROUND_COMMANDS = ("shake", "manual_dice", "confirm", "void", "next")
+SETTLED = (Phase.RESULTS, Phase.CLOSED)
+MIDDLE_HEIGHT = 220
+MIDDLE_HEIGHT_SETTLED = 196  # the house's panels give the seats' payout tiles room once settled
+WAY_CARD_FONT = 46
+WAY_CARD_FONT_SETTLED = 30
 
 
 class RoundController(Protocol):
@@ -49,7 +54,8 @@ class BaiBuuScreen(Screen):
         root.add_widget(self.alert)
 
         # table picture | house way | house hand on the felt
-        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(220))
+        middle = BoxLayout(orientation="horizontal", spacing=px(10), size_hint_y=None, height=px(MIDDLE_HEIGHT))
+        self.middle = middle
         left = BoxLayout(orientation="vertical", size_hint_x=0.3)
         self.dice_text = TextLabel(
             font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), halign="center"
@@ -69,6 +75,7 @@ class BaiBuuScreen(Screen):
         middle.add_widget(left)
 
         way = BoxLayout(orientation="vertical", size_hint_x=0.38, padding=px(8), spacing=px(2))
+        self.way = way
         paint_background(way, theme.PANEL, radius=px(10))
         self.way_title = TextLabel(
             font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
@@ -79,19 +86,21 @@ class BaiBuuScreen(Screen):
         self.way_rule = TextLabel(font_size=scale.font(19), color=theme.PROMPT, size_hint_y=None, height=px(46))
         way.add_widget(self.way_rule)
         middle.add_widget(way)
+        self.totals = HouseTotals(scale, size_hint_x=0.16)  # in the middle row once the round is settled
 
-        felt = BoxLayout(orientation="vertical", size_hint_x=0.32, padding=px(8), spacing=px(0))
+        felt = BoxLayout(orientation="vertical", size_hint_x=0.32, padding=px(8), spacing=px(4))
         paint_background(felt, theme.PANEL, radius=px(10))
         self.felt_title = TextLabel(
             font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
         )
         felt.add_widget(self.felt_title)
-        self.house_high = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110)
-        self.house_low = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110)
+        # a place's problem shows on the panel's last line, under both hands, clear of the cards' frames
+        self.house_high = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110, note=False)
+        self.house_low = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110, note=False)
         felt.add_widget(self.house_high)
         felt.add_widget(self.house_low)
         self.set_check = TextLabel(
-            font_size=scale.font(19), bold=True, size_hint_y=None, height=px(26), font_name=CARD_FONT
+            font_size=scale.font(NOTE_FONT), bold=True, size_hint_y=None, height=px(32), font_name=CARD_FONT
         )
         felt.add_widget(self.set_check)
         middle.add_widget(felt)
@@ -110,8 +119,11 @@ class BaiBuuScreen(Screen):
     def _way_row(self, parent: BoxLayout) -> tuple[Label, Label, Label]:
         px = self.scale.px
         row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(60))
+        self.way_rows = [*getattr(self, "way_rows", []), row]
         name = TextLabel(font_size=self.scale.font(20), bold=True, size_hint_x=0.3)
-        cards = Label(font_name=CARD_FONT, font_size=self.scale.font(46), bold=True, markup=True, size_hint_x=0.45)
+        cards = Label(
+            font_name=CARD_FONT, font_size=self.scale.font(WAY_CARD_FONT), bold=True, markup=True, size_hint_x=0.45
+        )
         value = TextLabel(font_size=self.scale.font(19), color=theme.TEXT_DIM, size_hint_x=0.25)
         row.add_widget(name)
         row.add_widget(cards)
@@ -228,6 +240,9 @@ class BaiBuuScreen(Screen):
         self.alert.text = t(view.alert) if view.alert else self._table_line(view)
         self.alert.color = theme.TEXT if view.alert else theme.TEXT_DIM
         self.alert._bg_colour.rgba = theme.alert_background(view.alert.key if view.alert else None)
+        if view.alert is not None and view.alert.key == "bb.set_wrong":  # the banner nobody can miss
+            self.alert._bg_colour.rgba = theme.ALERT
+        self._arrange_middle(view.phase in SETTLED)
 
         dice = view.dice
         if dice:
@@ -259,21 +274,46 @@ class BaiBuuScreen(Screen):
             self.way_rule.text = t("rule.line", name=rule_name, line=way.rule)
 
         self.felt_title.text = t("bb.house_hand") + " · " + t("bb.on_felt")
+        problems = []
         if view.house_high and view.house_low:
-            self.house_high.show(view.house_high, self.catalogue, t("bb.high"))
-            self.house_low.show(view.house_low, self.catalogue, t("bb.low"))
-        if view.house_set_ok is None:
-            self.set_check.text = ""
-        else:
+            self.house_high.show(view.house_high, self.catalogue, t("bb.high"), marked=view.house_misplaced)
+            self.house_low.show(view.house_low, self.catalogue, t("bb.low"), marked=view.house_misplaced)
+            problems = [
+                f"{t(key)}: {t(place.problem)}"
+                for key, place in (("bb.high", view.house_high), ("bb.low", view.house_low))
+                if place.problem is not None
+            ]
+        if view.house_set_ok is False:  # the banner says where each card goes; the felt marks the misplaced ones
+            self.set_check.text = t("bb.outcome.mis-set")
+            self.set_check.color = theme.ALERT
+        elif view.house_set_ok:
             self.set_check.text = t(view.house_set_msg) if view.house_set_msg else ""
-            self.set_check.color = theme.GOOD if view.house_set_ok else theme.ALERT
+            self.set_check.color = theme.GOOD
+        else:
+            self.set_check.text = problems[0] if problems else ""
+            self.set_check.color = theme.WARN
 
         self._show_seats(view.seats)
+        self.totals.show(view.seats, self.catalogue)
         enabled = {c.name: c.enabled for c in view.commands}
         for name, button in self.buttons.items():
             button.disabled = not enabled.get(name, False)
             label = "button.reshake" if name == "shake" and view.phase is Phase.SHAKING else "button." + name
             button.text = t(label)
+
+    def _arrange_middle(self, settled: bool) -> None:
+        """Once settled the house's panels shrink and the house's totals join them: the seats' amounts lead."""
+        px, font = self.scale.px, self.scale.font
+        self.middle.height = px(MIDDLE_HEIGHT_SETTLED if settled else MIDDLE_HEIGHT)
+        self.way.size_hint_x = 0.24 if settled else 0.38
+        for row in self.way_rows:
+            row.height = px(44 if settled else 60)
+        for _, cards, _ in (self.way_high, self.way_low):
+            cards.font_size = font(WAY_CARD_FONT_SETTLED if settled else WAY_CARD_FONT)
+        if settled and self.totals.parent is None:
+            self.middle.add_widget(self.totals, index=1)  # between the house way and the felt
+        elif not settled and self.totals.parent is not None:
+            self.middle.remove_widget(self.totals)
 
     def _show_seats(self, seats: tuple[SeatView, ...]) -> None:
         wanted = [s.seat for s in seats]
@@ -292,7 +332,7 @@ class SeatTile(BoxLayout):
     """One seat: its bet, its high and low hands as read, and its result."""
 
     def __init__(self, scale: theme.Scale, seat: int, on_card: Any, on_bet: Any) -> None:
-        super().__init__(orientation="vertical", padding=scale.px(3), spacing=scale.px(2))
+        super().__init__(orientation="vertical", padding=scale.px(3), spacing=scale.px(4))  # notes clear of frames
         paint_background(self, theme.PANEL, radius=scale.px(10))
         self.scale = scale
         self.seat = seat
@@ -305,12 +345,11 @@ class SeatTile(BoxLayout):
         self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=78, note=False)
         self.add_widget(self.high)
         self.add_widget(self.low)
-        # The amount to pay or take is the biggest thing on the tile, above the result word; a tap says why.
-        self.result = ResultButton(size_hint_y=None, height=touch)
-        self.money = TextLabel(font_size=scale.font(28), bold=True, halign="center")
-        self.outcome = TextLabel(font_size=scale.font(17), bold=True, halign="center", size_hint_y=0.6)
-        self.result.add_widget(self.money)
-        self.result.add_widget(self.outcome)
+        # The payout tile takes the rest of the seat: the amount, the biggest thing on the screen; a tap says why.
+        self.result = PayoutTile(scale)
+        self.money = self.result.money
+        self.outcome = self.result.outcome
+        self.note = self.result.note
         self.result.bind(on_release=lambda *_: self.explain())
         self.reasons: tuple[str, ...] = ()
         self.catalogue: Catalogue | None = None
@@ -340,36 +379,12 @@ class SeatTile(BoxLayout):
         self.high.show(view.high, catalogue, _named(t("bb.high"), view.high, catalogue))
         self.low.show(view.low, catalogue, _named(t("bb.low"), view.low, catalogue))
         self.high.opacity = self.low.opacity = 1 if view.in_play else 0.3
-        if view.outcome is None:
-            problems = [
-                f"{t(name)}: {t(place.problem)}"
-                for name, place in (("bb.high", view.high), ("bb.low", view.low))
-                if place.problem is not None and view.in_play
-            ]
-            self.money.text = ""
-            self.outcome.text = problems[0] if problems else ""
-            self.outcome.color = theme.WARN
-            return
-        self.outcome.text = t("bb.outcome." + view.outcome)
-        self.outcome.color = theme.OUTCOME_COLOURS.get(view.outcome, theme.TEXT)
-        net = view.net or 0
-        if net > 0:
-            money = t("bb.pay", amount=net)
-            if view.commission:
-                money += " · " + t("bb.commission", amount=view.commission)
-        elif net < 0:
-            money = t("bb.take", amount=-net)
-        else:
-            money = t("bb.back")
-        self.money.text = money
-        self.money.color = self.outcome.color
-
-
-class ResultButton(ButtonBehavior, BoxLayout):
-    """A seat's result: the amount, big, above the word; tapping it shows the reasons."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", **kwargs)
+        problems = [
+            f"{t(name)}: {t(place.problem)}"
+            for name, place in (("bb.high", view.high), ("bb.low", view.low))
+            if place.problem is not None and view.in_play
+        ]
+        self.result.show(view, catalogue, problems[0] if problems else "")
 
 
 def _cards_markup(cards: tuple[Card, ...]) -> str:

@@ -138,12 +138,14 @@ class CardView(ButtonBehavior, Label):
         self.tappable = True
         CardView._shown.add(self)
         self.read: CardRead | None = None
+        self.misplaced = False  # lies in the wrong hand (a wrong set): a red frame
         self.font_size = scale.font(34)
         self.bind(pos=self._draw, size=self._draw)
         self._draw()
 
-    def show(self, read: CardRead | None) -> None:
+    def show(self, read: CardRead | None, misplaced: bool = False) -> None:
         self.read = read
+        self.misplaced = misplaced
         self._draw()
 
     @property
@@ -194,7 +196,10 @@ class CardView(ButtonBehavior, Label):
             else:
                 Color(*theme.CARD_FACE)
                 RoundedRectangle(pos=self.pos, size=self.size, radius=[radius])
-                if read.doubtful:
+                if self.misplaced:
+                    Color(*theme.ALERT)
+                    Line(rounded_rectangle=(*self.pos, *self.size, radius), width=self.scale.px(5))
+                elif read.doubtful:
                     Color(*theme.WARN)
                     Line(rounded_rectangle=(*self.pos, *self.size, radius), width=self.scale.px(5))
                 elif read.corrected:
@@ -249,7 +254,10 @@ class PlaceWidget(BoxLayout):
         self.height = title_h + scale.px(card_size[1]) + (scale.px(18) + scale.px(4) if note else 0)
         self.cards: list[CardView] = []
 
-    def show(self, place: PlaceView, catalogue: Catalogue, title: str | None = None) -> None:
+    def show(
+        self, place: PlaceView, catalogue: Catalogue, title: str | None = None, marked: frozenset[Card] = frozenset()
+    ) -> None:
+        """``marked``: cards to frame red where they lie (in the wrong hand)."""
         self.zone = place.zone
         self.title.text = title if title is not None else catalogue.text(place.label)
         slots = max(place.expected, len(place.cards))
@@ -264,7 +272,8 @@ class PlaceWidget(BoxLayout):
         while len(self.cards) > slots:
             self.row.remove_widget(self.cards.pop())
         for index, view in enumerate(self.cards):
-            view.show(place.cards[index] if index < len(place.cards) else None)
+            read = place.cards[index] if index < len(place.cards) else None
+            view.show(read, misplaced=read is not None and read.card in marked)
         self.note.text = catalogue.text(place.problem) if place.problem else ""
 
     def _tapped(self, index: int) -> None:
@@ -293,9 +302,9 @@ class LabeledPlace(BoxLayout):
         self.add_widget(self.name)
         self.add_widget(self.place)
 
-    def show(self, place: PlaceView, catalogue: Catalogue, title: str) -> None:
+    def show(self, place: PlaceView, catalogue: Catalogue, title: str, marked: frozenset[Card] = frozenset()) -> None:
         self.name.text = title
-        self.place.show(place, catalogue, "")
+        self.place.show(place, catalogue, "", marked)
 
 
 class StatusBar(BoxLayout):
