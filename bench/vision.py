@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))
 
 
 def frames_per_second(backend: str, frames: list, threads: int, passes: int = 3,
-                      **changes: bool | int) -> tuple[float, float, float]:
+                      **changes: object) -> tuple[float, float, float]:
     """Frames a second of the reader with its default settings, ``changes`` made: the median of ``passes`` passes
     over ``frames`` after a first pass (a kiosk reads for days; the first pass over a fresh reader is the slower one,
     by more than the spread of the later passes), that first pass's, and cards a frame."""
@@ -67,6 +67,9 @@ def main() -> int:
         ("without the outline model and the index look", {"outline_look": False, "index_look": False}),
         ("with the frame padded to a square (step 45 and before)", {"input_stride": 0}),
         ("without the coarse look (issue 53)", {"coarse_look": 0.0}),
+        ("the deck read as unseen, with the corner look (issue 53)", {"familiar_deck": "unseen", "unseen_settled": 0}),
+        ("the deck read as unseen, without the corner look", {"familiar_deck": "unseen", "unseen_settled": 0,
+                                                             "corner_look": False}),
     ):
         fps, _first, _cards = frames_per_second("onnx", frames, args.threads, args.passes, **changes)
         print(f"  onnx {what}: {fps:5.1f} frames/s ({1000 / fps:6.1f} ms a frame)")

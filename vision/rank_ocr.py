@@ -25,7 +25,7 @@ Floats = npt.NDArray[np.float32]
 RANK_TEXTS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_CHARACTERS = "AKQJ0123456789"
 LINE_HEIGHT = 48  # the recogniser's input height
-MAX_LINE_WIDTH = 160  # a rank is one or two characters: wider crops are squeezed
+MAX_LINE_WIDTH = 96  # a rank is one or two characters: wider crops are squeezed (the cost grows with it)
 RECOGNISER = "ch_PP-OCRv4_rec_infer.onnx"
 
 
