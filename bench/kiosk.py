@@ -107,6 +107,7 @@ def run_rounds(rounds, runtime, wait, to_view, to_results, reading):  # type: ig
     from engine.cards import shuffled, standard_deck
 
     controller, source = runtime.controllers["baibuu"], runtime.camera.source
+    controller.confirm_repeat_s = 0  # CONFIRMs pressed by the script faster than a dealer could: each is meant
     for round_number in range(rounds):
         source.clear_all()
         controller.command("manual_dice", dice=(1, 2, round_number % 6 + 1))

@@ -68,6 +68,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     data = tmp_path_factory.mktemp("kiosk") / "data"
     runtime = _start(data)
     controller = runtime.controller
+    controller.confirm_repeat_s = 0  # CONFIRMs pressed by a script faster than a dealer could: each is meant
     try:
         _pump(runtime, lambda: runtime.devices.links["shaker"].health.value == "ok")
         for round_number in (1, 2):
