@@ -20,7 +20,7 @@ from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, butt
 ROUND_COMMANDS = ("shake", "manual_dice", "confirm", "void", "next")
 SETTLED = (Phase.RESULTS, Phase.CLOSED)
 MIDDLE_HEIGHT = 220
-MIDDLE_HEIGHT_SETTLED = 196  # the house's panels give the seats' payout tiles room once settled
+MIDDLE_HEIGHT_SETTLED = 214  # the felt panel's own height: the rest goes to the seats' payout tiles
 WAY_CARD_FONT = 46
 WAY_CARD_FONT_SETTLED = 30
 
