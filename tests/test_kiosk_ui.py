@@ -337,6 +337,7 @@ def drive_resumed(app: Any) -> Iterator[float]:
     p.tap(p.table.buttons["confirm"])
     yield from p.until("the results", lambda: p.controller.phase.value == "results")
     p.texts("results")
+    yield 1.2  # the dealer reads the payout board: a second CONFIRM within a second is taken for a double press
     p.tap(p.table.buttons["confirm"])
     yield from p.until("closed", lambda: p.controller.phase.value == "closed")
     p.finish()
