@@ -129,3 +129,15 @@ def test_the_shipped_corner_reader_finds_and_reads_the_corners_of_a_deck_no_mode
         assert 1 <= len(found) <= 2  # its two index corners, nothing on the felt
         ranks_read += any(r.card[:-1] == card[:-1] and r.rank_sure > 0.99 for r in found)
     assert ranks_read >= 4
+
+
+def test_a_deck_the_dealer_names_unseen_is_checked_by_its_corners_from_the_first_frame() -> None:
+    from vision.reader import CardReader, ReaderSettings
+    from vision.reader_models import DEFAULT_MODEL_DIR
+
+    counted = CardReader(DEFAULT_MODEL_DIR)
+    named = CardReader(DEFAULT_MODEL_DIR, settings=ReaderSettings(familiar_deck="unseen"))
+    assert counted.deck_verdict() == (False, False)  # nothing counted yet: a known deck's first frames stay fast
+    assert named.deck_verdict() == (False, True)  # `vision read --deck unseen` on one photo: the corner look runs
+    named.read(np.full((480, 640, 3), (40, 110, 40), np.uint8))  # an empty felt counts nothing
+    assert named.deck_verdict() == (False, True) and counted.deck_verdict() == (False, False)

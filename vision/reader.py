@@ -236,9 +236,11 @@ class CardReader:
 
     def deck_verdict(self) -> tuple[bool, bool]:
         """How the next frame is read as the count stands: whether the deck counts as familiar, and whether an
-        unfamiliar deck is settled enough that a reading needs its index to agree (``unseen_settled``)."""
+        unfamiliar deck is settled enough that a reading needs its index to agree (``unseen_settled`` readings, or
+        from the first frame when ``familiar_deck`` is "unseen")."""
         familiar = self.deck_familiar()
-        return familiar, not familiar and self.familiarity.seen >= self.settings.unseen_settled
+        declared_unseen = self.settings.familiar_deck == "unseen"  # nothing to count: the dealer said so
+        return familiar, not familiar and (declared_unseen or self.familiarity.seen >= self.settings.unseen_settled)
 
     def forget_deck(self) -> None:
         """Count the deck's familiarity afresh (another deck on the table)."""
