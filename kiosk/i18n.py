@@ -35,7 +35,7 @@ class Msg:
 # key: (English, Vietnamese)
 TEXTS: dict[str, tuple[str, str]] = {
     # status bar
-    "status.camera": ("Camera", "Camera"),
+    "status.camera": ("Camera", "Máy quay"),
     "status.shaker": ("Shaker", "Máy lắc"),
     "status.panel": ("Buttons", "Bảng nút"),
     "status.journal": ("Journal", "Nhật ký"),
@@ -54,7 +54,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "status.round": ("Round {round}", "Ván {round}"),
     # navigation
     "nav.table": ("TABLE", "BÀN"),
-    "nav.camera": ("CAMERA", "CAMERA"),
+    "nav.camera": ("CAMERA", "MÁY QUAY"),
     "nav.setup": ("SET-UP", "CÀI ĐẶT"),
     "nav.supervisor": ("SUPERVISOR", "GIÁM SÁT"),
     "nav.back": ("BACK", "QUAY LẠI"),
@@ -207,7 +207,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "void.crash": ("Kiosk restarted", "Máy khởi động lại"),
     # picker
     "picker.title": ("Which card is it?", "Lá nào?"),
-    "picker.read": ("The camera read {card}: which card is it?", "Camera đọc {card}: lá nào?"),
+    "picker.read": ("The camera read {card}: which card is it?", "Máy quay đọc {card}: lá nào?"),
     "picker.place": ("{place}, card {n}", "{place}, lá {n}"),
     # set-up
     "setup.title": ("Table set-up", "Cài đặt bàn"),
@@ -265,7 +265,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                                "Chưa lưu: cược mỗi ghế {bet} không chia hết cho phỉnh nhỏ nhất ({chip})"),
     # supervisor
     "sup.title": ("Supervisor", "Giám sát"),
-    "sup.recall": ("RECALL: last {count} rounds", "RECALL: {count} ván gần nhất"),
+    "sup.recall": ("RECALL: last {count} rounds", "XEM LẠI: {count} ván gần nhất"),
     "sup.frame": ("#{round} {what}", "#{round} {what}"),
     "sup.frame_house": ("house", "nhà cái"),
     "sup.frame_seats": ("seats", "các ghế"),
@@ -275,7 +275,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.held": ("Frames {reason}, by {by}", "Ảnh bằng chứng {reason}, bởi {by}"),
     "sup.frame_title": (
         "{caption}: the camera frame of {count} readings, as kept",
-        "{caption}: ảnh camera của {count} lần đọc, như đã lưu",
+        "{caption}: ảnh máy quay của {count} lần đọc, như đã lưu",
     ),
     "sup.verify": ("VERIFY JOURNAL", "KIỂM TRA NHẬT KÝ"),
     "sup.verify_ok": ("Journal sound: {events} events, chain intact", "Nhật ký nguyên vẹn: {events} sự kiện"),
@@ -297,7 +297,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "device.up": ("firmware {firmware}", "phần mềm {firmware}"),
     "camera.source.synthetic": ("synthetic table ({layout})", "bàn mô phỏng ({layout})"),
-    "camera.source.device": ("camera {number}", "camera {number}"),
+    "camera.source.device": ("camera {number}", "máy quay {number}"),
     "device.down": ("link lost, reconnecting", "mất kết nối, đang kết nối lại"),
     "device.fault": ("fault {code}", "lỗi {code}"),
     "device.fault.wrong_device": ("another device answered on this port", "thiết bị khác trả lời trên cổng này"),
@@ -359,8 +359,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "đăng nhập để xem lại các ván, kiểm tra nhật ký và thiết bị."),
     "stop.sign_in": ("SUPERVISOR SIGN-IN", "GIÁM SÁT ĐĂNG NHẬP"),
     # camera
-    "camera.title": ("Live camera", "Camera trực tiếp"),
-    "camera.none": ("No camera frame yet", "Chưa có hình từ camera"),
+    "camera.title": ("Live camera", "Máy quay trực tiếp"),
+    "camera.none": ("No camera frame yet", "Chưa có hình từ máy quay"),
     "zone.house.high": ("House high", "Nhà cái tay cao"),
     "zone.house.low": ("House low", "Nhà cái tay thấp"),
     "zone.seat.high": ("Seat {seat} high", "Ghế {seat} tay cao"),
@@ -377,16 +377,16 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "Không dùng được bộ đọc bài: không đọc được lá bài. Gọi giám sát"),
     "camera.fallback": ("No card reader: the felt is read by where the cards were placed",
                         "Không có bộ đọc bài: bàn được đọc theo chỗ đặt lá bài"),
-    "camera.no_frame": ("No frame from the camera yet", "Chưa có hình từ camera"),
+    "camera.no_frame": ("No frame from the camera yet", "Chưa có hình từ máy quay"),
     "camera.not_calibrated": ("Not calibrated: the four table markers must be in view",
                               "Chưa hiệu chỉnh: bốn dấu mốc của bàn phải nằm trong khung hình"),
     "camera.calibration_size": ("The camera's picture size differs from its calibration: set it back or calibrate "
-                                "again", "Cỡ hình của camera khác lúc hiệu chỉnh: đặt lại hoặc hiệu chỉnh lại"),
+                                "again", "Cỡ hình của máy quay khác lúc hiệu chỉnh: đặt lại hoặc hiệu chỉnh lại"),
     "camera.flag.unsure": ("unsure", "chưa chắc"),
     "camera.flag.covered": ("covered", "bị che"),
     "camera.flag.twice": ("twice", "trùng"),
     "camera.problem": ("The camera's view of the table cannot be read: check the camera",
-                       "Không đọc được hình bàn từ camera: kiểm tra camera"),
+                       "Không đọc được hình bàn từ máy quay: kiểm tra máy quay"),
     # Sâm Lốc / Schmier
     "sl.title": ("Sâm Lốc", "Sâm Lốc"),
     "sl.mode.normal": ("standard rules", "luật thường"),
@@ -409,7 +409,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                            "ít hơn 2 người đủ cược {bet}: không chia được ván"),
     "sl.refused.nothing_to_show": ("no cards are shown now", "chưa đến lúc lật bài"),
     "sl.refused.show_unsure": ("the camera is unsure of a card shown: pick it on the screen",
-                               "camera chưa chắc một lá lật: chọn lá trên màn hình"),
+                               "máy quay chưa chắc một lá lật: chọn lá trên màn hình"),
     "sl.refused.show_count": ("seat {player} shows {count} cards, not {expected}: look at the felt; CONFIRM again "
                               "records them as they lie",
                               "ghế {player} lật {count} lá, không phải {expected}: xem lại bàn; XÁC NHẬN lần nữa để "
@@ -443,7 +443,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "sl.refused.camera_unsure": (
         "the camera is unsure of the cards in the centre: pick them on the screen",
-        "camera chưa chắc các lá giữa bàn: chọn lá trên màn hình",
+        "máy quay chưa chắc các lá giữa bàn: chọn lá trên màn hình",
     ),
     "sl.refused.nothing_to_confirm": ("nothing to confirm now", "chưa có gì để xác nhận"),
     "sl.refused.no_hand_open": ("no hand is open", "không có ván đang mở"),
@@ -456,7 +456,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "sm.refused.camera_unsure": (
         "the camera is unsure of the card in the centre: pick it on the screen",
-        "camera chưa chắc lá giữa bàn: chọn lá trên màn hình",
+        "máy quay chưa chắc lá giữa bàn: chọn lá trên màn hình",
     ),
     "sm.prompt.deal": ("Seat {seat} deals: 6 cards each, 17 kept; then press START",
                        "Ghế {seat} chia: mỗi người 6 lá, giữ 17 lá; rồi nhấn BẮT ĐẦU"),
@@ -551,11 +551,11 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "Đang đọc bằng {name}: {before} → {after} trên {cards} lá đúng"),
     "enroll.close": ("Close", "Đóng"),
     "enroll.hint": ("Spread the cards face up, apart, under the camera; then capture.",
-             "Trải bài ngửa, rời nhau, dưới camera; rồi chụp."),
+             "Trải bài ngửa, rời nhau, dưới máy quay; rồi chụp."),
     "enroll.found": ("{n} cards found", "Tìm thấy {n} lá"),
     "enroll.saved": ("Saved {ref}: learn it next", "Đã lưu {ref}: tiếp theo là học"),
     "enroll.learning": ("Learning in the background; the table keeps playing", "Đang học; bàn vẫn chơi bình thường"),
-    "enroll.no_frame": ("No camera picture yet", "Chưa có hình từ camera"),
+    "enroll.no_frame": ("No camera picture yet", "Chưa có hình từ máy quay"),
     "enroll.pick": ("Face #{n}: which card?", "Lá #{n}: lá nào?"),
     "enroll.missing": ("missing {count}: {cards}", "còn thiếu {count}: {cards}"),
     "enroll.twice": ("more than once: {cards} (fix the wrong ones by card)",
@@ -576,7 +576,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "enroll.failed.save": ("The deck could not be saved", "Không lưu được bộ bài"),
     "enroll.failed.learn": ("Learning could not start", "Không bắt đầu học được"),
     "enroll.failed.check": ("The new reading could not be checked on the cards under the camera: spread the deck face "
-                            "up and try again", "Không kiểm tra được trên bài dưới camera: trải bài ngửa rồi thử lại"),
+                            "up and try again",
+                            "Không kiểm tra được trên bài dưới máy quay: trải bài ngửa rồi thử lại"),
     "enroll.state.not started": ("not started", "chưa bắt đầu"),
     "enroll.state.running": ("learning", "đang học"),
     "enroll.state.done": ("done", "xong"),
@@ -727,7 +728,7 @@ PHRASES_VI: dict[str, str] = {
     "baibuu.illegal.already_rolled": "ván này đã lắc xúc xắc rồi ({dice})",
     "baibuu.illegal.roll_first": "lắc xúc xắc trước: xúc xắc chỉ chồng nào là của nhà cái",
     "baibuu.illegal.house_open": "bài nhà cái đã mở: {cards}",
-    "baibuu.illegal.house_four": "bài nhà cái có 4 lá, camera đọc được {count}: {cards}",
+    "baibuu.illegal.house_four": "bài nhà cái có 4 lá, máy quay đọc được {count}: {cards}",
     "baibuu.illegal.open_house_first": "mở bài nhà cái trước",
     "baibuu.illegal.seats_settling": "các ghế đang được tính với bài nhà cái như đã xếp",
     "baibuu.illegal.house_other_cards": "bài nhà cái là {house}, nhưng đã xếp {set}: dùng đúng bốn lá đó",
@@ -1095,7 +1096,7 @@ PHRASES_VI: dict[str, str] = {
     "logs.agrees.recorded": "những gì đã ghi",
     "logs.differs": "Kết quả phát lại KHÁC những gì đã ghi (các dòng màu đỏ)",
     "logs.frames_none": "Ảnh bằng chứng: không có (các lần đọc này được ghi không kèm ảnh)",
-    "logs.frames": "Ảnh bằng chứng (ảnh camera của mỗi lần đọc; SHA-256, trạng thái, lần đọc):",
+    "logs.frames": "Ảnh bằng chứng (ảnh máy quay của mỗi lần đọc; SHA-256, trạng thái, lần đọc):",
     "logs.frames_written": "đã ghi {count} tệp vào {folder} (giữ {kept}/{frames} ảnh, mỗi ảnh như đã lưu và có khung "
                            "lần đọc)",
     "logs.sound": "NGUYÊN VẸN",

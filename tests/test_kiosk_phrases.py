@@ -60,7 +60,7 @@ def test_the_house_way_line_is_vietnamese_for_every_set_of_ranks() -> None:
 
 
 @pytest.mark.parametrize("seat_cards, house_cards, expected", [
-    ("9S 8H 2D 3C", "KS QH 5D 2C", "tay cao: 7 điểm (9S+8H) so với công lớn (KS+QH) của nhà cái: nhà cái thắng"),
+    ("9S 8H 2D 3C", "KS QH 5D 2C", "tay cao: 7 điểm (9♠+8♥) so với công lớn (K♠+Q♥) của nhà cái: nhà cái thắng"),
     ("7S 7H 7D 2C", "KS KH 5D 2C", "bài tự nhiên sám cô 7 thắng mọi bài không phải bài tự nhiên: ghế thắng"),
 ])
 def test_a_seats_reasons_are_vietnamese(seat_cards: str, house_cards: str, expected: str) -> None:

@@ -1,7 +1,8 @@
 """Every screen drawn in a real window under Xvfb in English, Vietnamese and Khmer, at 1280×800 and 1920×1080: the
-words a dealer sees, measured on the widgets themselves. No English in Khmer or Vietnamese mode, no character the
-fonts cannot draw (an empty box), no touch target under the kiosk's 72 px. One fresh kiosk process per size draws
-all screens in all languages; screenshots go to artifacts/screenshots/languages/.
+words a dealer sees, measured on the widgets themselves. No English in Khmer or Vietnamese mode, no card named by
+its code (AD) instead of its suit (A♦), no character the fonts cannot draw (an empty box), no touch target under
+the kiosk's 72 px. One fresh kiosk process per size draws all screens in all languages; screenshots go to
+artifacts/screenshots/languages/.
 """
 # ruff: noqa: F811 - the Xvfb `display` fixture is imported from test_kiosk_ui
 
@@ -254,6 +255,7 @@ def _without_known(text: str) -> str:
 
 
 def _check(result: dict[str, Any]) -> None:
+    from test_kiosk_card_words import CARD_CODE
     from test_kiosk_languages import english_words
 
     from kiosk.ui.shaped_text import missing_glyphs
@@ -303,6 +305,8 @@ def _check(result: dict[str, Any]) -> None:
             boxes = missing_glyphs(text)
             if boxes:
                 problems.append(f"{where}: no glyph for {sorted(boxes)} in {text!r}")
+            if CARD_CODE.search(_without_known(text)):
+                problems.append(f"{where}: a card named by its code, not its suit, in {text!r}")
             english = english_words(_without_known(text))
             if screen["language"] != "en" and english:
                 problems.append(f"{where}: English {english} in {text!r}")

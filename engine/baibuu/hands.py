@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from engine.cards import Card, CardError, Rank
+from engine.cards import Card, CardError, CardsText, Rank
 from engine.phrases import Phrase, PhraseTemplate
 
 PICTURES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
@@ -120,8 +120,9 @@ class TwoCardHand:
         return KONG() if hand_class is HandClass.KONG else TWO_PICTURES()
 
     @property
-    def cards_text(self) -> str:
-        return f"{self.cards[0]}+{self.cards[1]}"
+    def cards_text(self) -> CardsText:
+        """``QH+8S`` in records and logs; a screen shows ``Q♥+8♠``."""
+        return CardsText(self.cards, "+")
 
     def to_json(self) -> list[str]:
         return [str(card) for card in self.cards]

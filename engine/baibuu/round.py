@@ -45,7 +45,7 @@ from engine.baibuu.house_way import Split, house_way
 from engine.baibuu.legal import LegalActions, SeatChoice
 from engine.baibuu.settings import Settings, settings_from_json
 from engine.baibuu.settlement import SeatResult, SetHand, Settlement, settle_seat
-from engine.cards import Card, CardError
+from engine.cards import Card, CardError, CardsText
 from engine.common import JSON, IllegalAction, answers_yes, replay_actions
 from engine.errors import InputError
 from engine.phrases import PhraseTemplate
@@ -103,8 +103,8 @@ TWO_AND_TWO = PhraseTemplate(
 )
 
 
-def _cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(map(str, cards))
+def _cards_text(cards: Sequence[Card]) -> CardsText:
+    return CardsText(cards)
 
 
 # ---------------------------------------------------------------- the deal
