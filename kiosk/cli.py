@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "floor.cli",
     "vision.cli",
     "kiosk.commands.app",
+    "kiosk.commands.appliance",
 )
 # Subcommands of ``vision`` that live in the kiosk because they write to the journal (vision imports only engine).
 VISION_COMMAND_MODULES = ("kiosk.commands.enroll", "kiosk.commands.learn_play")

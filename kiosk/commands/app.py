@@ -185,7 +185,10 @@ def prepare_kivy() -> None:
         home = Path(tempfile.gettempdir()) / "dealer-assist-kivy"
         home.mkdir(exist_ok=True)
         os.environ["KIVY_HOME"] = str(home)
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and sys.platform.startswith("linux"):
+    # SDL2's KMSDRM driver (the kiosk unit's) draws on the display itself, with no X or Wayland server
+    drawn_direct = os.environ.get("SDL_VIDEODRIVER", "").lower() == "kmsdrm"
+    if (not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and not drawn_direct
+            and sys.platform.startswith("linux")):
         raise InputError("no display: run on the kiosk's screen, or under Xvfb (xvfb-run -a dealer-assist kiosk)")
 
 

@@ -111,6 +111,20 @@ class KioskApp(App):
             KivyClock.schedule_once(self._drive, 0.5)
         return root
 
+    def on_start(self) -> None:
+        """The screen is up: tell systemd, and feed its watchdog from this main loop (a hung screen stops feeding)."""
+        from kiosk import service_notify
+
+        service_notify.ready(f"table {getattr(getattr(self.runtime, 'config', None), 'table_id', '')}".strip())
+        interval = service_notify.watchdog_interval_s()
+        if interval is not None:
+            KivyClock.schedule_interval(lambda _dt: service_notify.watchdog_ping(), interval)
+
+    def on_stop(self) -> None:
+        from kiosk import service_notify
+
+        service_notify.stopping()
+
     # ---- navigation and language ---------------------------------------------------------------------------
     def show(self, name: str) -> None:
         if name == "table":
