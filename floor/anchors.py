@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from floor.replication import for_writes
 from journal.anchors import Anchor, AnchorError, Signer
 from journal.chain import canonical_json
 from journal.words import ANCHORS
@@ -56,7 +57,7 @@ class FloorAnchors:
 
     def _connection(self) -> psycopg.Connection[Any]:
         if self._conn is None or self._conn.closed:
-            self._conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=self.connect_timeout_s,
+            self._conn = psycopg.connect(for_writes(self.dsn), autocommit=True, connect_timeout=self.connect_timeout_s,
                                          application_name="dealer-assist anchors")
         return self._conn
 

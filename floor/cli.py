@@ -39,8 +39,8 @@ def register(subparsers: Any) -> Any:
                          "table's events; prints its password once")
     add.add_argument("kiosk", help="the kiosk's id, as in its config")
     add.add_argument("--table", required=True, help="the table it serves, as in its config")
-    add.add_argument("--key", type=Path, help="the kiosk's journal key file: then the floor checks every event's "
-                     "hash on arrival (without it, only that the chain continues)")
+    add.add_argument("--key", type=Path, help="the kiosk's journal key file (required): the floor checks every "
+                     "event's hash under it on arrival, so a kiosk's login alone cannot make up events")
     add.set_defaults(func=_add_kiosk)
 
     ship = sub.add_parser("ship", parents=[common], help="send this kiosk's journal to the floor, in order, "
@@ -51,6 +51,20 @@ def register(subparsers: Any) -> Any:
     ship.add_argument("--batch", type=int, default=500, help="events per batch (default 500)")
     ship.add_argument("--poll", type=float, default=0.5, help="seconds between looks at the journal (default 0.5)")
     ship.set_defaults(func=_ship)
+
+    standby = sub.add_parser(
+        "standby", help="copy a running primary into an empty folder as its hot standby (pg_basebackup -R)",
+        description="Makes a hot standby of the floor's PostgreSQL: the primary copied with pg_basebackup -R, which "
+        "then follows it by streaming replication once started. Run it on the standby's machine, as root or as the "
+        "user PostgreSQL runs as. When the primary is lost: pg_ctl promote -D DATA on the standby.")
+    standby.add_argument("--primary", required=True, metavar="DSN",
+                         help="the running primary, as a login with the REPLICATION right: 'host=db1 port=5432 "
+                              "user=replicator password=…'")
+    standby.add_argument("--data", required=True, type=Path,
+                         help="the standby's data folder, new or empty (Debian: /var/lib/postgresql/15/main)")
+    standby.add_argument("--slot", default=None, help="create a replication slot of this name on the primary, so "
+                         "it keeps the WAL the standby has not received (watch its disk if the standby is down long)")
+    standby.set_defaults(func=_standby)
 
     try:
         console = importlib.import_module(CONSOLE_COMMANDS)
@@ -80,8 +94,10 @@ def _dsn(args: argparse.Namespace) -> str:
 def _connect(dsn: str) -> Any:
     import psycopg
 
+    from floor.replication import for_writes
+
     try:
-        return psycopg.connect(dsn, connect_timeout=5)
+        return psycopg.connect(for_writes(dsn), connect_timeout=5)
     except psycopg.OperationalError as error:
         first = (str(error).strip() or "no answer").splitlines()[0]
         raise FloorError(f"cannot reach the floor's database ({first}): check the DSN and that PostgreSQL "
@@ -102,7 +118,12 @@ def _add_kiosk(args: argparse.Namespace) -> int:
     from floor.store import add_kiosk
     from journal.chain import load_key
 
-    key = load_key(args.key, create=False) if args.key is not None else None
+    if args.key is None:
+        raise FloorError(f"enrolling kiosk {args.kiosk} needs its journal key: pass --key with the kiosk's key file "
+                         "(the journal's key, e.g. DATA/journal.key, copied over a safe channel). Without it the "
+                         "floor could check only that the chain continues, and anyone holding the kiosk's database "
+                         "login could make up events for its table")
+    key = load_key(args.key, create=False)
     with _connect(_dsn(args)) as conn:
         login = add_kiosk(conn, args.kiosk, args.table, chain_key=key)
         conn.commit()
@@ -142,6 +163,27 @@ def _ship(args: argparse.Namespace) -> int:
         shipper.run(stop)
     except KeyboardInterrupt:
         stop.set()
+    return 0
+
+
+def _standby(args: argparse.Namespace) -> int:
+    from floor.pg import service_user
+    from floor.replication import check_standby_folder, make_standby
+
+    user = service_user()  # as root: the copy belongs to (and runs as) the postgres user
+    data: Path = args.data.resolve()
+    check_standby_folder(data)
+    if not data.exists():
+        data.mkdir(parents=True)
+        if user is not None:
+            import shutil
+
+            shutil.chown(data, user, user)
+        data.chmod(0o700)
+    make_standby(args.primary, data, slot=args.slot, run_as=user)
+    print(f"the standby's copy is in {data}; start it (e.g. pg_ctl -D {data} start, or the Debian cluster's "
+          "service) and it follows the primary. Clients name both servers: host=PRIMARY,STANDBY. If the primary is "
+          f"lost: pg_ctl promote -D {data}")
     return 0
 
 

@@ -26,7 +26,9 @@ _BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
 SUPERUSER = "floor_admin"
 
 
-def _binary(name: str) -> str:
+def pg_binary(name: str) -> str:
+    """The path of one of PostgreSQL's programs (the newest version installed), or a FloorError naming the
+    package to install."""
     for folder in _BIN_DIRS:
         if (folder / name).exists():
             return str(folder / name)
@@ -43,11 +45,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _run_as(user: str | None) -> list[str]:
+def run_as(user: str | None) -> list[str]:
     return [] if user is None else ["runuser", "-u", user, "--"]
 
 
-def _service_user() -> str | None:
+def service_user() -> str | None:
+    """Who PostgreSQL runs as: ``postgres`` when this runs as root (created when missing), else nobody else."""
     if os.geteuid() != 0:
         return None
     try:
@@ -83,7 +86,7 @@ class LocalServer:
     def create(cls, folder: Path | None = None, port: int | None = None) -> LocalServer:
         """A new cluster in ``folder`` (default: a new folder in the system's temporary folder, which the
         ``postgres`` user can reach when this runs as root)."""
-        user = _service_user()
+        user = service_user()
         if folder is None:
             folder = Path(tempfile.mkdtemp(prefix="dealer-assist-pg-"))
         folder.mkdir(parents=True, exist_ok=True)
@@ -98,12 +101,28 @@ class LocalServer:
             shutil.chown(pwfile, user)
             os.chmod(folder, 0o700)
         if not (data / "PG_VERSION").exists():
-            result = subprocess.run([*_run_as(user), _binary("initdb"), "-D", str(data), "-U", SUPERUSER,
+            result = subprocess.run([*run_as(user), pg_binary("initdb"), "-D", str(data), "-U", SUPERUSER,
                                      "--pwfile", str(pwfile), "-A", "scram-sha-256", "-E", "UTF8",
                                      "--locale", "C.UTF-8"], capture_output=True, text=True)
             if result.returncode != 0:
                 raise FloorError(f"initdb could not create a PostgreSQL cluster in {data}: "
                                  f"{result.stderr.strip()[-500:]}")
+        return server
+
+    @classmethod
+    def standby_of(cls, primary: LocalServer, folder: Path | None = None, port: int | None = None) -> LocalServer:
+        """A hot standby of ``primary`` (running): its base backup taken with ``pg_basebackup -R``, so that once
+        started it follows the primary by streaming replication until promoted. Same superuser and password."""
+        user = service_user()
+        if folder is None:
+            folder = Path(tempfile.mkdtemp(prefix="dealer-assist-pg-standby-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        if user is not None:
+            _let_through(folder)
+            shutil.chown(folder, user)
+            os.chmod(folder, 0o700)
+        server = cls(folder, port or free_port(), user, primary.password)
+        base_backup(primary.dsn(), server.data, user)
         return server
 
     @property
@@ -112,8 +131,8 @@ class LocalServer:
 
     def start(self) -> None:
         options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=on "
-                   "-c max_connections=300 -c shared_buffers=256MB")
-        result = subprocess.run([*_run_as(self.user), _binary("pg_ctl"), "-D", str(self.data), "-l",
+                   "-c max_connections=300 -c shared_buffers=256MB -c hot_standby_feedback=on")
+        result = subprocess.run([*run_as(self.user), pg_binary("pg_ctl"), "-D", str(self.data), "-l",
                                  str(self.folder / "server.log"), "-o", options, "-w", "-t", "60", "start"],
                                 capture_output=True, text=True)
         if result.returncode != 0:
@@ -121,8 +140,15 @@ class LocalServer:
             raise FloorError(f"PostgreSQL did not start in {self.data}: {result.stderr.strip()} {log}")
 
     def stop(self, mode: str = "fast") -> None:
-        subprocess.run([*_run_as(self.user), _binary("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"],
+        subprocess.run([*run_as(self.user), pg_binary("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"],
                        capture_output=True)
+
+    def promote(self) -> None:
+        """Make this standby the primary (``pg_ctl promote``), waiting until it takes writes."""
+        result = subprocess.run([*run_as(self.user), pg_binary("pg_ctl"), "-D", str(self.data), "-w", "-t", "60",
+                                 "promote"], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise FloorError(f"pg_ctl promote failed for {self.data}: {result.stderr.strip()}")
 
     def remove(self) -> None:
         """Stop the server and delete its folder."""
@@ -149,3 +175,16 @@ class LocalServer:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
+
+
+def base_backup(primary_conninfo: str, data: Path, user: str | None = None, slot: str | None = None) -> None:
+    """Copy a running primary into the empty folder ``data`` as a hot standby of it: ``pg_basebackup -R`` (writes
+    ``standby.signal`` and ``primary_conninfo``) with the WAL streamed alongside; with ``slot``, a replication slot of
+    that name is created on the primary so it keeps the WAL the standby has not received yet."""
+    command = [*run_as(user), pg_binary("pg_basebackup"), "-d", primary_conninfo, "-D", str(data), "-R",
+               "-X", "stream", "-c", "fast", "--no-password"]
+    if slot is not None:
+        command += ["-C", "-S", slot]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise FloorError(f"pg_basebackup could not copy the primary into {data}: {result.stderr.strip()[-600:]}")

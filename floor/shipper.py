@@ -35,6 +35,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from floor.errors import FloorError
+from floor.replication import for_writes
 from journal.evidence import EvidenceStore
 
 _MEDIA_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}
@@ -198,7 +199,7 @@ class Shipper:
         if self._conn is not None and not self._conn.closed:
             return self._conn
         try:
-            conn = psycopg.connect(self.dsn, autocommit=True, **_CONNECT_OPTIONS)  # type: ignore[arg-type]
+            conn = psycopg.connect(for_writes(self.dsn), autocommit=True, **_CONNECT_OPTIONS)  # type: ignore[arg-type]
         except psycopg.OperationalError as error:
             if "password authentication failed" in str(error) or "does not exist" in str(error):
                 raise FloorError(f"the floor does not know this kiosk's credentials ({_first_line(error)}): "

@@ -331,6 +331,16 @@ def _audited(console: Console, session: auth.Session, action: str, detail: dict[
         return function(conn)
 
 
+def _audited_read(console: Console, session: auth.Session, action: str, detail: dict[str, Any], address: str,
+                  function: Callable[[Any], Any]) -> Any:
+    """Like ``_audited`` for a heavy read (a report, an export): recorded on the primary, read on the standby
+    when the floor has one up."""
+    with console.db.transaction() as conn:
+        auth.record(conn, session.account, action, detail, address)
+    with console.db.reading() as conn:
+        return function(conn)
+
+
 async def _rounds(request: Request) -> Response:
     console = _console(request)
     session = await _run(_current, request)
@@ -362,7 +372,7 @@ async def _rounds_csv(request: Request) -> Response:
             writer.writerow(data.csv_row(row))
         return buffer.getvalue()
 
-    text = await _run(_audited, console, session, "rounds_exported", where.to_json(), _address(request), export)
+    text = await _run(_audited_read, console, session, "rounds_exported", where.to_json(), _address(request), export)
     stamp = console.clock.now().strftime("%Y%m%d-%H%M%S")
     return Response(text, media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="rounds-{stamp}.csv"',
@@ -407,7 +417,7 @@ async def _reports(request: Request) -> Response:
     if session is None:
         return _to_login()
     where = _filter(request)
-    report = await _run(_audited, console, session, "report_viewed", where.to_json(), _address(request),
+    report = await _run(_audited_read, console, session, "report_viewed", where.to_json(), _address(request),
                         lambda conn: data.report(conn, where, console.shifts, console.clock.now()))
 
     def t(key: str, **params: Any) -> str:
