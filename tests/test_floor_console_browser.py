@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import psycopg
 import pytest
@@ -27,7 +29,7 @@ from floor.store import add_kiosk
 from journal import Journal, SystemClock
 from journal.chain import load_key
 from journal.events import DeviceDown, DeviceUp, Note
-from journal.simulate import fill
+from journal.simulate import fill, play_round
 
 CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
@@ -59,7 +61,7 @@ def site(floor_server: LocalServer, tmp_path_factory: pytest.TempPathFactory) ->
                                     poll_s=0.2))
     shipper.start()
     db = Database(dsn)
-    web = BackgroundServer(create_app(Console(db, pit_poll_s=0.25)))
+    web = BackgroundServer(create_app(Console(db, pit_poll_s=0.25, zone=ZoneInfo("Asia/Ho_Chi_Minh"))))
     web.start()
     yield {"url": web.url.rstrip("/"), "dsn": dsn, "journal": journal}
     web.stop()
@@ -189,3 +191,41 @@ def test_round_review_and_csv_export_in_the_browser(site: dict[str, Any], browse
     rows = list(csv.DictReader(io.StringIO(exported)))
     assert [int(r["round_id"]) for r in rows] == [r for r, _, _ in rounds]
     assert [r["status"] for r in rows] == [s for _, s, _ in rounds]
+
+
+def test_in_vietnamese_a_voided_round_an_unknown_one_the_reports_and_the_log(site: dict[str, Any], browser: Any,
+                                                                           tmp_path: Path) -> None:
+    import random
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    voided, _ = play_round(site["journal"], "baibuu", random.Random(11), void=True)
+    with psycopg.connect(site["dsn"]) as conn:
+        auth.add_account(conn, "night-admin", PASSWORD, "admin", "test")
+    sign_in(browser, site["url"], "night-admin", PASSWORD)
+    by_id(browser, "language").click()  # English → Tiếng Việt
+    WebDriverWait(browser, 10).until(lambda d: by_id(d, "nav-pit").text == "Khu bàn")
+    WebDriverWait(browser, 10).until(lambda d: "trước" in by_id(d, "table-K-1").text)
+    screenshot(browser, tmp_path, "pit-vi")
+
+    WebDriverWait(browser, 10).until(lambda d: d.get(f"{site['url']}/rounds/K-1/{voided}") or
+                                     by_id(d, "verdict").text.startswith("Đã hủy bởi supervisor S-1"))
+    assert "not over" not in browser.page_source and "Ván chưa kết thúc" not in browser.page_source
+    assert "UTC+07" in browser.find_element("tag name", "main").text
+    screenshot(browser, tmp_path, "review-voided-vi")
+
+    browser.get(site["url"] + "/rounds/K-1/999")
+    assert "Hệ thống không có ván 999 của kiosk K-1" in by_id(browser, "refused").text
+    assert by_id(browser, "nav-rounds").text == "Các ván"
+    screenshot(browser, tmp_path, "unknown-round-vi")
+
+    browser.get(site["url"] + "/reports")
+    labels = browser.execute_script(
+        "return [...document.querySelectorAll('svg.chart text[text-anchor=end]')].map(t => t.getBBox().x);")
+    assert labels and min(labels) >= 0, f"a chart's label runs off its left edge: {labels}"
+    assert re.search(r"\d,\d%", browser.find_element("tag name", "main").text), "no hold written 58,5%"
+    screenshot(browser, tmp_path, "reports-vi")
+
+    browser.get(site["url"] + "/actions")
+    assert "round_reviewed" not in browser.find_element("tag name", "main").text
+    screenshot(browser, tmp_path, "console-log-vi")

@@ -55,3 +55,49 @@ def test_floor_demo_prints_a_working_login_and_stops_everything(dealer_assist: l
     assert not folder.exists(), "the demo left its temporary folder (and PostgreSQL's data) behind"
     assert subprocess.run(["pgrep", "-f", str(folder)], capture_output=True).returncode == 1, \
         "PostgreSQL is still running"
+
+
+def test_a_demo_killed_without_time_to_stop_leaves_no_postgresql_and_keeps_to_the_data_folder(
+        dealer_assist: list[str], cli_env: dict[str, str], tmp_path: Path) -> None:
+    """SIGTERM, then SIGKILL a second later (what a service manager does): its watchdog stops PostgreSQL. The
+    journals were under DEALER_ASSIST_DATA; the console reached the database as floor_console's member, not as
+    the superuser."""
+    data = tmp_path / "data"
+    demo = subprocess.Popen([*dealer_assist, "floor", "demo", "--kiosks", "1", "--port", str(free_port()),
+                             "--pace", "0.05"], env={**cli_env, "DEALER_ASSIST_DATA": str(data)},
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    printed = ""
+    try:
+        assert demo.stdout is not None
+        while "Ctrl-C" not in printed:
+            line = demo.stdout.readline()
+            assert line, f"the demo ended before it printed its login:\n{printed}"
+            printed += line
+        folder = Path(re.search(r"journals in (\S+)\)", printed)[1])  # type: ignore[index]
+        assert folder.parent == data and (folder / "kiosk-1" / "journal.sqlite3").exists()
+        address = re.search(r"the floor console: (http://\S+)", printed)[1]  # type: ignore[index]
+        login = re.search(r"sign in as '(\w+)' with password '([^']+)'", printed)
+        web = httpx.Client(base_url=address, follow_redirects=True, timeout=10)
+        token = re.search(r'name="csrf" value="([^"]+)"', web.get("/login").text)[1]  # type: ignore[index]
+        assert 'id="table-K-01"' in web.post("/login", data={"csrf": token, "name": login[1],  # type: ignore[index]
+                                                              "password": login[2]}).text  # type: ignore[index]
+        console = subprocess.run(["pgrep", "-f", "postgres: floor_demo_console floor_demo"], capture_output=True)
+        assert console.returncode == 0, "the console is not connected as floor_demo_console"
+        data_dir = re.search(r"PostgreSQL (\S+) on port", printed)[1]  # type: ignore[index]
+        assert subprocess.run(["pgrep", "-f", f"postgres -D {data_dir}"], capture_output=True).returncode == 0
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        time.sleep(1)
+        demo.kill()
+        demo.wait(10)
+    for _ in range(100):
+        if subprocess.run(["pgrep", "-f", f"postgres -D {data_dir}"], capture_output=True).returncode == 1:
+            break
+        time.sleep(0.1)
+    assert subprocess.run(["pgrep", "-f", f"postgres -D {data_dir}"], capture_output=True).returncode == 1, \
+        "PostgreSQL outlived the demo"
+    for _ in range(50):
+        if not Path(data_dir).exists() and not folder.exists():
+            break
+        time.sleep(0.1)
+    assert not Path(data_dir).exists() and not folder.exists(), "the demo's folders were left behind"

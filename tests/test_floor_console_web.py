@@ -269,10 +269,19 @@ def test_round_review_replays_the_round_and_the_csv_has_one_row_per_round(
         page = web.get(f"/rounds/{kiosk_id}/{round_id}").text
         verdict = re.search(r'id="verdict">([^<]+)<', page)
         assert verdict is not None
-        expected = "The round is not over." if status == "voided" else \
-            "The replay agrees with what was shown and paid."
-        assert verdict[1] == expected, (kiosk_id, round_id)
-    assert "no round 99" in web.get("/rounds/K-1/99").text
+        if status == "voided":  # why and by whom, not "the round is not over"
+            assert verdict[1].startswith("Voided by supervisor S-1: "), (kiosk_id, round_id)
+            assert "not over" not in page
+        else:
+            assert verdict[1] == "The replay agrees with what was shown and paid.", (kiosk_id, round_id)
+    unknown = web.get("/rounds/K-1/99")
+    assert unknown.status_code == 404 and 'id="nav-pit"' in unknown.text
+    assert "The floor holds no round 99 of kiosk K-1" in unknown.text
+    web.post("/language", data={"csrf": csrf_of(unknown.text), "language": "vi"})
+    unknown = web.get("/rounds/K-1/99")
+    assert unknown.status_code == 404 and "Hệ thống không có ván 99 của kiosk K-1" in unknown.text
+    assert web.get("/no/such/page").status_code == 404
+    web.post("/language", data={"csrf": csrf_of(unknown.text), "language": "en"})
 
     listed = web.get("/rounds?table=T1&outcome=settled").text
     assert listed.count('class="round-link"') == sum(1 for r in rounds if r[0] == "K-1" and r[2] == "settled")
@@ -345,10 +354,10 @@ def test_reports_per_table_hold_and_charts_in_both_languages(floor: Floor) -> No
         bet, won = conn.execute("SELECT sum(total_bet), sum(house_net) FROM rounds WHERE table_id = 'T1' AND "
                                 "status = 'settled'").fetchone()
     page = web.get("/reports").text
-    row = re.search(r"<tr><td>T1</td><td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>"
-                    r"<td class=\"num\">(-?\d+)</td><td class=\"num\">([^<]+)</td>", page)
+    cells = r"<td class=\"num\">([^<]+)</td>"
+    row = re.search(r"<tr><td>T1</td>" + cells * 4, page)
     assert row is not None
-    assert (int(row[1]), int(row[2]), int(row[3])) == (7, bet, won)
+    assert (int(row[1]), int(row[2].replace(",", "")), int(row[3].replace(",", ""))) == (7, bet, won)
     assert row[4] == f"{won / bet:.1%}"
     assert page.count("<svg") == 3 and "Rounds per table" in page
     token = csrf_of(page)
@@ -356,6 +365,9 @@ def test_reports_per_table_hold_and_charts_in_both_languages(floor: Floor) -> No
         == "/reports"
     page = web.get("/reports").text
     assert "Báo cáo" in page and "Tỷ lệ giữ" in page and "Số ván theo bàn" in page
+    row = re.search(r"<tr><td>T1</td>" + cells * 4, page)
+    assert row is not None  # Vietnamese numbers: a comma before the decimals, dots between thousands
+    assert row[4] == f"{100 * won / bet:.1f}%".replace(".", ",") and int(row[2].replace(".", "")) == bet
 
 
 class WordsFromZero:
@@ -411,3 +423,72 @@ def test_a_card_table_round_journaled_with_seats_from_0_is_reviewed_with_seats_f
         if round_id == rounds[0]:  # Sâm Lốc pays seat to seat; Schmier scores teams (no payments)
             assert re.search(r"seat [1-4] → seat [1-4]: \d+", replayed), replayed
         assert re.search(r"Nets: seat [1-6] [+-]\d+", replayed), replayed
+
+
+class VoidsWithFormulas:
+    """A kiosk whose void's author and reason are text a spreadsheet would run as formulas."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.journal, name)
+
+    def void_round(self, round_id: int, by: str, reason: str) -> Any:
+        return self.journal.void_round(round_id, "@SUM(1+1)*cmd|' /C calc'!A0", '=HYPERLINK("http://x.example","y")')
+
+
+def test_every_answer_says_nosniff_and_no_referrer_and_no_csv_cell_is_a_formula(
+        floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
+    ship_kiosk(floor, floor_server, tmp_path / "k7", "K-7", "T7",
+               lambda journal: play_round(VoidsWithFormulas(journal), "baibuu",  # type: ignore[arg-type]
+                                          random.Random(4), void=True))
+    web = client(floor)
+    answers = [web.get("/"), web.get("/login")]
+    sign_in(web, "supervisor")
+    answers += [web.get(page) for page in ("/", "/rounds", "/rounds.csv?table=T7", "/reports", "/rounds/K-7/1",
+                                           "/rounds/K-7/99", "/static/console.css", "/favicon.ico", "/nothing")]
+    assert [a.status_code for a in answers] == [303, 200, 200, 200, 200, 200, 200, 404, 200, 200, 404]
+    for answer in answers:
+        assert answer.headers["x-content-type-options"] == "nosniff", answer.url
+        assert answer.headers["referrer-policy"] == "no-referrer", answer.url
+    assert answers[-2].headers["content-type"] == "image/svg+xml" and b"<svg" in answers[-2].content
+    (row,) = csv.DictReader(io.StringIO(answers[4].text))
+    assert row["void_reason"] == '\'=HYPERLINK("http://x.example","y")'
+    assert row["voided_by"] == "'@SUM(1+1)*cmd|' /C calc'!A0"
+
+
+def test_wrong_passwords_lock_a_name_only_from_where_they_came_and_a_made_up_name_alike(floor: Floor) -> None:
+    dsn, clock, db = floor
+    with psycopg.connect(dsn) as conn:
+        auth.add_account(conn, "target", PASSWORD, "supervisor", "test")
+    app = create_app(Console(db, clock=clock))
+    elsewhere = TestClient(app, follow_redirects=False, client=("203.0.113.9", 40000))
+    answers = {}
+    for name in ("target", "nobody-by-this-name"):
+        for _ in range(auth.MAX_TRIES):
+            status, page = sign_in(elsewhere, name, "a guess")
+        answers[name] = re.search(r'id="login-error">([^<]+)<', page)[1]  # type: ignore[index]
+        assert status == 401 and sign_in(elsewhere, name)[0] == 401  # the right password is refused there too
+    assert answers["target"] == answers["nobody-by-this-name"] == \
+        f"Too many wrong tries: this account is locked for {auth.LOCK_MINUTES} min."
+    at_the_pit = TestClient(app, follow_redirects=False, client=("10.1.2.3", 40000))
+    assert sign_in(at_the_pit, "target")[0] == 303  # the supervisor at the pit is not locked out
+
+
+def test_times_are_in_the_casinos_zone_and_shifts_begin_at_its_local_hours(floor: Floor) -> None:
+    from zoneinfo import ZoneInfo
+
+    dsn, clock, db = floor
+    web = TestClient(create_app(Console(db, clock=clock, zone=ZoneInfo("Asia/Ho_Chi_Minh"), shifts=(6, 14, 22))),
+                     follow_redirects=False)
+    sign_in(web, "supervisor")
+    with psycopg.connect(dsn) as conn:
+        (began,) = conn.execute("SELECT began_at FROM rounds WHERE kiosk_id = 'K-1' AND round_id = 1").fetchone()
+    local = began.astimezone(ZoneInfo("Asia/Ho_Chi_Minh"))
+    rounds = web.get("/rounds?table=T1").text
+    assert f"{local.month}/{local.day}/{local.year} {local:%H:%M:%S} UTC+07" in rounds
+    review = web.get("/rounds/K-1/1").text
+    assert f"{local:%H:%M:%S} UTC+07" in review
+    shifts = re.findall(r"<td>\d+/\d+/\d{4} (\d\d:\d\d)–(\d\d:\d\d) UTC\+07</td>", web.get("/reports").text)
+    assert shifts and set(shifts) <= {("06:00", "14:00"), ("14:00", "22:00"), ("22:00", "06:00")}

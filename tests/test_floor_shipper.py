@@ -204,7 +204,7 @@ def test_the_kiosk_ships_its_journal_in_the_background(floor_server: LocalServer
     (["migrate", "--dsn", "nonsense"], "the floor DSN is not readable"),
     (["ship", "--once", "--dsn", "host=127.0.0.1 port=1 dbname=x user=y password=z", "--db", "/no/journal"],
      "the floor is unreachable"),
-    (["add-kiosk", "K 7", "--table", "T1", "--dsn", "host=127.0.0.1 port=1 dbname=x"], "cannot reach the floor"),
+    (["add-kiosk", "K 7", "--table", "T1", "--dsn", "host=127.0.0.1 port=1 dbname=x"], "needs its journal key"),
 ])
 def test_bad_floor_commands_say_what_to_do_in_one_line(arguments: list[str], says: str) -> None:
     result = subprocess.run([sys.executable, "-m", "floor.cli", *arguments], capture_output=True, text=True,

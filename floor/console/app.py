@@ -12,7 +12,7 @@ import io
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
-from datetime import date
+from datetime import UTC, date, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -22,23 +22,26 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine.clock import Clock
 from engine.errors import InputError
 from floor.console import auth, data, i18n
 from floor.console.db import Database
+from floor.console.formats import Formats
 from journal.clock import SystemClock
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "floor_session"
 LOGIN_CSRF_COOKIE = "floor_login_csrf"
+EVERY_RESPONSE = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"))
 
 class Console:
     """The app's state: the database, the clock, and the settings a floor may change."""
 
     def __init__(self, db: Database, *, clock: Clock | None = None, secure_cookies: bool = False,
                  silent_after_s: int = 300, pit_poll_s: float = 0.5, session_check_s: float = 10.0,
-                 shifts: tuple[int, ...] = (6, 14, 22)) -> None:
+                 shifts: tuple[int, ...] = (6, 14, 22), zone: tzinfo = UTC) -> None:
         self.db = db
         self.clock: Clock = clock or SystemClock()
         self.secure_cookies = secure_cookies
@@ -46,6 +49,8 @@ class Console:
         self.pit_poll_s = pit_poll_s
         self.session_check_s = session_check_s
         self.shifts = shifts
+        self.zone = zone
+        """The casino's time zone: every time shown is in it (and names it); shifts begin at its local hours."""
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
@@ -64,11 +69,35 @@ def create_app(console: Console) -> Starlette:
         Route("/frames/{digest}", _frame, methods=["GET"]),
         Route("/reports", _reports, methods=["GET"]),
         Route("/actions", _actions, methods=["GET"]),
+        Route("/favicon.ico", _favicon, methods=["GET"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={InputError: _input_error})
+    app = Starlette(routes=routes, exception_handlers={InputError: _input_error, 404: _not_found})
     app.state.console = console
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+class SecurityHeaders:
+    """Headers every answer carries, pages, files, CSV, streams and redirects alike: no sniffing a type other than
+    the one sent, and no address of the console's pages handed to another site."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *(pair for pair in EVERY_RESPONSE if pair[0] not in names)]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
@@ -87,18 +116,24 @@ def _page(request: Request, template: str, context: dict[str, Any], session: aut
           status: int = 200, language: str | None = None) -> HTMLResponse:
     lang = language or (session.language if session else request.cookies.get("floor_lang", "en"))
     lang = lang if lang in i18n.LANGUAGES else "en"
-
-    def t(key: str, **params: Any) -> str:
-        return i18n.text(lang, key, **params)
-
-    context = {"t": t, "lang": lang, "session": session, "next_language": i18n.next_language(lang),
-               "language_names": i18n.LANGUAGE_NAMES, **context}
+    context = {**_words(lang, _console(request)), "lang": lang, "session": session,
+               "next_language": i18n.next_language(lang), "language_names": i18n.LANGUAGE_NAMES, **context}
     response = _console(request).templates.TemplateResponse(request, template, context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Content-Security-Policy"] = ("default-src 'self'; img-src 'self' data:; style-src 'self'; "
                                                    "script-src 'self'; frame-ancestors 'none'")
     return response
+
+
+def _words(language: str, console: Console) -> dict[str, Any]:
+    """What a template words things with: ``t`` (the catalogue), ``f`` (numbers and moments), ``ago``."""
+
+    def t(key: str, **params: Any) -> str:
+        return i18n.text(language, key, **params)
+
+    return {"t": t, "f": Formats(language, console.zone), "ago": lambda seconds: i18n.ago(language, seconds),
+            "word": lambda prefix, name: i18n.word(language, prefix, name)}
 
 
 def _current(request: Request) -> auth.Session | None:
@@ -127,13 +162,24 @@ def _run(function: Callable[..., Any], *args: Any) -> Any:
 
 
 async def _input_error(request: Request, error: Exception) -> Response:
-    return HTMLResponse(f"<!doctype html><title>Refused</title><p>{_escape(str(error))}</p>", status_code=400)
+    """A request the console cannot answer, on a page of its own with the menu, in the user's language: 404 for
+    something the floor does not hold, 400 for a request worded wrong (its English detail beneath)."""
+    session = await _run(_current, request)
+    if isinstance(error, data.NotFound):
+        return _page(request, "refused.html", {"message_key": error.key, "params": error.params}, session,
+                     status=404)
+    return _page(request, "refused.html", {"message_key": "error.refused", "params": {}, "detail": str(error)},
+                 session, status=400)
 
 
-def _escape(text: str) -> str:
-    from html import escape
+async def _not_found(request: Request, _error: Exception) -> Response:
+    session = await _run(_current, request)
+    return _page(request, "refused.html", {"message_key": "error.no_page", "params": {}}, session, status=404)
 
-    return escape(text)
+
+async def _favicon(_request: Request) -> Response:
+    return Response((HERE / "static" / "favicon.svg").read_bytes(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
 
 
 # ---- sign-in ---------------------------------------------------------------------------------------------------
@@ -242,9 +288,7 @@ async def _pit_stream(request: Request) -> Response:
     if session is None:
         return Response("sign in first", status_code=401)
     template = console.templates.get_template("pit_tables.html")
-
-    def t(key: str, **params: Any) -> str:
-        return i18n.text(session.language, key, **params)
+    words = _words(session.language, console)
 
     async def stream() -> AsyncIterator[str]:
         last = ""
@@ -259,7 +303,7 @@ async def _pit_stream(request: Request) -> Response:
                     yield "event: signed-out\ndata: /login\n\n"
                     return
             tables = await _run(_pit_tables, console)
-            html = template.render(tables=tables, t=t, session=session)
+            html = template.render(tables=tables, session=session, **words)
             if html != last:
                 last, idle = html, 0.0
                 yield "event: pit\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
@@ -321,7 +365,7 @@ def _filter(request: Request) -> data.RoundQuery:
         raise InputError(f"game {game!r} is not known: use one of {', '.join(data.GAMES)}")
     return data.RoundQuery(table=query.get("table", "").strip() or None, game=game, outcome=outcome,
                            since=day("since"), until=day("until"), text=query.get("q", "").strip()[:200],
-                           flagged=query.get("flagged", "") == "1")
+                           flagged=query.get("flagged", "") == "1", zone=_console(request).zone)
 
 
 def _audited(console: Console, session: auth.Session, action: str, detail: dict[str, Any], address: str,
@@ -369,7 +413,7 @@ async def _rounds_csv(request: Request) -> Response:
         writer = csv.writer(buffer)
         writer.writerow(data.CSV_COLUMNS)
         for row in data.iter_rounds(conn, where):
-            writer.writerow(data.csv_row(row))
+            writer.writerow(data.csv_row(row, console.zone))
         return buffer.getvalue()
 
     text = await _run(_audited_read, console, session, "rounds_exported", where.to_json(), _address(request), export)
@@ -420,11 +464,9 @@ async def _reports(request: Request) -> Response:
     report = await _run(_audited_read, console, session, "report_viewed", where.to_json(), _address(request),
                         lambda conn: data.report(conn, where, console.shifts, console.clock.now()))
 
-    def t(key: str, **params: Any) -> str:
-        return i18n.text(session.language, key, **params)
-
-    return _page(request, "reports.html", {"report": report, "charts": data.report_charts(report, t),
-                                           "where": where}, session)
+    words = _words(session.language, console)
+    return _page(request, "reports.html", {"report": report, "where": where,
+                                           "charts": data.report_charts(report, words["t"], words["f"])}, session)
 
 
 async def _actions(request: Request) -> Response:

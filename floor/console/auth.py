@@ -2,8 +2,9 @@
 
 A session is a random token in an HttpOnly cookie; only its SHA-256 is stored, beside the session's CSRF token, so
 a copy of the database opens no session. Every form carries the CSRF token and a POST without the right one is
-refused. An account is locked for ``LOCK_MINUTES`` after ``MAX_TRIES`` wrong passwords in a row; a right password
-during the lock is refused too (and counted), so guessing on gains nothing.
+refused. A name is locked *at one address* for ``LOCK_MINUTES`` after ``MAX_TRIES`` wrong passwords in a row from
+there (so typing a supervisor's name elsewhere cannot lock the supervisor out); a right password during the lock is
+refused too (and counted), so guessing on gains nothing.
 """
 
 from __future__ import annotations
@@ -92,31 +93,36 @@ def add_account(conn: Any, name: str, password: str, role: str, by: str) -> None
 
 
 def sign_in(conn: Any, name: str, password: str, address: str, now: datetime) -> SignIn:
-    """Check a password, count a wrong one, lock the account after too many; open a session when right."""
-    row = conn.execute("SELECT password_hash, failed_tries, locked_until FROM console_accounts WHERE name = %s "
-                       "FOR UPDATE", (name,)).fetchone()
-    if row is None:
-        _verify(_DUMMY_HASH, password)  # same work as for a real account: the timing does not tell names apart
-        record(conn, name[:64], "sign_in_refused", {"reason": "no such account"}, address)
-        return SignIn(None, "wrong")
-    stored, failed, locked_until = row
+    """Check a password; count a wrong one against the name *at this address*, and lock that pair after too many;
+    open a session when right. Every answer costs one Argon2 check (a made-up name, a locked one and a wrong
+    password take the same time), and a name without an account is counted and locked like one with."""
+    name = name[:64]
+    row = conn.execute("SELECT password_hash FROM console_accounts WHERE name = %s", (name,)).fetchone()
+    right = _verify(row[0] if row else _DUMMY_HASH, password) and row is not None
+    failed, locked_until = conn.execute(
+        "INSERT INTO console_sign_in_failures AS f (name, address, last_try) VALUES (%s, %s, %s) "
+        "ON CONFLICT (name, address) DO UPDATE SET last_try = EXCLUDED.last_try "
+        "RETURNING f.failed_tries, f.locked_until", (name, address, now)).fetchone()
     if locked_until is not None and locked_until > now:
-        conn.execute("UPDATE console_accounts SET failed_tries = failed_tries + 1 WHERE name = %s", (name,))
+        conn.execute("UPDATE console_sign_in_failures SET failed_tries = failed_tries + 1 WHERE name = %s AND "
+                     "address = %s", (name, address))
         record(conn, name, "sign_in_refused", {"reason": "locked"}, address)
         return SignIn(None, "locked", _minutes_left(locked_until, now))
-    if not _verify(stored, password):
+    if not right:
         failed += 1
         lock = now + timedelta(minutes=LOCK_MINUTES) if failed >= MAX_TRIES else None
-        conn.execute("UPDATE console_accounts SET failed_tries = %s, locked_until = %s WHERE name = %s",
-                     (0 if lock else failed, lock, name))
-        record(conn, name, "sign_in_refused", {"reason": "wrong password", "tries": failed}, address)
+        conn.execute("UPDATE console_sign_in_failures SET failed_tries = %s, locked_until = %s WHERE name = %s AND "
+                     "address = %s", (0 if lock else failed, lock, name, address))
+        reason = "wrong password" if row is not None else "no such account"
+        record(conn, name, "sign_in_refused", {"reason": reason, "tries": failed}, address)
         if lock is not None:
             record(conn, name, "account_locked", {"minutes": LOCK_MINUTES, "tries": failed}, address)
             return SignIn(None, "locked", LOCK_MINUTES)
         return SignIn(None, "wrong")
+    stored = row[0]
     if _hasher.check_needs_rehash(stored):
         conn.execute("UPDATE console_accounts SET password_hash = %s WHERE name = %s", (_hasher.hash(password), name))
-    conn.execute("UPDATE console_accounts SET failed_tries = 0, locked_until = NULL WHERE name = %s", (name,))
+    conn.execute("DELETE FROM console_sign_in_failures WHERE name = %s AND address = %s", (name, address))
     token = secrets.token_urlsafe(32)
     conn.execute("INSERT INTO console_sessions (token_hash, account, csrf, created_at, last_seen) "
                  "VALUES (%s, %s, %s, %s, %s)", (token_hash(token), name, secrets.token_urlsafe(32), now, now))

@@ -14,6 +14,8 @@ from typing import Any
 from engine.errors import InputError
 
 DSN_ENV = "DEALER_ASSIST_FLOOR_DSN"
+ZONE_ENV = "DEALER_ASSIST_TIME_ZONE"
+DATA_ENV = "DEALER_ASSIST_DATA"
 
 
 def register(subparsers: Any) -> None:
@@ -23,8 +25,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=8040, help="port (default 8040)")
     serve.add_argument("--silent-after", type=int, default=60, metavar="S",
                        help="seconds without word from a kiosk before the pit calls it silent (default 60)")
-    serve.add_argument("--shifts", default="6,14,22", metavar="H,H,…",
-                       help="the hours (UTC) shifts begin at, for the reports (default 6,14,22)")
+    _zone_options(serve)
     serve.add_argument("--secure-cookies", action="store_true",
                        help="mark cookies Secure (when a TLS proxy serves the console over https)")
     serve.set_defaults(func=_serve)
@@ -46,9 +47,18 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--port", type=int, default=8040, help="the console's port (default 8040)")
     demo.add_argument("--pace", type=float, default=0.4, metavar="S",
                       help="seconds between a kiosk's journal writes (default 0.4)")
-    demo.add_argument("--folder", help="where the kiosks' journals and the server live (default: a new temporary "
-                                       "folder)")
+    demo.add_argument("--folder", help="where the kiosks' journals and the server live (default: a new folder under "
+                                       f"${DATA_ENV} when set, else a new temporary folder; removed at the end)")
+    _zone_options(demo)
     demo.set_defaults(func=_demo)
+
+
+def _zone_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--time-zone", default=os.environ.get(ZONE_ENV, "UTC"), metavar="ZONE",
+                        help=f"the casino's time zone (IANA, e.g. Asia/Ho_Chi_Minh): every time the console shows "
+                             f"is in it, and shifts begin at its local hours (default ${ZONE_ENV} or UTC)")
+    parser.add_argument("--shifts", default="6,14,22", metavar="H,H,…",
+                        help="the local hours shifts begin at, for the reports (default 6,14,22)")
 
 
 def _database_option(parser: argparse.ArgumentParser) -> None:
@@ -67,13 +77,15 @@ def _serve(args: argparse.Namespace) -> int:
 
     from floor.console.app import Console, create_app
     from floor.console.db import Database, connect
+    from floor.console.formats import time_zone
 
     dsn = _dsn(args)
     shifts = _shifts(args.shifts)
+    zone = time_zone(args.time_zone)
     with connect(dsn) as conn:
         _migrated(conn)
     app = create_app(Console(Database(dsn), silent_after_s=args.silent_after, secure_cookies=args.secure_cookies,
-                             shifts=shifts))
+                             shifts=shifts, zone=zone))
     print(f"floor console on http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
@@ -127,7 +139,10 @@ def _account_add(args: argparse.Namespace) -> int:
 
 def _demo(args: argparse.Namespace) -> int:
     from floor.console.demo import run_demo
+    from floor.console.formats import time_zone
 
     if not 1 <= args.kiosks <= 50:
         raise InputError(f"--kiosks {args.kiosks}: a demo runs 1 to 50 kiosks")
-    return run_demo(args.dsn, args.kiosks, args.port, args.pace, args.folder)
+    zone, shifts = time_zone(args.time_zone), _shifts(args.shifts)
+    return run_demo(args.dsn, args.kiosks, args.port, args.pace, args.folder, zone=zone, shifts=shifts,
+                    data=os.environ.get(DATA_ENV) or None)

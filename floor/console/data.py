@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
 from engine.errors import InputError
 from floor.console.charts import bar_chart
+from floor.console.formats import Formats, zone_label
 from journal import review as journal_review
 from journal.store import Entry
 from journal.words import SEATS_FROM_ONE, seat_number
@@ -37,6 +38,15 @@ STEPS = {"round_begun": "dealt", "action_recorded": "playing", "round_resumed": 
 SILENT_EVERY_S = 5.0
 
 
+class NotFound(InputError):
+    """Something asked for that the floor does not hold: the console answers 404 with ``key`` in the user's
+    language."""
+
+    def __init__(self, message: str, key: str, **params: Any) -> None:
+        super().__init__(message)
+        self.key, self.params = key, params
+
+
 @dataclass(frozen=True, slots=True)
 class Device:
     name: str
@@ -53,6 +63,8 @@ class Alert:
     seq: int | None
     params: dict[str, Any]
     acknowledgeable: bool = True
+    age_s: int | None = None
+    """Seconds it has been open."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +77,8 @@ class TableView:
     actions: int
     devices: tuple[Device, ...]
     alerts: tuple[Alert, ...]
-    ago: str
+    ago_s: int | None
+    """Seconds since the kiosk was last heard; None: never."""
 
 
 # ---- the pit ---------------------------------------------------------------------------------------------------
@@ -100,7 +113,8 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
             params = {"serial": str((payload or {}).get("serial", "?"))}  # the message names the device in English
         elif word == "silent":
             params = {"minutes": max(1, int((now - raised_at).total_seconds() // 60) + silent_after_s // 60)}
-        alerts.setdefault(kiosk_id, []).append(Alert(alert_id, word, message, seq, params))
+        alerts.setdefault(kiosk_id, []).append(Alert(alert_id, word, message, seq, params,
+                                                     age_s=_seconds_since(now, raised_at)))
     views = []
     for (kiosk_id, table_id, game, open_round, round_step, devices, seen, last_round, status, actions,
          last_game) in kiosks:
@@ -114,7 +128,7 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
             kiosk_id, table_id, game or last_game, round_id, step, actions or 0,
             tuple(Device(name, bool(state.get("up")), str(state.get("reason") or state.get("port") or ""))
                   for name, state in sorted((devices or {}).items())),
-            tuple(alerts.get(kiosk_id, ())), _ago(now, seen)))
+            tuple(alerts.get(kiosk_id, ())), _seconds_since(now, seen)))
     return views
 
 
@@ -133,15 +147,8 @@ def pit_version(conn: Any) -> tuple[Any, ...]:
     return tuple(row)
 
 
-def _ago(now: datetime, then: datetime | None) -> str:
-    if then is None:
-        return "—"
-    seconds = max(0, int((now - then).total_seconds()))
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3600:
-        return f"{seconds // 60} min"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+def _seconds_since(now: datetime, then: datetime | None) -> int | None:
+    return None if then is None else max(0, int((now - then).total_seconds()))
 
 
 # ---- rounds ----------------------------------------------------------------------------------------------------
@@ -156,6 +163,8 @@ class RoundQuery:
     until: date | None = None
     text: str = ""
     flagged: bool = False
+    zone: tzinfo = UTC
+    """Days begin at midnight in the casino's zone."""
 
     def to_json(self) -> dict[str, Any]:
         return {k: str(v) if isinstance(v, date) else v for k, v in
@@ -176,10 +185,10 @@ class RoundQuery:
             args.append(self.outcome)
         if self.since:
             clauses.append("began_at >= %s")
-            args.append(datetime.combine(self.since, datetime.min.time()).astimezone())
+            args.append(datetime.combine(self.since, datetime.min.time(), self.zone))
         if self.until:
             clauses.append("began_at < %s")
-            args.append(datetime.combine(self.until + timedelta(days=1), datetime.min.time()).astimezone())
+            args.append(datetime.combine(self.until + timedelta(days=1), datetime.min.time(), self.zone))
         if self.flagged:
             clauses.append("(status = 'voided' OR corrections > 0 OR mis_sets > 0 OR misreads > 0)")
         if self.text:
@@ -238,12 +247,25 @@ def iter_rounds(conn: Any, where: RoundQuery) -> Iterator[RoundRow]:
             yield RoundRow(*row)
 
 
-def csv_row(row: RoundRow) -> list[Any]:
-    values = []
+def csv_row(row: RoundRow, zone: tzinfo = UTC) -> list[Any]:
+    """A round as CSV cells: times in the casino's zone (ISO 8601 with the offset); text that a spreadsheet would
+    run as a formula (=, +, -, @, tab, carriage return first) is kept as text by a leading apostrophe."""
+    values: list[Any] = []
     for name in CSV_COLUMNS:
         value = getattr(row, name)
-        values.append("" if value is None else value.isoformat() if isinstance(value, datetime) else value)
+        if value is None:
+            values.append("")
+        elif isinstance(value, datetime):
+            values.append(value.astimezone(zone).isoformat())
+        elif isinstance(value, str):
+            values.append(spreadsheet_safe(value))
+        else:
+            values.append(value)
     return values
+
+
+def spreadsheet_safe(text: str) -> str:
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def tables(conn: Any) -> list[str]:
@@ -316,6 +338,10 @@ class Review:
     frames: tuple[Frame, ...]
     describe: Callable[[Entry], str] = field(repr=False)
 
+    @property
+    def void_reason(self) -> str:
+        return self.detail.summary.void_reason or ""
+
     def seat(self, party: object) -> str:
         """A party of the payments and nets as the round's table numbers its seats (from 1 at the card games)."""
         return seat_number(str(party), self.detail.summary.game)
@@ -327,7 +353,8 @@ def review(conn: Any, kiosk_id: str, round_id: int) -> Review:
                        "FROM rounds WHERE kiosk_id = %s AND round_id = %s", (kiosk_id, kiosk_id, round_id)
                        ).fetchone()
     if row is None:
-        raise InputError(f"the floor has no round {round_id} of kiosk {kiosk_id}; search the rounds page for it")
+        raise NotFound(f"the floor has no round {round_id} of kiosk {kiosk_id}; search the rounds page for it",
+                       "review.unknown", round=round_id, kiosk=kiosk_id)
     _begun_seq, last_seq = row
     previous = conn.execute("SELECT begun_seq FROM rounds WHERE kiosk_id = %s AND round_id < %s ORDER BY round_id "
                             "DESC LIMIT 1", (kiosk_id, round_id)).fetchone()
@@ -470,6 +497,8 @@ class ReportLine:
     last: datetime | None = None
     hours: float | None = None
     """The hours the rate is counted over (a shift's length); None: from the first round to the last."""
+    shift: tuple[datetime, datetime] | None = None
+    """A shift's line: when it begins and ends (local to the casino)."""
 
     @property
     def hold(self) -> float | None:
@@ -521,39 +550,51 @@ def shift_of(moment: datetime, starts: Sequence[int]) -> tuple[datetime, datetim
     return start, end
 
 
+def zone_name(zone: tzinfo) -> str:
+    """The IANA name PostgreSQL knows the zone by."""
+    return str(getattr(zone, "key", "UTC"))
+
+
 def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -> Report:
-    """Per table and per shift, summed by PostgreSQL per table and hour (a shift begins on a whole hour, so each
-    hour's rounds belong to one shift)."""
+    """Per table and per shift, summed by PostgreSQL per table and local hour (a shift begins on a whole hour of the
+    casino's zone, so each local hour's rounds belong to one shift)."""
     clause, args = where.where()
+    zone = where.zone
     by_table: dict[str, ReportLine] = {}
     by_shift: dict[datetime, ReportLine] = {}
     total = ReportLine("all")
     rows = conn.execute(
-        "SELECT table_id, date_trunc('hour', began_at), count(*), "
+        "SELECT table_id, date_trunc('hour', began_at, %s), count(*), "
         "coalesce(sum(total_bet) FILTER (WHERE status = 'settled'), 0), "
         "coalesce(sum(house_net) FILTER (WHERE status = 'settled'), 0), count(*) FILTER (WHERE status = 'voided'), "
         "sum(corrections), sum(misreads), sum(mis_sets), min(began_at), max(coalesce(ended_at, began_at)) "
-        f"FROM rounds WHERE {clause} GROUP BY 1, 2", args).fetchall()
+        f"FROM rounds WHERE {clause} GROUP BY 1, 2", [zone_name(zone), *args]).fetchall()
     for table_id, hour, *counts, first, last in rows:
         values = (*(int(c) for c in counts), first, last)
-        start, end = shift_of(hour.astimezone(now.tzinfo), shifts)
+        start, end = shift_of(hour.astimezone(zone), shifts)
         line = by_shift.get(start)
         if line is None:
             hours = (min(end, now) - start).total_seconds() / 3600
-            label = f"{start:%Y-%m-%d %H:%M}–{end:%H:%M} {start:%Z}".rstrip()
-            line = by_shift[start] = ReportLine(label, hours=max(hours, 1 / 60))
+            line = by_shift[start] = ReportLine(shift_label(start, end), hours=max(hours, 1 / 60),
+                                                shift=(start, end))
         line.add(*values)
         by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
         total.add(*values)
     return Report([by_table[k] for k in sorted(by_table)], [by_shift[k] for k in sorted(by_shift)], total)
 
 
-def report_charts(report: Report, t: Callable[..., str]) -> list[str]:
-    charts = [bar_chart(t("reports.chart_rounds"), [(line.label, line.rounds) for line in report.by_table])]
-    held = [(line.label, round(100 * line.hold, 1)) for line in report.by_table if line.hold is not None]
+def shift_label(start: datetime, end: datetime) -> str:
+    return f"{start:%Y-%m-%d %H:%M}–{end:%H:%M} {zone_label(start)}"
+
+
+def report_charts(report: Report, t: Callable[..., str], f: Formats) -> list[str]:
+    charts = [bar_chart(t("reports.chart_rounds"), [(line.label, line.rounds) for line in report.by_table],
+                        f.number)]
+    held = [(line.label, line.hold) for line in report.by_table if line.hold is not None]
     if held:
-        charts.append(bar_chart(t("reports.chart_hold"), held, "{:g} %"))
-    charts.append(bar_chart(t("reports.chart_shift"), [(line.label, line.rounds) for line in report.by_shift]))
+        charts.append(bar_chart(t("reports.chart_hold"), held, f.percent))
+    charts.append(bar_chart(t("reports.chart_shift"), [(f.shift(line.shift) if line.shift else line.label,
+                                                        line.rounds) for line in report.by_shift], f.number))
     return charts
 
 
@@ -570,7 +611,15 @@ class ConsoleAction:
 
 
 def console_actions(conn: Any, limit: int) -> list[ConsoleAction]:
-    return [ConsoleAction(at, account, action, json.dumps(detail, ensure_ascii=False, sort_keys=True), address)
+    return [ConsoleAction(at, account, action, _detail_text(detail), address)
             for at, account, action, detail, address in conn.execute(
                 "SELECT at, account, action, detail, address FROM console_actions ORDER BY id DESC LIMIT %s",
                 (limit,))]
+
+
+def _detail_text(detail: dict[str, Any]) -> str:
+    """A recorded action's detail as ``name: value`` pairs (no JSON braces and quotes)."""
+    def shown(value: Any) -> str:
+        return str(value) if isinstance(value, (str, int, float)) else json.dumps(value, ensure_ascii=False)
+
+    return " · ".join(f"{name}: {shown(value)}" for name, value in sorted(detail.items()))

@@ -15,6 +15,7 @@ import signal
 import tempfile
 import threading
 import time
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -96,34 +97,62 @@ class AutoKiosk(threading.Thread):
         self.journal.close()
 
 
-def run_demo(dsn: str | None, kiosks: int, port: int, pace: float, folder: str | None) -> int:
-    """Run the demo until Ctrl-C (or SIGTERM); everything it started is stopped, its temporary folder removed."""
-    base = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="dealer-assist-floor-demo-"))
+def run_demo(dsn: str | None, kiosks: int, port: int, pace: float, folder: str | None, *,
+             zone: tzinfo = UTC, shifts: tuple[int, ...] = (6, 14, 22), data: str | None = None) -> int:
+    """Run the demo until Ctrl-C (or SIGTERM); everything it started is stopped, its own folder removed. Killed
+    without a chance to clean up (SIGKILL), a watchdog stops its PostgreSQL and removes its folders all the same.
+
+    ``folder``: where the journals (and PostgreSQL) live, kept afterwards; else a new folder under ``data`` (the
+    kiosk's data folder, ``DEALER_ASSIST_DATA``) or the system's temporary folder, removed at the end."""
+    if folder:
+        base = Path(folder)
+    else:
+        if data:
+            Path(data).mkdir(parents=True, exist_ok=True)
+        base = Path(tempfile.mkdtemp(prefix="floor-demo-", dir=data))
     signal.signal(signal.SIGTERM, _interrupt)  # a `kill` stops the demo as Ctrl-C does: PostgreSQL is not left up
-    server = None
+    server = watchdog = None
+    ours = [] if folder else [base]
     try:
         if dsn is None:
+            from floor import watchdog as watchdogs
             from floor.pg import LocalServer
 
             print("starting PostgreSQL …", flush=True)
-            server = LocalServer.create(base / "postgres")
+            # the server's own folder: under a given folder, else in the system's temporary folder, which its
+            # service user can reach when the demo runs as root
+            server = LocalServer.create(base / "postgres" if folder else None)
+            if not folder:
+                ours.append(server.folder)
+            watchdog = watchdogs.start(server, ours)
             server.start()
             server.wait_ready()
-            _play(server.create_database("floor_demo"), kiosks, port, pace, base, "")
+            print(f"PostgreSQL {server.data} on port {server.port}", flush=True)
+            _play(server.create_database("floor_demo"), kiosks, port, pace, base, "", zone, shifts)
         else:  # a floor that may have seen demo kiosks before: these journals are new, so are their kiosks
-            _play(dsn, kiosks, port, pace, base, "-" + secrets.token_hex(2))
+            _play(dsn, kiosks, port, pace, base, "-" + secrets.token_hex(2), zone, shifts)
     except KeyboardInterrupt:
         print("stopping …", flush=True)
     finally:
         if server is not None:
             server.stop()
-        if folder is None:
-            shutil.rmtree(base, ignore_errors=True)
+        for each in ours:
+            shutil.rmtree(each, ignore_errors=True)
+        if watchdog is not None:
+            from floor import watchdog as watchdogs
+
+            watchdogs.release(watchdog)
     return 0
 
 
-def _play(owner_dsn: str, kiosks: int, port: int, pace: float, base: Path, suffix: str) -> None:
+CONSOLE_ROLE = "floor_demo_console"
+"""The demo console's database login: a member of ``floor_console`` only, as a casino's console would run."""
+
+
+def _play(owner_dsn: str, kiosks: int, port: int, pace: float, base: Path, suffix: str, zone: tzinfo,
+          shifts: tuple[int, ...]) -> None:
     import psycopg
+    from psycopg import sql
 
     from floor.console import auth
     from floor.console.app import Console, create_app
@@ -134,19 +163,25 @@ def _play(owner_dsn: str, kiosks: int, port: int, pace: float, base: Path, suffi
     from floor.store import add_kiosk
 
     password = secrets.token_urlsafe(9)
+    console_password = secrets.token_urlsafe(18)
     tables: list[AutoKiosk] = []
     shippers: list[ShipperThread] = []
-    db = Database(owner_dsn)
+    db = None
     web = None
     try:
         with psycopg.connect(owner_dsn, autocommit=True) as conn:
             migrate(conn)
             with conn.transaction():
                 if conn.execute("SELECT 1 FROM console_accounts WHERE name = %s", (DEMO_ACCOUNT,)).fetchone():
-                    conn.execute("UPDATE console_accounts SET password_hash = %s, failed_tries = 0, "
-                                 "locked_until = NULL WHERE name = %s", (auth.hash_password(password), DEMO_ACCOUNT))
+                    conn.execute("UPDATE console_accounts SET password_hash = %s WHERE name = %s",
+                                 (auth.hash_password(password), DEMO_ACCOUNT))
+                    conn.execute("DELETE FROM console_sign_in_failures WHERE name = %s", (DEMO_ACCOUNT,))
                 else:
                     auth.add_account(conn, DEMO_ACCOUNT, password, "admin", "floor demo")
+                exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (CONSOLE_ROLE,)).fetchone()
+                statement = "ALTER ROLE {} LOGIN PASSWORD {}" if exists else "CREATE ROLE {} LOGIN PASSWORD {}"
+                conn.execute(sql.SQL(statement).format(sql.Identifier(CONSOLE_ROLE), sql.Literal(console_password)))
+                conn.execute(sql.SQL("GRANT floor_console TO {}").format(sql.Identifier(CONSOLE_ROLE)))
             for number in range(1, kiosks + 1):
                 kiosk = AutoKiosk(base / f"kiosk-{number}", f"K-{number:02d}{suffix}", f"T{number}", number, pace)
                 tables.append(kiosk)
@@ -154,7 +189,8 @@ def _play(owner_dsn: str, kiosks: int, port: int, pace: float, base: Path, suffi
                 shippers.append(ShipperThread(Shipper(kiosk.folder / "journal.sqlite3",
                                                       _with_login(owner_dsn, login.role, login.password),
                                                       poll_s=0.3)))
-        web = BackgroundServer(create_app(Console(db, silent_after_s=30)), port=port)
+        db = Database(_with_login(owner_dsn, CONSOLE_ROLE, console_password))
+        web = BackgroundServer(create_app(Console(db, silent_after_s=30, zone=zone, shifts=shifts)), port=port)
         web.start()
         for kiosk, shipper in zip(tables, shippers, strict=True):
             kiosk.start()
@@ -171,7 +207,8 @@ def _play(owner_dsn: str, kiosks: int, port: int, pace: float, base: Path, suffi
             shipper.stop()
         if web is not None:
             web.stop()
-        db.close()
+        if db is not None:
+            db.close()
 
 
 def _interrupt(_signal: int, _frame: Any) -> None:

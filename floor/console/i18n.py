@@ -26,7 +26,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "status.called": ("SUPERVISOR CALLED", "ĐÃ GỌI GIÁM SÁT"),
     "status.table": ("Table {table}", "Bàn {table}"),
     "status.round": ("Round {round}", "Ván {round}"),
-    "status.camera": ("Camera", "Camera"),
+    "status.camera": ("Camera", "Máy quay"),
     "status.shaker": ("Shaker", "Máy lắc"),
     "status.panel": ("Buttons", "Bảng nút"),
     "status.journal": ("Journal", "Nhật ký"),
@@ -67,7 +67,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "pit.review": ("Rounds", "Các ván"),
     "step.idle": ("waiting for a round", "chờ ván mới"),
     "step.dealt": ("dealt", "đã chia"),
-    "step.playing": ("playing ({actions} steps)", "đang chơi ({actions} bước)"),
+    "step.playing": ("playing, step {actions}", "đang chơi, bước {actions}"),
     "step.results_shown": ("results shown", "đã hiện kết quả"),
     "step.settled": ("settled", "đã trả tiền"),
     "step.voided": ("voided", "đã hủy"),
@@ -147,6 +147,32 @@ TEXTS: dict[str, tuple[str, str]] = {
     "actions.who": ("Who", "Ai"),
     "actions.what": ("What", "Việc"),
     "actions.detail": ("Detail", "Chi tiết"),
+    "pit.alert_age": ("{ago} ago", "{ago} trước"),
+    "ago.s": ("{n} s", "{n} giây"),
+    "ago.min": ("{n} min", "{n} phút"),
+    "ago.h": ("{h} h {min} min", "{h} giờ {min} phút"),
+    "ago.never": ("never", "chưa bao giờ"),
+    "error.refused": ("The console cannot answer this request.", "Bảng điều khiển không thể trả lời yêu cầu này."),
+    "error.no_page": ("There is no such page here: use the menu above.",
+                      "Không có trang này: hãy dùng menu ở trên."),
+    "review.voided": ("Voided by {by}: {reason}", "Đã hủy bởi {by}: {reason}"),
+    # the console's own log: what each recorded action was
+    "action.signed_in": ("signed in", "đăng nhập"),
+    "action.signed_out": ("signed out", "đăng xuất"),
+    "action.sign_in_refused": ("sign-in refused", "đăng nhập bị từ chối"),
+    "action.account_locked": ("account locked", "tài khoản bị khóa"),
+    "action.account_added": ("account added", "thêm tài khoản"),
+    "action.language_changed": ("language changed", "đổi ngôn ngữ"),
+    "action.csrf_refused": ("form refused (CSRF)", "biểu mẫu bị từ chối (CSRF)"),
+    "action.alert_acknowledged": ("alert acknowledged", "đã xem cảnh báo"),
+    "action.rounds_searched": ("rounds searched", "tìm ván"),
+    "action.rounds_exported": ("rounds exported (CSV)", "xuất ván (CSV)"),
+    "action.round_reviewed": ("round reviewed", "xem lại ván"),
+    "action.frame_viewed": ("evidence frame viewed", "xem ảnh bằng chứng"),
+    "action.report_viewed": ("report viewed", "xem báo cáo"),
+    "action.console_log_viewed": ("console log viewed", "xem nhật ký bảng điều khiển"),
+    "review.unknown": ("The floor holds no round {round} of kiosk {kiosk}: search for it on the rounds page.",
+                       "Hệ thống không có ván {round} của kiosk {kiosk}: hãy tìm ở trang Các ván."),
 }
 
 
@@ -196,7 +222,7 @@ TEXTS_KM: dict[str, str] = {
     "pit.review": "ជុំ",
     "step.idle": "រង់ចាំជុំថ្មី",
     "step.dealt": "បានចែក",
-    "step.playing": "កំពុងលេង ({actions} ជំហាន)",
+    "step.playing": "កំពុងលេង ជំហានទី {actions}",
     "step.results_shown": "បានបង្ហាញលទ្ធផល",
     "step.settled": "បានទូទាត់",
     "step.voided": "បានលុបចោល",
@@ -265,6 +291,29 @@ TEXTS_KM: dict[str, str] = {
     "actions.who": "អ្នកណា",
     "actions.what": "អ្វី",
     "actions.detail": "ព័ត៌មានលម្អិត",
+    "pit.alert_age": "{ago} មុន",
+    "ago.s": "{n} វិនាទី",
+    "ago.min": "{n} នាទី",
+    "ago.h": "{h} ម៉ោង {min} នាទី",
+    "ago.never": "មិនដែល",
+    "error.refused": "ផ្ទាំងគ្រប់គ្រងមិនអាចឆ្លើយសំណើនេះបានទេ។",
+    "error.no_page": "គ្មានទំព័រនេះនៅទីនេះទេ៖ សូមប្រើម៉ឺនុយខាងលើ។",
+    "review.voided": "បានលុបចោលដោយ {by}៖ {reason}",
+    "action.signed_in": "បានចូល",
+    "action.signed_out": "បានចាកចេញ",
+    "action.sign_in_refused": "ការចូលត្រូវបានបដិសេធ",
+    "action.account_locked": "គណនីត្រូវបានចាក់សោ",
+    "action.account_added": "បានបន្ថែមគណនី",
+    "action.language_changed": "បានប្ដូរភាសា",
+    "action.csrf_refused": "ទម្រង់ត្រូវបានបដិសេធ (CSRF)",
+    "action.alert_acknowledged": "បានឃើញការព្រមាន",
+    "action.rounds_searched": "បានស្វែងរកជុំ",
+    "action.rounds_exported": "បាននាំចេញជុំ (CSV)",
+    "action.round_reviewed": "បានមើលជុំឡើងវិញ",
+    "action.frame_viewed": "បានមើលរូបភស្តុតាង",
+    "action.report_viewed": "បានមើលរបាយការណ៍",
+    "action.console_log_viewed": "បានមើលកំណត់ហេតុផ្ទាំងគ្រប់គ្រង",
+    "review.unknown": "ជាន់ល្បែងគ្មានជុំ {round} នៃ kiosk {kiosk} ទេ៖ សូមស្វែងរកវានៅទំព័រជុំ។",
 }
 
 
@@ -278,6 +327,23 @@ def text(language: str, key: str, **params: Any) -> str:
     else:
         template = pair[LANGUAGES.index(language) if language in ("en", "vi") else 0] or pair[0]
     return template.format(**params) if params else template
+
+
+def word(language: str, prefix: str, name: str) -> str:
+    """``prefix + name`` in the language when the catalogue has it, else ``name`` as it is (a kind of record a
+    newer console wrote, say)."""
+    return text(language, prefix + name) if prefix + name in TEXTS else name
+
+
+def ago(language: str, seconds: int | None) -> str:
+    """How long ago, in the language's words: 5 s, 4 min, 2 h 10 min (5 giây, 4 phút …)."""
+    if seconds is None:
+        return text(language, "ago.never")
+    if seconds < 60:
+        return text(language, "ago.s", n=seconds)
+    if seconds < 3600:
+        return text(language, "ago.min", n=seconds // 60)
+    return text(language, "ago.h", h=seconds // 3600, min=seconds % 3600 // 60)
 
 
 def next_language(language: str) -> str:
