@@ -52,6 +52,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "devices NOT authenticated (protocol 2 allowed)", "thiết bị KHÔNG xác thực (cho phép giao thức 2)"
     ),
     "status.round": ("Round {round}", "Ván {round}"),
+    "status.clock_unsynced": ("{time} (clock not synchronised)", "{time} (đồng hồ chưa đồng bộ)"),
     # navigation
     "nav.table": ("TABLE", "BÀN"),
     "nav.camera": ("CAMERA", "MÁY QUAY"),

@@ -21,6 +21,7 @@ TEXTS_KM: dict[str, str] = {
     "status.device_refused": "{device} មិនបានផ្ទៀងផ្ទាត់ ({serial})៖ ហៅអ្នកត្រួតពិនិត្យ",
     "status.devices_v2": "ឧបករណ៍មិនបានផ្ទៀងផ្ទាត់ (អនុញ្ញាតពិធីការ 2)",
     "status.round": "ជុំ {round}",
+    "status.clock_unsynced": "{time} (នាឡិកាមិនទាន់ធ្វើសមកាលកម្ម)",
     # navigation
     "nav.table": "តុ",
     "nav.camera": "កាមេរ៉ា",

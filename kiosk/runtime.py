@@ -38,12 +38,16 @@ from kiosk.journal_place import (
     recover_anchored,
     start_floor_shipping,
 )
+from kiosk.releases import ReleaseWatch
 from kiosk.supervisors import SignInDesk, hash_pin, pin_problem, supervisor_id_problem
 
 STOPPED_JOURNAL = "while-stopped"
 """Folder (in the data folder) of the journal that records supervisors' actions while the kiosk's journal is
 refused: who signed in, who checked it. The refused journal itself is never written to (it is evidence)."""
 
+
+CLOCK_CHECK_EVERY_S = 30.0
+"""How often the clock's synchronisation and the release made current are looked at."""
 
 PRUNE_EVERY_S = 600.0
 """How often the evidence retention settings are applied while the kiosk runs (and once at start)."""
@@ -97,6 +101,8 @@ class KioskRuntime:
             self.desk.resume(wrong_tries_in_a_row(self.journal))
         if self.blocked is None and _model_shipped():
             self._record_model_in_use()
+        if self.blocked is None:
+            self._record_release()
         self.devices = Devices(config, device_keys_path(config, data_dir))
         self.camera = Camera(config, self.clock, read)
         self.controllers: dict[str, TableController] = make_tables(
@@ -126,6 +132,13 @@ class KioskRuntime:
                                                   seed=demo_seed) for game in ("samloc", "schmier")}
         self._camera_frame = -1
         self._prune_due = self.clock.monotonic()  # evidence retention: at start, then every PRUNE_EVERY_S
+        self.clock_synchronised: bool | None = None
+        """The system clock's NTP state as last asked (``kiosk.clock_sync``); False shows on the status bar."""
+        self._clock_check_due = self.clock.monotonic()
+        self.release_watch = ReleaseWatch.from_environment()
+        self.restart_for: str | None = None
+        """A new release made current (``kiosk update`` / ``rollback``) that this kiosk stops for, between rounds,
+        for systemd to start it again on the new one."""
         self.evidence_note: str | None = None
         self.evidence_words: Msg | None = None
         """``evidence_note`` as the supervisor's screen words it, in its language."""
@@ -170,6 +183,8 @@ class KioskRuntime:
         self.table.tick()
         if self.clock.monotonic() >= self._prune_due:
             self.prune_evidence()
+        if self.clock.monotonic() >= self._clock_check_due:
+            self.check_clock_and_release()
         if self.demo is not None and self.game == "baibuu":  # the dice croupier presses the panel: his table only
             self.demo.tick()
         croupier = self.card_demos.get(self.game)
@@ -185,6 +200,16 @@ class KioskRuntime:
             self.journal.append(DeviceRefused(device=fault.source, serial=fault.serial or "?", reason=fault.message))
         elif fault.code == "UNAUTHENTICATED_ALLOWED":
             self.journal.append(DevicesUnauthenticated(device=fault.source, serial=fault.serial or "?"))
+
+    def check_clock_and_release(self) -> None:
+        from kiosk.clock_sync import clock_synchronised
+
+        self._clock_check_due = self.clock.monotonic() + CLOCK_CHECK_EVERY_S
+        self.clock_synchronised = clock_synchronised()
+        moved = self.release_watch.moved_to()
+        if moved is not None and self.restart_for is None and not any(
+                table.round_open for table in self.controllers.values()):
+            self.restart_for = moved
 
     def prune_evidence(self) -> None:
         """Delete the evidence frames the retention settings no longer keep (journaled first); note a folder that
@@ -216,6 +241,18 @@ class KioskRuntime:
             from kiosk.enroll_journal import record_model_in_use
 
             record_model_in_use(self.journal)
+
+    def _record_release(self) -> None:
+        """Which release and which model files (SHA-256) this start runs with, on record at every start, beside the
+        last start's (``settings_changed``: a kind every older release reads, so that a rollback reads the journal)."""
+        from kiosk.model_hashes import SOFTWARE_SETTING, software_in_use
+
+        before = None
+        for entry in self.journal.entries(kinds=[SettingsChanged.KIND]):
+            if entry.payload.get("setting") == SOFTWARE_SETTING:
+                before = entry.payload.get("after")
+        with contextlib.suppress(JournalError):
+            self.journal.append(SettingsChanged(SOFTWARE_SETTING, before, software_in_use(self.data_dir), "kiosk"))
 
     def table_screen(self) -> str:
         """The screen the kiosk opens on: the table, or the stop screen while the journal is refused."""
@@ -371,7 +408,8 @@ class KioskRuntime:
             parts.insert(0, t("status.devices_v2"))
         if self.controller.round_id is not None:
             parts.append(t("status.round", round=self.controller.round_id))
-        parts.append(self.clock.now().astimezone().strftime("%H:%M"))
+        time = self.clock.now().astimezone().strftime("%H:%M")
+        parts.append(t("status.clock_unsynced", time=time) if self.clock_synchronised is False else time)
         return " · ".join(parts)
 
     # ---- set-up and supervisor -----------------------------------------------------------------------------

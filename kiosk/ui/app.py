@@ -146,6 +146,9 @@ class KioskApp(App):
 
     def _tick(self, _dt: float) -> None:
         self.runtime.tick()
+        if getattr(self.runtime, "restart_for", None):  # a new release is current: systemd starts it between rounds
+            self.stop()
+            return
         self.cues.watch(self.runtime)
         self.refresh()
 
