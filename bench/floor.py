@@ -17,7 +17,8 @@ Kiosks write "as the kiosk writes them": the kinds, payloads and chain of a jour
 - faults (time-compressed by --compress: a round every 30/compress s): the network cut for 10 simulated minutes
   mid-round (a TCP relay between shippers and PostgreSQL drops every connection and refuses new ones); the
   shipper SIGKILLed at random points (x50); PostgreSQL restarted (``pg_ctl restart -m immediate``: a crash) mid-
-  ingest; a journal altered after shipping. After each: the central copy is compared event by event with every
+  ingest; a journal altered after shipping; the primary killed mid-shipping and its hot standby promoted (the
+  kiosks and the console naming both servers). After each: the central copy is compared event by event with every
   journal (nothing lost, nothing doubled).
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import inspect
 import io
 import multiprocessing as mp
 import os
@@ -663,6 +665,115 @@ def fault_altered(server: LocalServer, base: Path, template: Template, args: arg
     print(f"the central copy of event {target[0]} stands as shipped: {stands}")
 
 
+def fault_failover(_server: LocalServer, base: Path, template: Template, args: argparse.Namespace) -> None:
+    """A primary and its hot standby of their own; the primary killed mid-shipping, the standby promoted."""
+    print(f"\n== fault: the primary PostgreSQL lost mid-shipping (pg_ctl stop -m immediate), its hot standby "
+          f"promoted (pg_ctl promote); {args.fault_kiosks} kiosks and the console naming both servers")
+    from floor.console import auth
+    from floor.console.app import Console, create_app
+    from floor.console.db import Database
+    from floor.console.server import BackgroundServer
+    from floor.replication import for_writes
+
+    primary = LocalServer.create()
+    primary.start()
+    began = time.monotonic()
+    standby = LocalServer.standby_of(primary)
+    standby.start()
+    print(f"standby made with pg_basebackup -R and started in {time.monotonic() - began:.1f} s")
+    both = f"host=127.0.0.1,127.0.0.1 port={primary.port},{standby.port}"
+
+    def two_hosts(dsn: str) -> str:
+        return dsn.replace("host=127.0.0.1", both.split(" ")[0]).replace(f"port={primary.port}", both.split(" ")[1])
+
+    one = new_floor(primary, "floor_failover")
+    floor = Floor(primary, for_writes(two_hosts(one.dsn)), one.dbname)
+    kiosks = make_kiosks(base / "failover", "F", args.fault_kiosks, template)
+    logins = enroll(floor, kiosks)
+    with psycopg.connect(floor.dsn) as conn:
+        auth.add_account(conn, "bench", "bench password 1", "supervisor", "bench")
+    for kiosk in kiosks:
+        rows: list[tuple[Any, ...]] = []
+        for _ in range(20):
+            rows += kiosk.round_rows(datetime.now(UTC))
+        kiosk.write(rows, durable_each=False)
+    total = compare(floor, kiosks)[0]
+    db = Database(floor.dsn)
+    console = BackgroundServer(create_app(Console(db)))
+    console.start()
+    answers: list[tuple[float, int]] = []  # (monotonic time, status; 0: no answer)
+    polling = threading.Event()
+    polling.set()
+
+    def poll_console() -> None:
+        import httpx
+
+        web = httpx.Client(base_url=console.url, timeout=10)
+        page = web.get("/login").text
+        token = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+        web.post("/login", data={"csrf": token, "name": "bench", "password": "bench password 1"})
+        while polling.is_set():
+            try:
+                status = web.get("/").status_code
+            except httpx.HTTPError:
+                status = 0
+            answers.append((time.monotonic(), status))
+            time.sleep(0.05)
+
+    poller = threading.Thread(target=poll_console, daemon=True)
+    poller.start()
+    jobs = [(str(k.path), two_hosts(floor.kiosk_dsn(*logins[k.kiosk_id]))) for k in kiosks]
+    try:
+        with Shippers(jobs, 2, batch=100):
+            wait_until(lambda: central_count(floor) > total // 3, 120, "ingest under way")
+            players_stop = threading.Event()
+            written = [0]
+            player = threading.Thread(target=lambda: written.__setitem__(0, play(kiosks, 3600, args.compress,
+                                                                                  players_stop)))
+            player.start()
+            time.sleep(1.0)
+            at_kill = central_count(floor)
+            killed = time.monotonic()
+            primary.stop("immediate")
+            standby.promote()
+            promoted = time.monotonic()
+            with psycopg.connect(for_writes(floor.dsn)) as conn:
+                on_standby = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+            resumed = wait_until(lambda: central_count(floor) > on_standby, 60, "shipping resuming")
+            time.sleep(3.0)
+            players_stop.set()
+            player.join()
+            local_total = compare(floor, kiosks)[0]
+            caught = wait_until(lambda: central_count(floor) >= local_total, 300, "catching up on the new primary")
+        print(f"killed with {at_kill} of {total} backlog events stored (the kiosks playing on); the standby "
+              f"held {on_standby} when promoted (asynchronous replication: the shippers resend what it lacked); "
+              f"promoted in {promoted - killed:.2f} s")
+        kiosk_retry = inspect.signature(Shipper).parameters["retry_s"].default
+        print(f"shipping resumed by itself {resumed:.1f} s after the promotion (bench shippers retry every 0.5 s; "
+              f"a kiosk's every {kiosk_retry:.0f} s); every journal caught up "
+              f"{time.monotonic() - promoted:.1f} s after it ({caught:.1f} s after play stopped); {written[0]} "
+              "events played meanwhile")
+        time.sleep(0.5)
+        polling.clear()
+        poller.join(10)
+        down = [t for t, status in answers if t >= killed and status != 200]
+        back = next((t for t, status in answers if t >= promoted and status == 200), None)
+        if back is None:
+            print("FAILED: the console did not answer on the new primary")
+        else:
+            print(f"console: pit view answered again {back - promoted:.2f} s after the promotion "
+                  f"({back - killed:.2f} s after the primary died; {len(down)} of its polls every 50 ms failed)")
+        verdict(floor, kiosks, "after the failover")
+    finally:
+        polling.clear()
+        console.stop()
+        db.close()
+        for kiosk in kiosks:
+            kiosk.conn.close()
+        primary.remove()
+        standby.remove()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kiosks", type=int, default=200)
@@ -673,7 +784,8 @@ def main() -> int:
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--pit-events", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--only", choices=("load", "pit", "cut", "kill", "restart", "altered"), action="append")
+    parser.add_argument("--only", choices=("load", "pit", "cut", "kill", "restart", "altered", "failover"),
+                        action="append")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="floor-bench-"))
     base.chmod(0o700)
@@ -685,7 +797,7 @@ def main() -> int:
     server.start()
     print(f"PostgreSQL started in {server.folder} on port {server.port}")
     stages = {"load": load, "pit": pit_view, "cut": fault_network_cut, "kill": fault_kills,
-              "restart": fault_restart, "altered": fault_altered}
+              "restart": fault_restart, "altered": fault_altered, "failover": fault_failover}
     try:
         for name, stage in stages.items():
             if args.only is None or name in args.only:
