@@ -205,6 +205,35 @@ class SupervisorLocked(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DealerSignedIn(Event):
+    """A dealer signed in at the table (ID and PIN): every round from now on is theirs until another signs in."""
+
+    KIND: ClassVar[str] = "dealer_signed_in"
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedOut(Event):
+    """The dealer left the table: signed out, or relieved by the next dealer signing in (``reason`` says which)."""
+
+    KIND: ClassVar[str] = "dealer_signed_out"
+    dealer: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignInFailed(Event):
+    """A dealer's sign-in refused: a wrong PIN, an ID the kiosk does not know, or a try while locked out. The PIN
+    itself is never kept."""
+
+    KIND: ClassVar[str] = "dealer_sign_in_failed"
+    dealer: str
+    failures: int
+    locked_for_s: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SupervisorAdded(Event):
     """A supervisor (ID and PIN) added to the kiosk's config; ``by`` is who did it (the first one: themself)."""
 
@@ -365,6 +394,14 @@ class RoundBegun(Event):
     game: str
     settings: dict[str, JSON]
     deal: JSON
+    dealer: str = ""
+    """The dealer signed in when the round began ("" when none was: journals written before dealers signed in)."""
+
+    def to_payload(self) -> dict[str, JSON]:
+        payload = Event.to_payload(self)
+        if not self.dealer:
+            del payload["dealer"]  # a round without a dealer is written as before dealers signed in
+        return payload
 
 
 @dataclass(frozen=True, slots=True)

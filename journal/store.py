@@ -24,6 +24,8 @@ from journal.errors import JournalCorrupted, JournalError, JournalKeyError, Jour
 from journal.events import (
     ActionRecorded,
     ClockChanged,
+    DealerSignedIn,
+    DealerSignedOut,
     Event,
     EventError,
     KioskStarted,
@@ -89,7 +91,8 @@ _TABLE_KINDS = {"kiosk_started", "kiosk_stopped", "device_up", "device_down", "s
                 "device_refused", "device_paired", "devices_unauthenticated",
                 "evidence_pruned", "evidence_held",
                 "supervisor_signed_out", "settings_changed", "clock_changed", "supervisor_sign_in_failed",
-                "supervisor_locked", "supervisor_added", "journal_checked"}
+                "supervisor_locked", "supervisor_added", "journal_checked",
+                "dealer_signed_in", "dealer_signed_out", "dealer_sign_in_failed"}
 """Kinds about the table, never attached to the round in progress (the others are)."""
 
 
@@ -485,6 +488,7 @@ class Journal(JournalReader):
         self._refused: str | None = None
         self._open: _RoundProgress | None = None
         self._next_round = 1
+        self._dealer = ""  # the dealer signed in now, as the journal last recorded it
         self._in_step = False  # inside step(): writes join its one transaction
         head = connection.execute("SELECT seq, hash FROM head WHERE id = 1").fetchone()
         self._head_seq, self._head_hash = (0, chain.GENESIS) if head is None else (int(head[0]), str(head[1]))
@@ -584,6 +588,7 @@ class Journal(JournalReader):
             open_rounds = self.open_rounds()
             top = self._conn.execute("SELECT MAX(round_id) FROM events").fetchone()[0]
             self._next_round = int(top or 0) + 1
+            self._dealer = self._last_dealer()
             open_round = open_rounds[-1] if open_rounds else None
             if open_round is not None:
                 self._open = _RoundProgress(open_round.round_id, open_round.game, open_round.step,
@@ -616,7 +621,22 @@ class Journal(JournalReader):
             round_id = None
             if event.KIND not in _TABLE_KINDS and self._open is not None:
                 round_id = self._open.round_id
-            return self._write(event, round_id)
+            entry = self._write(event, round_id)
+            if isinstance(event, DealerSignedIn):
+                self._dealer = event.dealer
+            elif isinstance(event, DealerSignedOut) and event.dealer == self._dealer:
+                self._dealer = ""
+            return entry
+
+    @property
+    def dealer(self) -> str:
+        """The dealer signed in at the table now ("" when none is): each round begun is written with their ID."""
+        return self._dealer
+
+    def _last_dealer(self) -> str:
+        row = self._conn.execute("SELECT kind, payload FROM events WHERE kind IN (?, ?) ORDER BY seq DESC LIMIT 1",
+                                 (DealerSignedIn.KIND, DealerSignedOut.KIND)).fetchone()
+        return str(json.loads(row[1]).get("dealer", "")) if row is not None and row[0] == DealerSignedIn.KIND else ""
 
     def store_frame(self, data: bytes, suffix: str = ".jpg") -> str:
         """Keep an encoded camera frame as evidence; returns its hash for ``CardsRead.frame``."""
@@ -640,7 +660,7 @@ class Journal(JournalReader):
                 raise JournalError(f"round {self._open.round_id} is still open ({self._open.step}): "
                                    "settle it or have a supervisor void it before the next round")
             round_id = self._next_round
-            self._write(RoundBegun(game, settings_json, _json_ready(deal)), round_id)
+            self._write(RoundBegun(game, settings_json, _json_ready(deal), self._dealer), round_id)
             self._next_round += 1
             self._open = _RoundProgress(round_id, game, "dealt", 0)
             return round_id
