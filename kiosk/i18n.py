@@ -557,6 +557,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "enroll.saved": ("Saved {ref}: learn it next", "Đã lưu {ref}: tiếp theo là học"),
     "enroll.learning": ("Learning in the background; the table keeps playing", "Đang học; bàn vẫn chơi bình thường"),
     "enroll.no_frame": ("No camera picture yet", "Chưa có hình từ máy quay"),
+    "enroll.between_rounds": ("Close the round first: a new model starts between rounds",
+                              "Kết thúc ván trước: mô hình mới bắt đầu giữa hai ván"),
     "enroll.pick": ("Face #{n}: which card?", "Lá #{n}: lá nào?"),
     "enroll.missing": ("missing {count}: {cards}", "còn thiếu {count}: {cards}"),
     "enroll.twice": ("more than once: {cards} (fix the wrong ones by card)",

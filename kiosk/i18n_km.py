@@ -389,6 +389,7 @@ TEXTS_KM: dict[str, str] = {
     "enroll.saved": "បានរក្សាទុក {ref}៖ បន្ទាប់មករៀនវា",
     "enroll.learning": "កំពុងរៀននៅខាងក្រោយ៖ តុនៅតែលេងបាន",
     "enroll.no_frame": "មិនទាន់មានរូបពីកាមេរ៉ា",
+    "enroll.between_rounds": "បិទជុំនេះសិន៖ ម៉ូដែលថ្មីចាប់ផ្ដើមនៅចន្លោះជុំ",
     "enroll.pick": "សន្លឹក #{n}៖ តើជាកាតអ្វី?",
     "enroll.missing": "ខ្វះ {count}៖ {cards}",
     "enroll.twice": "លើសពីម្ដង៖ {cards} (កែសន្លឹកដែលខុស)",

@@ -492,3 +492,27 @@ def test_times_are_in_the_casinos_zone_and_shifts_begin_at_its_local_hours(floor
     assert f"{local:%H:%M:%S} UTC+07" in review
     shifts = re.findall(r"<td>\d+/\d+/\d{4} (\d\d:\d\d)–(\d\d:\d\d) UTC\+07</td>", web.get("/reports").text)
     assert shifts and set(shifts) <= {("06:00", "14:00"), ("14:00", "22:00"), ("22:00", "06:00")}
+
+
+def test_the_pit_view_shows_which_release_and_reader_each_table_runs(floor: Floor, floor_server: LocalServer,
+                                                                     tmp_path: Path) -> None:
+    """Each kiosk start records its release and models (kiosk.model_hashes); the pit shows the latest start's."""
+    from journal.events import SettingsChanged
+    from kiosk.model_hashes import SOFTWARE_SETTING
+
+    dsn = floor[0]
+    kiosk = enroll(floor_server, dsn, tmp_path / "k3", "K-3", "T3", 1, seed=3)
+    journal = Journal.open(kiosk.journal_path, kiosk.journal_path.parent / "kiosk.key", kiosk_id="K-3",
+                           table_id="T3")
+    journal.recover()
+    first = {"version": "0.1.0", "reader": "shipped c12f9393925605ba", "models": {"card-detector.onnx": "ab" * 32}}
+    journal.append(SettingsChanged(SOFTWARE_SETTING, None, first, "kiosk"))
+    journal.append(SettingsChanged(SOFTWARE_SETTING, first, {**first, "version": "0.2.0"}, "kiosk"))
+    journal.close()
+    Shipper(kiosk.journal_path, kiosk.dsn).ship_pending()
+    web = client(floor)
+    sign_in(web, "supervisor")
+    page = web.get("/").text
+    table_3 = page[page.index('id="table-K-3"'):]
+    assert "Runs dealer-assist 0.2.0, reader shipped c12f9393925605ba" in table_3
+    assert 'class="software"' not in page[page.index('id="table-K-1"'):page.index('id="table-K-3"')]

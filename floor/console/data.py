@@ -79,6 +79,10 @@ class TableView:
     alerts: tuple[Alert, ...]
     ago_s: int | None
     """Seconds since the kiosk was last heard; None: never."""
+    version: str = ""
+    """The dealer-assist release the kiosk last started with ("" before any start said so)."""
+    reader: str = ""
+    """Its card-reader model at that start: name and hash."""
 
 
 # ---- the pit ---------------------------------------------------------------------------------------------------
@@ -96,10 +100,13 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
         conn.execute("SELECT raise_silent_alerts(%s)", (timedelta(seconds=silent_after_s),))
     kiosks = conn.execute(
         "SELECT k.kiosk_id, k.table_id, k.game, k.open_round, k.round_step, k.devices, "
-        "coalesce(k.last_seen_at, k.last_event_at), r.round_id, r.status, r.actions, r.game "
+        "coalesce(k.last_seen_at, k.last_event_at), r.round_id, r.status, r.actions, r.game, sw.software "
         "FROM kiosks k LEFT JOIN LATERAL (SELECT round_id, status, actions, game FROM rounds "
         "WHERE rounds.kiosk_id = k.kiosk_id ORDER BY round_id DESC LIMIT 1) r ON true "
-        "ORDER BY k.table_id, k.kiosk_id").fetchall()
+        # what the kiosk's last start ran (kiosk.model_hashes.SOFTWARE_SETTING; index events_software, 0008)
+        "LEFT JOIN LATERAL (SELECT e.payload->'after' AS software FROM events e WHERE e.kiosk_id = k.kiosk_id "
+        "AND e.kind = 'settings_changed' AND e.payload->>'setting' = 'software' ORDER BY e.seq DESC LIMIT 1) sw "
+        "ON true ORDER BY k.table_id, k.kiosk_id").fetchall()
     alerts: dict[str, list[Alert]] = {}
     for alert_id, kiosk_id, kind, seq, message, raised_at, round_id, payload in conn.execute(
             "SELECT a.alert_id, a.kiosk_id, a.kind, a.seq, a.message, a.raised_at, e.round_id, e.payload FROM alerts a "
@@ -117,7 +124,7 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
                                                      age_s=_seconds_since(now, raised_at)))
     views = []
     for (kiosk_id, table_id, game, open_round, round_step, devices, seen, last_round, status, actions,
-         last_game) in kiosks:
+         last_game, software) in kiosks:
         if open_round is not None:
             step, round_id = STEPS.get(round_step or "", "playing"), open_round
         elif last_round is not None:
@@ -128,8 +135,16 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
             kiosk_id, table_id, game or last_game, round_id, step, actions or 0,
             tuple(Device(name, bool(state.get("up")), str(state.get("reason") or state.get("port") or ""))
                   for name, state in sorted((devices or {}).items())),
-            tuple(alerts.get(kiosk_id, ())), _seconds_since(now, seen)))
+            tuple(alerts.get(kiosk_id, ())), _seconds_since(now, seen),
+            *_software(software)))
     return views
+
+
+def _software(recorded: Any) -> tuple[str, str]:
+    """(version, reader) from a kiosk start's record; blanks for a kiosk whose starts never said."""
+    if not isinstance(recorded, dict):
+        return "", ""
+    return str(recorded.get("version") or ""), str(recorded.get("reader") or "")
 
 
 def acknowledge(conn: Any, alert_id: int, account: str, now: datetime) -> bool:

@@ -228,6 +228,10 @@ class EnrollDialog(Dialog):
         from vision.enroll.verify import active_reader, decide_and_activate, model_reader, spread_truth, verify_reader
         from vision.reader import reload_default_reader
 
+        if any(table.round_open for table in self.runtime.controllers.values()):
+            self.message = self.text("between_rounds")  # a round is read by one model from its start to its end
+            self.redraw()
+            return
         candidate = self.learnt_model()
         frame = self.frame_source()
         if candidate is None or frame is None:
