@@ -214,6 +214,17 @@ def test_in_vietnamese_a_voided_round_an_unknown_one_the_reports_and_the_log(sit
     assert "UTC+07" in browser.find_element("tag name", "main").text
     screenshot(browser, tmp_path, "review-voided-vi")
 
+    with psycopg.connect(site["dsn"]) as conn:
+        (settled,) = conn.execute("SELECT max(round_id) FROM rounds WHERE kiosk_id = 'K-1' AND game = 'baibuu' AND "
+                                  "status = 'settled'").fetchone()
+    browser.get(f"{site['url']}/rounds/K-1/{settled}")
+    events = by_id(browser, "events").text
+    assert "hiện cách xếp của nhà cái" in events and "tay cao" in events and "đã trả tiền" in events, events
+    for english in ('{"high"', "house_split_shown", "action_recorded", "house way", "confirmed by", "seat "):
+        assert english not in events, english
+    assert "ghế" in by_id(browser, "verdict").find_element("xpath", "..").text
+    screenshot(browser, tmp_path, "review-settled-vi")
+
     browser.get(site["url"] + "/rounds/K-1/999")
     assert "Hệ thống không có ván 999 của kiosk K-1" in by_id(browser, "refused").text
     assert by_id(browser, "nav-rounds").text == "Các ván"

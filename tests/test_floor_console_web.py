@@ -207,7 +207,7 @@ def test_roles_and_the_record_of_every_action(floor: Floor) -> None:
     assert supervisor.get("/rounds/K-1/2").status_code == 200
     assert supervisor.get("/rounds.csv?table=T1").status_code == 200
     log = auditor.get("/actions")
-    assert log.status_code == 200 and "round_reviewed" in log.text and "rounds_exported" in log.text
+    assert log.status_code == 200 and "round reviewed" in log.text and "rounds exported (CSV)" in log.text
     with psycopg.connect(dsn) as conn:
         alert = conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, message) VALUES ('K-1', 'T1', 'gap', "
                              "'test') RETURNING alert_id").fetchone()[0]
@@ -417,7 +417,7 @@ def test_a_card_table_round_journaled_with_seats_from_0_is_reviewed_with_seats_f
         events = re.search(r'<table class="events".*?</table>', page, re.S)[0]  # type: ignore[index]
         assert "seat 0" not in events and "team 0" not in events, events
         assert re.search(r"<td>seat 1 (plays|bids|passes)", events), events
-        assert re.search(r"<td>results shown: seat \d [+-]\d+", events), events
+        assert re.search(r"<td>results shown</td><td>seat \d [+-]\d+", events), events
         replayed = page.split("<section>")[1]
         assert "seat 0" not in replayed, replayed
         if round_id == rounds[0]:  # Sâm Lốc pays seat to seat; Schmier scores teams (no payments)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import json
 import secrets
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, date, tzinfo
@@ -29,6 +28,7 @@ from engine.errors import InputError
 from floor.console import auth, data, i18n
 from floor.console.db import Database
 from floor.console.formats import Formats
+from floor.console.review_words import ReviewWords
 from journal.clock import SystemClock
 
 HERE = Path(__file__).parent
@@ -431,7 +431,7 @@ async def _review(request: Request) -> Response:
     kiosk, round_id = request.path_params["kiosk"], request.path_params["round_id"]
     review = await _run(_audited, console, session, "round_reviewed", {"kiosk": kiosk, "round": round_id},
                         _address(request), lambda conn: data.review(conn, kiosk, round_id))
-    return _page(request, "review.html", {"r": review, "json": json}, session)
+    return _page(request, "review.html", {"r": review, "w": ReviewWords(session.language, review.detail)}, session)
 
 
 async def _frame(request: Request) -> Response:

@@ -58,6 +58,10 @@ class Formats:
             moment = datetime.fromisoformat(moment)
         return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(self.zone)
 
+    def zone_of(self, moment: datetime | str) -> str:
+        """The casino's zone as it stood at ``moment`` (UTC+07)."""
+        return zone_label(self.local(moment))
+
     def date(self, moment: datetime | str) -> str:
         return str(format_skeleton("yMd", self.local(moment), locale=self.language))
 
