@@ -1,0 +1,151 @@
+"""Soak: the kiosk on autoplay in a real window for a long time, measured as it goes.
+
+Starts ``dealer-assist kiosk --autoplay`` (the embedded default: simulated shaker and panel on ptys, the rendered
+felt read by the shipped card reader, a fresh journal) in a real Kivy window under Xvfb, with a driver inside the
+kiosk that every interval prints one line: resident memory (and its anonymous part), open files, threads, journal
+and evidence size, rounds closed, and the reading latency over the interval (a frame asked of the camera → its
+readings ready for the table, median / 95th percentile / worst). The demo croupier plays at a dealer's pace on the
+real clock: there is no faster clock to run the table on, so an "hour" here is an hour.
+
+Usage: python bench/soak.py [--minutes 240] [--every-minutes 60] [--data DIR]
+(needs xvfb-run; under no display it starts its own). Run it under nice: it takes a core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+THIS = Path(__file__).resolve()
+COLUMNS = ("min", "rss_mb", "anon_mb", "files", "threads", "journal_mb", "evidence_mb", "rounds", "read_p50_ms",
+           "read_p95_ms", "read_max_ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=240.0, help="how long to play (240)")
+    parser.add_argument("--every-minutes", type=float, default=60.0, help="one line every so often (60)")
+    parser.add_argument("--data", type=Path, help="the kiosk's data folder (default: a fresh temporary one)")
+    args = parser.parse_args()
+    data = args.data or Path(tempfile.mkdtemp(prefix="dealer-assist-soak-"))
+    out = data.parent / (data.name + "-soak.jsonl")
+    out.unlink(missing_ok=True)
+    env = dict(os.environ, SOAK_OUT=str(out), SOAK_EVERY_S=str(args.every_minutes * 60),
+               SOAK_DURATION_S=str(args.minutes * 60), PYTHONPATH=str(REPO), KIVY_NO_ARGS="1", YOLO_OFFLINE="1")
+    command = [sys.executable, "-m", "kiosk.cli", "kiosk", "--autoplay", "--data", str(data), "--seed", "11",
+               "--driver", f"{THIS}:drive"]
+    if not os.environ.get("DISPLAY"):
+        if shutil.which("xvfb-run") is None:
+            print("needs a display: install xvfb (apt-get install xvfb) or run under one")
+            return 2
+        command = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", *command]
+    print(f"soak: {args.minutes:g} min of autoplay in a real window, a line every {args.every_minutes:g} min; "
+          f"data {data}", flush=True)
+    print("  ".join(f"{c:>11}" for c in COLUMNS), flush=True)
+    kiosk = subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    shown = 0
+    rows: list[dict[str, Any]] = []
+    while True:
+        finished = kiosk.poll() is not None
+        if out.exists():
+            lines = out.read_text().splitlines()
+            for line in lines[shown:]:
+                row = json.loads(line)
+                rows.append(row)
+                print("  ".join(f"{row[c]:>11}" for c in COLUMNS), flush=True)
+            shown = len(lines)
+        if finished:
+            break
+        time.sleep(2)
+    output = kiosk.stdout.read().decode(errors="replace") if kiosk.stdout else ""
+    if kiosk.returncode != 0 or not rows:
+        print(f"the kiosk stopped with status {kiosk.returncode}:\n{output[-3000:]}")
+        return 1
+    summarise(rows)
+    return 0
+
+
+def summarise(rows: list[dict[str, Any]]) -> None:
+    """Growth from the first line after warm-up (the second) to the last."""
+    if len(rows) < 3:
+        print("too short a run to tell growth after warm-up (3 lines or more)")
+        return
+    warm, last = rows[1], rows[-1]
+    minutes = last["min"] - warm["min"]
+    for name in ("rss_mb", "anon_mb", "files", "threads"):
+        print(f"{name}: {warm[name]} after warm-up ({warm['min']} min) → {last[name]} at {last['min']} min "
+              f"({last[name] - warm[name]:+g} in {minutes:g} min)")
+    print(f"rounds: {last['rounds']} in {last['min']} min; reading p50 {warm['read_p50_ms']} → "
+          f"{last['read_p50_ms']} ms, p95 {warm['read_p95_ms']} → {last['read_p95_ms']} ms")
+
+
+# ---- inside the kiosk process ----------------------------------------------------------------------------------
+def _status(field: str) -> int:
+    """A number from /proc/self/status (kB for sizes)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def _size_mb(*paths: Path) -> float:
+    total = 0
+    for path in paths:
+        if path.is_file():
+            total += path.stat().st_size
+        elif path.is_dir():
+            total += sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return round(total / 1e6, 1)
+
+
+def drive(app: Any) -> Iterator[float]:
+    """The kiosk plays by itself (--autoplay); this only watches, every tick, and writes a line every interval."""
+    runtime = app.runtime
+    out = Path(os.environ["SOAK_OUT"])
+    every = float(os.environ["SOAK_EVERY_S"])
+    duration = float(os.environ["SOAK_DURATION_S"])
+    start = time.monotonic()
+    due = start + every
+    last_frame = -1
+    latencies: list[float] = []
+    data = runtime.data_dir
+    while True:
+        camera = runtime.camera.state()
+        if camera.frame_number != last_frame and camera.taken_at is not None:
+            last_frame = camera.frame_number
+            latencies.append(runtime.clock.monotonic_ns() / 1e9 - camera.taken_at)
+        now = time.monotonic()
+        if now >= due or now - start >= duration:
+            closed = sum(1 for _ in runtime.journal.entries(kinds=["round_settled", "round_voided"]))
+            ms = sorted(x * 1000 for x in latencies) or [0.0]
+            row = {
+                "min": round((now - start) / 60, 1), "rss_mb": round(_status("VmRSS") / 1024),
+                "anon_mb": round(_status("RssAnon") / 1024), "files": len(os.listdir("/proc/self/fd")),
+                "threads": _status("Threads"),
+                "journal_mb": _size_mb(*data.glob("journal.sqlite3*")), "evidence_mb": _size_mb(data / "evidence"),
+                "rounds": closed, "read_p50_ms": round(statistics.median(ms)),
+                "read_p95_ms": round(ms[int(0.95 * (len(ms) - 1))]), "read_max_ms": round(ms[-1]),
+            }
+            with out.open("a") as handle:
+                handle.write(json.dumps(row) + "\n")
+            latencies.clear()
+            due += every
+            if now - start >= duration:
+                app.stop()
+                return
+        yield 0.05
+
+
+if __name__ == "__main__":
+    sys.exit(main())
