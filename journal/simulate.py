@@ -100,8 +100,23 @@ def _baibuu(journal: Journal, rng: random.Random, void: bool, incidents: bool) -
         cards = list(state.stack_of(seat) or ())
         rng.shuffle(cards)
         _read(journal, rng, f"seat {seat}", tuple(map(str, cards)), incidents)
-        journal.record_action(round_id, state.set_seat(seat, rng.randint(1, 20) * 5, cards[:2], cards[2:]))
+        high, low = _players_way(cards, random.Random(f"{round_id}-{seat}"))
+        journal.record_action(round_id, state.set_seat(seat, rng.randint(1, 20) * 5, high, low))
     return _finish(journal, round_id, state, False)
+
+
+MIS_SET_RATE = 0.02
+"""How often a simulated player sets his low hand above his high one (a casino sees about 1 seat in 50)."""
+
+
+def _players_way(cards: list[Any], rng: random.Random) -> tuple[list[Any], list[Any]]:
+    """How a player sets four cards: as the house way would (good players mostly do), and now and then the wrong
+    way round, a mis-set (``rng``: the seat's own, so that the round's other draws stay as they were)."""
+    from engine import baibuu
+
+    split = baibuu.house_way(cards)
+    high, low = list(split.high.cards), list(split.low.cards)
+    return (low, high) if rng.random() < MIS_SET_RATE else (high, low)
 
 
 def _samloc(journal: Journal, rng: random.Random, void: bool, incidents: bool) -> tuple[int, Any]:

@@ -240,3 +240,27 @@ def test_in_vietnamese_a_voided_round_an_unknown_one_the_reports_and_the_log(sit
     browser.get(site["url"] + "/actions")
     assert "round_reviewed" not in browser.find_element("tag name", "main").text
     screenshot(browser, tmp_path, "console-log-vi")
+
+
+def test_a_demo_kiosks_round_is_reviewed_beside_its_rendered_frames_with_the_cards_boxed(
+        site: dict[str, Any], browser: Any, tmp_path: Path) -> None:
+    import random
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from floor.console.demo_frames import FramingJournal
+
+    played, _ = play_round(FramingJournal(site["journal"]), "baibuu", random.Random(21),  # type: ignore[arg-type]
+                           incidents=False)
+    sign_in(browser, site["url"], "pit", PASSWORD)
+
+    def boxes_drawn(driver: Any) -> int:
+        driver.get(f"{site['url']}/rounds/K-1/{played}")
+        return len(driver.find_elements(By.CSS_SELECTOR, "#frames svg rect.card-box"))
+
+    assert WebDriverWait(browser, 20, poll_frequency=0.5).until(boxes_drawn) >= 4  # the house's four cards at least
+    pictures = browser.execute_script("return [...document.querySelectorAll('#frames svg image')].length;")
+    assert pictures >= 2  # the house's reading and each seat's
+    browser.execute_script("document.getElementById('frames').scrollIntoView();")
+    screenshot(browser, tmp_path, "review-frames")

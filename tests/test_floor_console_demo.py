@@ -48,6 +48,17 @@ def test_floor_demo_prints_a_working_login_and_stops_everything(dealer_assist: l
                 break
             time.sleep(0.1)
         assert settled >= 2
+        boxed = ""
+        for _ in range(100):  # the demo's camera: each reading's rendered frame reaches the floor, boxes drawn on it
+            links = re.findall(r'href="(/rounds/[^"]+)" class="round-link"', web.get("/rounds").text)
+            boxed = next((page for page in (web.get(link).text for link in links[:6])
+                          if 'class="card-box"' in page), "")
+            if boxed:
+                break
+            time.sleep(0.2)
+        assert boxed, "no round review shows an evidence frame with its cards boxed"
+        frame = re.search(r'href="(/frames/[0-9a-f]{64})"', boxed)[1]  # type: ignore[index]
+        assert web.get(frame).headers["content-type"] == "image/jpeg"
     finally:
         demo.send_signal(signal.SIGINT)
         output = demo.communicate(timeout=30)[0]

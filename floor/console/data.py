@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
+from engine.cards import CardError, parse_card
 from engine.errors import InputError
 from floor.console.charts import bar_chart
 from floor.console.formats import Formats, zone_label
@@ -429,8 +430,15 @@ def _boxes(payload: dict[str, Any]) -> tuple[Box, ...]:
     for card, box in zip(cards, boxes, strict=False):
         if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int) for v in box):
             x1, y1, x2, y2 = box
-            found.append(Box(str(card), x1, y1, max(0, x2 - x1), max(0, y2 - y1)))
+            found.append(Box(_pretty(str(card)), x1, y1, max(0, x2 - x1), max(0, y2 - y1)))
     return tuple(found)
+
+
+def _pretty(code: str) -> str:
+    try:
+        return parse_card(code).pretty
+    except CardError:
+        return code
 
 
 def frame_size(head: bytes) -> tuple[int, int] | None:

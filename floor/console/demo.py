@@ -19,6 +19,7 @@ from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any
 
+from floor.console.demo_frames import FramingJournal
 from journal import Journal, SystemClock
 from journal.events import DeviceDown, DeviceUp, Note, SupervisorSignedIn, SupervisorSignedOut
 from journal.simulate import GAMES, play_round
@@ -72,7 +73,7 @@ class AutoKiosk(threading.Thread):
         return load_key(self.folder / "journal.key", create=False)
 
     def run(self) -> None:
-        paced = PacedJournal(self.journal, self.pace, self.stop_event)
+        paced = PacedJournal(FramingJournal(self.journal), self.pace, self.stop_event)
         game = self.rng.choice(GAMES)
         try:
             while not self.stop_event.is_set():
