@@ -140,7 +140,8 @@ def install_command(args: argparse.Namespace) -> int:
         _apply_to_system(settings)
     else:
         print(f"written under {root}: nothing on this system was changed; on the kiosk run systemd-sysusers, "
-              f"systemd-tmpfiles --create, update-grub and systemctl enable {install.UNIT_NAME}")
+              f"chown {settings.user}: {settings.data / install.CONFIG_FILE}, systemd-tmpfiles --create and "
+              "update-grub")
     return 0
 
 
@@ -243,6 +244,10 @@ def _apply_to_system(settings: Any) -> None:
     for step in steps:
         done = subprocess.run(step, check=False)
         print(f"{'ran' if done.returncode == 0 else 'FAILED'}: {' '.join(step)}")
+        if step[0] == "systemd-sysusers" and done.returncode == 0:
+            # the kiosk reads its config and saves the set-up screen's changes to it (tmpfiles.d refuses a root-owned
+            # file in the user's folder as an unsafe path)
+            shutil.chown(settings.data / install.CONFIG_FILE, settings.user, settings.user)
     print(f"the kiosk starts at the next boot (or now: systemctl start {install.UNIT_NAME})")
 
 
