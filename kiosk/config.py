@@ -98,6 +98,9 @@ class KioskConfig:
     supervisors: Mapping[str, str] = field(default_factory=dict)
     """Supervisor ID → salted Argon2id hash of their PIN (``kiosk.supervisors``). None in the built-in default: a
     kiosk asks for its first supervisor on the screen, and the demo makes one for the session."""
+    dealers: Mapping[str, str] = field(default_factory=dict)
+    """Dealer ID (digits, as on their badge) → salted Argon2id hash of their PIN. Dealers sign in at the table and
+    every round is journaled with the dealer's ID; none here: rounds name no dealer."""
     shake_timeout_s: float = 8.0
     default_bet: int = 10
     devices: DeviceConfig = DeviceConfig()
@@ -134,6 +137,7 @@ class KioskConfig:
             "language": self.language,
             "sound": self.sound,
             "supervisors": dict(self.supervisors),
+            "dealers": dict(self.dealers),
             "shake_timeout_s": self.shake_timeout_s,
             "default_bet": self.default_bet,
             "devices": {
@@ -170,6 +174,7 @@ _TOP = {
     "language",
     "sound",
     "supervisors",
+    "dealers",
     "supervisor_pin_sha256",
     "supervisor_pin",
     "shake_timeout_s",
@@ -239,6 +244,8 @@ def config_from_data(data: Any, where: str = "config") -> KioskConfig:
             )
     if "supervisors" in data:
         values["supervisors"] = _supervisors(data["supervisors"], where)
+    if "dealers" in data:
+        values["dealers"] = _dealers(data["dealers"], where)
     if "shake_timeout_s" in data:
         timeout = data["shake_timeout_s"]
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 1 <= timeout <= 120:
@@ -322,6 +329,27 @@ def _supervisors(data: Any, where: str) -> dict[str, str]:
             )
         supervisors[name] = digest
     return supervisors
+
+
+def _dealers(data: Any, where: str) -> dict[str, str]:
+    from kiosk.supervisors import dealer_id_problem, pin_hash_problem
+
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{where}: dealers: a mapping of dealer ID to PIN hash (`--add-dealer ID`)")
+    dealers: dict[str, str] = {}
+    for key, digest in data.items():
+        name = str(key)
+        problem = dealer_id_problem(name)
+        if problem:
+            raise ConfigError(f"{where}: dealers.{name}: {problem}")
+        problem = pin_hash_problem(digest)
+        if problem:
+            raise ConfigError(f"{where}: dealers.{name}: {problem}; no PIN could match it: set the PIN again with "
+                              f"`dealer-assist kiosk --config {where} --add-dealer {name}`")
+        dealers[name] = digest
+    return dealers
 
 
 def _devices(data: Any, where: str) -> DeviceConfig:

@@ -52,6 +52,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "devices NOT authenticated (protocol 2 allowed)", "thiết bị KHÔNG xác thực (cho phép giao thức 2)"
     ),
     "status.round": ("Round {round}", "Ván {round}"),
+    "status.dealer": ("Dealer {dealer}", "Người chia {dealer}"),
+    "status.no_dealer": ("NO DEALER SIGNED IN", "CHƯA CÓ NGƯỜI CHIA ĐĂNG NHẬP"),
     "status.clock_unsynced": ("{time} (clock not synchronised)", "{time} (đồng hồ chưa đồng bộ)"),
     # navigation
     "nav.table": ("TABLE", "BÀN"),
@@ -59,6 +61,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "nav.setup": ("SET-UP", "CÀI ĐẶT"),
     "nav.supervisor": ("SUPERVISOR", "GIÁM SÁT"),
     "nav.back": ("BACK", "QUAY LẠI"),
+    "nav.dealer": ("DEALER {dealer}", "NGƯỜI CHIA {dealer}"),
+    "nav.dealer_sign_in": ("DEALER: SIGN IN", "NGƯỜI CHIA: ĐĂNG NHẬP"),
     # round buttons (the same commands as the button panel)
     "button.shake": ("SHAKE", "LẮC"),
     "button.reshake": ("SHAKE AGAIN", "LẮC LẠI"),
@@ -351,6 +355,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "signin.first_pin": ("Choose a PIN (4 to 12 digits)", "Chọn mã PIN (4 đến 12 chữ số)"),
     "signin.first_again": ("The same PIN again", "Nhập lại mã PIN"),
     "signin.first_differs": ("The two PINs differ: choose the PIN again", "Hai mã PIN khác nhau: chọn lại"),
+    # the dealer signing in at the table (ID = badge number, then PIN)
+    "dealer.id": ("Dealer: your ID (badge number)", "Người chia: mã của bạn (số thẻ)"),
+    "dealer.pin": ("Dealer {dealer}: your PIN", "Người chia {dealer}: mã PIN"),
     # the journal failed its check
     "gate.stopped": ("Play is stopped: the reason is below", "Đã ngừng chơi: lý do ở dưới"),
     "stop.title": ("PLAY STOPPED: THE JOURNAL FAILED ITS CHECK", "NGỪNG CHƠI: NHẬT KÝ KHÔNG QUA KIỂM TRA"),

@@ -23,6 +23,8 @@ TEXTS_KM: dict[str, str] = {
     "status.device_refused": "{device} មិនបានផ្ទៀងផ្ទាត់ ({serial})៖ ហៅអ្នកត្រួតពិនិត្យ",
     "status.devices_v2": "ឧបករណ៍មិនបានផ្ទៀងផ្ទាត់ (អនុញ្ញាតពិធីការ 2)",
     "status.round": "ជុំ {round}",
+    "status.dealer": "អ្នកចែកបៀ {dealer}",
+    "status.no_dealer": "មិនទាន់មានអ្នកចែកបៀចូល",
     "status.clock_unsynced": "{time} (នាឡិកាមិនទាន់ធ្វើសមកាលកម្ម)",
     # navigation
     "nav.table": "តុ",
@@ -30,6 +32,8 @@ TEXTS_KM: dict[str, str] = {
     "nav.setup": "រៀបចំ",
     "nav.supervisor": "អ្នកត្រួតពិនិត្យ",
     "nav.back": "ត្រឡប់",
+    "nav.dealer": "អ្នកចែកបៀ {dealer}",
+    "nav.dealer_sign_in": "អ្នកចែកបៀ៖ ចូល",
     # round buttons
     "button.shake": "ក្រឡុក",
     "button.reshake": "ក្រឡុកម្ដងទៀត",
@@ -255,6 +259,8 @@ TEXTS_KM: dict[str, str] = {
     "signin.first_pin": "ជ្រើស PIN (លេខ 4 ដល់ 12 ខ្ទង់)",
     "signin.first_again": "PIN ដដែលម្ដងទៀត",
     "signin.first_differs": "PIN ទាំងពីរខុសគ្នា៖ ជ្រើស PIN ម្ដងទៀត",
+    "dealer.id": "អ្នកចែកបៀ៖ លេខសម្គាល់របស់អ្នក (លេខកាតបុគ្គលិក)",
+    "dealer.pin": "អ្នកចែកបៀ {dealer}៖ PIN របស់អ្នក",
     # the journal failed its check
     "gate.stopped": "ឈប់លេង៖ មូលហេតុនៅខាងក្រោម",
     "stop.title": "ឈប់លេង៖ កំណត់ហេតុមិនឆ្លងការពិនិត្យ",

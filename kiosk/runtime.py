@@ -39,7 +39,7 @@ from kiosk.journal_place import (
     start_floor_shipping,
 )
 from kiosk.releases import ReleaseWatch
-from kiosk.supervisors import SignInDesk, hash_pin, pin_problem, supervisor_id_problem
+from kiosk.supervisors import DEALER_EVENTS, SignInAnswer, SignInDesk, hash_pin, pin_problem, supervisor_id_problem
 
 STOPPED_JOURNAL = "while-stopped"
 """Folder (in the data folder) of the journal that records supervisors' actions while the kiosk's journal is
@@ -99,6 +99,12 @@ class KioskRuntime:
         self.desk = SignInDesk(lambda: self.config.supervisors, self.clock, self.record_supervisor)
         if self.blocked is None:  # a restart does not wipe out a lock-out: the journal has the wrong tries
             self.desk.resume(wrong_tries_in_a_row(self.journal))
+        self.dealers = SignInDesk(lambda: self.config.dealers, self.clock, self.record_supervisor,
+                                  idle_lock_s=float("inf"), events=DEALER_EVENTS)
+        """The dealer at the table (ID and PIN on the screen): the journal writes their ID into every round."""
+        if self.blocked is None:  # the dealer the journal last signed in deals on after a restart
+            self.dealers.who = self.journal.dealer or None
+            self.dealers.resume(wrong_tries_in_a_row(self.journal, "dealer"))
         if self.blocked is None and _model_shipped():
             self._record_model_in_use()
         if self.blocked is None:
@@ -356,6 +362,15 @@ class KioskRuntime:
         else:
             self.stopped_journal().append(event)
 
+    def dealer_sign_in(self, dealer: str, pin: str) -> SignInAnswer:
+        """A dealer signs in at the table (the one before them, if any, is journaled as relieved)."""
+        return self.dealers.sign_in(dealer, pin)
+
+    @property
+    def dealer(self) -> str | None:
+        """The dealer signed in at the table now (None: nobody; rounds then name no dealer)."""
+        return self.dealers.who
+
     @property
     def supervisor(self) -> str:
         """Who a supervisor action is recorded as: the supervisor signed in now."""
@@ -406,6 +421,8 @@ class KioskRuntime:
             parts.insert(0, t("status.device_refused", device=Msg(f"status.{refusal.device}"), serial=refusal.serial))
         if self.devices.unauthenticated_in_use:
             parts.insert(0, t("status.devices_v2"))
+        if self.config.dealers:
+            parts.append(t("status.dealer", dealer=self.dealer) if self.dealer else t("status.no_dealer"))
         if self.controller.round_id is not None:
             parts.append(t("status.round", round=self.controller.round_id))
         time = self.clock.now().astimezone().strftime("%H:%M")
@@ -506,11 +523,12 @@ class KioskRuntime:
         ]
 
 
-def wrong_tries_in_a_row(journal: Journal) -> int:
-    """Wrong PINs recorded since the last sign-in (0 when the last try signed someone in)."""
-    tries = list(journal.entries(kinds=["supervisor_sign_in_failed", "supervisor_signed_in"]))
+def wrong_tries_in_a_row(journal: Journal, who: str = "supervisor") -> int:
+    """Wrong PINs recorded since the last sign-in (0 when the last try signed someone in): of supervisors, or of
+    dealers (``who="dealer"``)."""
+    tries = list(journal.entries(kinds=[f"{who}_sign_in_failed", f"{who}_signed_in"]))
     last = tries[-1] if tries else None
-    if last is None or last.kind != "supervisor_sign_in_failed":
+    if last is None or last.kind != f"{who}_sign_in_failed":
         return 0
     failures = last.payload.get("failures")
     return failures if isinstance(failures, int) and failures > 0 else 0

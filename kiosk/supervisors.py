@@ -19,6 +19,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from engine.clock import Clock
 from engine.phrases import PhraseTemplate
 from journal.events import (
+    DealerSignedIn,
+    DealerSignedOut,
+    DealerSignInFailed,
     Event,
     SupervisorLocked,
     SupervisorSignedIn,
@@ -43,6 +46,8 @@ ID_FORMAT = PhraseTemplate("signin.problem.id_format",
                            "a supervisor ID is 1 to 16 letters, digits, - or _ (such as S1 or 4711), not starting with "
                            "- or _")
 SUPERVISOR_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
+DEALER_ID_FORMAT = "a dealer ID is their badge number: 1 to 10 digits (typed on the kiosk's number pad)"
+DEALER_ID = re.compile(r"^[0-9]{1,10}$")
 _HASHER = PasswordHasher()  # argon2id, 64 MiB, 3 passes: about 0.1 s a try on a kiosk PC
 _PHC = re.compile(r"^\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$")
 
@@ -93,6 +98,30 @@ def supervisor_id_problem(value: Any) -> str | None:
     return None
 
 
+def dealer_id_problem(value: Any) -> str | None:
+    if not isinstance(value, str) or not DEALER_ID.match(value):
+        return DEALER_ID_FORMAT
+    return None
+
+
+@dataclass(frozen=True)
+class DeskEvents:
+    """What a sign-in desk journals, for supervisors or for dealers."""
+
+    signed_in: Callable[[str], Event]
+    signed_out: Callable[[str, str], Event]
+    """(who, why): signed out themself, or relieved by the next one signing in."""
+    failed: Callable[[str, int, int, str], Event]
+    locked: Callable[[str, str], Event]
+    unknown: str
+    """The reason journaled for an ID the kiosk does not know."""
+
+
+SUPERVISOR_EVENTS = DeskEvents(SupervisorSignedIn, lambda who, _why: SupervisorSignedOut(who),
+                               SupervisorSignInFailed, SupervisorLocked, "no such supervisor")
+DEALER_EVENTS = DeskEvents(DealerSignedIn, DealerSignedOut, DealerSignInFailed, DealerSignedOut, "no such dealer")
+
+
 @dataclass(frozen=True)
 class SignInAnswer:
     ok: bool
@@ -113,8 +142,10 @@ class SignInDesk:
         record: Callable[[Event], Any],
         *,
         idle_lock_s: float = IDLE_LOCK_S,
+        events: DeskEvents = SUPERVISOR_EVENTS,
     ) -> None:
         self._supervisors = supervisors
+        self.events = events
         self.clock = clock
         self.record = record
         self.idle_lock_s = idle_lock_s
@@ -135,25 +166,25 @@ class SignInDesk:
     def sign_in(self, supervisor: str, pin: str) -> SignInAnswer:
         waiting = self.locked_for()
         if waiting:
-            self.record(SupervisorSignInFailed(supervisor, self.failures, waiting, "tried while locked out"))
+            self.record(self.events.failed(supervisor, self.failures, waiting, "tried while locked out"))
             return SignInAnswer(False, "signin.locked", waiting)
         stored = self._supervisors().get(supervisor)
         # an ID not in the config is checked against a stand-in, so it takes as long to refuse as a wrong PIN
         matched = pin_matches(stored or _stand_in(), pin) and stored is not None
         if matched:
             if self.who is not None and self.who != supervisor:
-                self.sign_out()
+                self.record(self.events.signed_out(self.who, f"relieved by {supervisor}"))
             self.failures = 0
             self.who = supervisor
             self._last_touch = self.clock.monotonic()
-            self.record(SupervisorSignedIn(supervisor))
+            self.record(self.events.signed_in(supervisor))
             return SignInAnswer(True, "signin.ok")
         self.failures += 1
         lock = self._lock_after(self.failures)
         if lock:
             self._locked_until = self.clock.monotonic() + lock
-        reason = "wrong PIN" if stored is not None else "no such supervisor"
-        self.record(SupervisorSignInFailed(supervisor, self.failures, lock, reason))
+        reason = "wrong PIN" if stored is not None else self.events.unknown
+        self.record(self.events.failed(supervisor, self.failures, lock, reason))
         if lock:
             return SignInAnswer(False, "signin.locked", lock)
         return SignInAnswer(False, "signin.wrong", tries_left=FREE_TRIES - self.failures)
@@ -194,13 +225,13 @@ class SignInDesk:
     def lock(self, reason: str) -> None:
         """Lock without the supervisor asking (idle, screen left)."""
         if self.who is not None:
-            self.record(SupervisorLocked(self.who, reason))
+            self.record(self.events.locked(self.who, reason))
         self.who = None
 
     def sign_out(self) -> None:
         """The supervisor's own LOCK."""
         if self.who is not None:
-            self.record(SupervisorSignedOut(self.who))
+            self.record(self.events.signed_out(self.who, "signed out"))
         self.who = None
 
 

@@ -52,6 +52,12 @@ def register(subparsers: Any) -> None:
         "asked for, or read from standard input",
     )
     parser.add_argument(
+        "--add-dealer",
+        metavar="ID",
+        help="add a dealer (their badge number, digits) or give one a new PIN in the config file; the PIN is asked "
+        "for, or read from standard input. Dealers sign in at the table and every round names its dealer",
+    )
+    parser.add_argument(
         "--write-config", type=Path, metavar="PATH", help="write the built-in default config to PATH (to edit) and exit"
     )
     parser.add_argument("--driver", help=argparse.SUPPRESS)  # module:function stepping the app (tests, benchmark)
@@ -74,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         config_path = data_dir / "kiosk.yaml"
     if args.add_supervisor:
         return _add_supervisor(args.add_supervisor, config_path or data_dir / "kiosk.yaml")
+    if args.add_dealer:
+        return _add_dealer(args.add_dealer, config_path or data_dir / "kiosk.yaml")
     config = load_config(config_path)
     if args.language:
         config = replace(config, language=args.language)
@@ -146,17 +154,47 @@ def _check_camera_files(config: Any) -> None:
 
 
 def _add_supervisor(supervisor: str, path: Path) -> int:
-    import getpass
-
     from kiosk.config import load_config, write_config
-    from kiosk.supervisors import hash_pin, pin_problem, supervisor_id_problem
+    from kiosk.supervisors import hash_pin, supervisor_id_problem
 
     problem = supervisor_id_problem(supervisor)
     if problem:
         raise InputError(f"--add-supervisor {supervisor}: {problem}")
     config = load_config(path) if path.exists() else load_config(None)
+    pin = _new_pin(supervisor)
+    from dataclasses import replace
+
+    replaced = supervisor in config.supervisors
+    write_config(replace(config, supervisors={**config.supervisors, supervisor: hash_pin(pin)}), path)
+    print(f"{path}: supervisor {supervisor} {'has a new PIN' if replaced else 'added'}")
+    return 0
+
+
+def _add_dealer(dealer: str, path: Path) -> int:
+    from dataclasses import replace
+
+    from kiosk.config import load_config, write_config
+    from kiosk.supervisors import dealer_id_problem, hash_pin
+
+    problem = dealer_id_problem(dealer)
+    if problem:
+        raise InputError(f"--add-dealer {dealer}: {problem}")
+    config = load_config(path) if path.exists() else load_config(None)
+    pin = _new_pin(dealer)
+    replaced = dealer in config.dealers
+    write_config(replace(config, dealers={**config.dealers, dealer: hash_pin(pin)}), path)
+    print(f"{path}: dealer {dealer} {'has a new PIN' if replaced else 'added'}")
+    return 0
+
+
+def _new_pin(who: str) -> str:
+    """A PIN asked twice on a terminal, or read from standard input; refused (nothing changed) when guessable."""
+    import getpass
+
+    from kiosk.supervisors import pin_problem
+
     if sys.stdin.isatty():
-        pin = getpass.getpass(f"PIN for {supervisor}: ")
+        pin = getpass.getpass(f"PIN for {who}: ")
         if getpass.getpass("the same PIN again: ") != pin:
             raise InputError("the two PINs differ: nothing was changed")
     else:
@@ -164,12 +202,7 @@ def _add_supervisor(supervisor: str, path: Path) -> int:
     problem = pin_problem(pin)
     if problem:
         raise InputError(f"{problem}: nothing was changed")
-    from dataclasses import replace
-
-    replaced = supervisor in config.supervisors
-    write_config(replace(config, supervisors={**config.supervisors, supervisor: hash_pin(pin)}), path)
-    print(f"{path}: supervisor {supervisor} {'has a new PIN' if replaced else 'added'}")
-    return 0
+    return pin
 
 
 def prepare_kivy() -> None:

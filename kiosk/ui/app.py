@@ -94,6 +94,12 @@ class KioskApp(App):
             button.bind(on_release=lambda _w, n=name: self.show(n))
             self.nav_buttons[name] = button
             nav.add_widget(button)
+        self.dealer_button: BigButton | None = None
+        self.dealer_pad: Any = None
+        if getattr(getattr(self.runtime, "config", None), "dealers", None):  # dealers sign in at this table
+            self.dealer_button = BigButton("nav", scale, font_size=scale.font(22))
+            self.dealer_button.bind(on_release=lambda *_: self.ask_dealer())
+            nav.add_widget(self.dealer_button)
         self.language_button = BigButton("neutral", scale, font_size=scale.font(24))
         self.language_button.bind(on_release=lambda *_: self.toggle_language())
         nav.add_widget(self.language_button)
@@ -133,6 +139,12 @@ class KioskApp(App):
             self.manager.current = name
             self.refresh(force=True)
 
+    def ask_dealer(self) -> None:
+        """The dealer's sign-in pad (ID, then PIN)."""
+        from kiosk.ui.dealer_pad import open_dealer_pad
+
+        self.dealer_pad = open_dealer_pad(self.runtime, self.scale, lambda: self.refresh(force=True))
+
     def toggle_language(self) -> None:
         self.catalogue.toggle()
         self.refresh(force=True)
@@ -167,6 +179,10 @@ class KioskApp(App):
             current = self.manager.current.split("-")[0]
             button.set_colour(theme.BUTTON_COLOURS["nav_active" if current == name else "nav"])
         self.language_button.text = language_button_text(self.catalogue.language)
+        if self.dealer_button is not None:
+            dealer = getattr(self.runtime, "dealer", None)
+            self.dealer_button.text = t("nav.dealer", dealer=dealer) if dealer else t("nav.dealer_sign_in")
+            self.dealer_button.set_colour(theme.BUTTON_COLOURS["nav" if dealer else "void"])
         screen = self.manager.current_screen
         refresh = getattr(screen, "refresh", None)
         if refresh is not None:
