@@ -68,6 +68,7 @@ def create_app(console: Console) -> Starlette:
         Route("/rounds/{kiosk}/{round_id:int}", _review, methods=["GET"]),
         Route("/frames/{digest}", _frame, methods=["GET"]),
         Route("/reports", _reports, methods=["GET"]),
+        Route("/dealers", _dealers, methods=["GET"]),
         Route("/actions", _actions, methods=["GET"]),
         Route("/favicon.ico", _favicon, methods=["GET"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
@@ -467,6 +468,20 @@ async def _reports(request: Request) -> Response:
     words = _words(session.language, console)
     return _page(request, "reports.html", {"report": report, "where": where,
                                            "charts": data.report_charts(report, words["t"], words["f"])}, session)
+
+
+async def _dealers(request: Request) -> Response:
+    """Each dealer's rounds, money and flags (the dealer signed in at the kiosk when each round began)."""
+    from floor.console.dealers import by_dealer
+
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    where = _filter(request)
+    lines, tables = await _run(_audited_read, console, session, "dealers_viewed", where.to_json(),
+                               _address(request), lambda conn: (by_dealer(conn, where), data.tables(conn)))
+    return _page(request, "dealers.html", {"lines": lines, "tables": tables, "where": where}, session)
 
 
 async def _actions(request: Request) -> Response:

@@ -107,7 +107,8 @@ class ReviewWords:
                     return self.phrase(replayed[index])
                 return str(p.get("description") or "")
             case "round_begun":
-                return i18n.word(self.language, "game.", str(p.get("game")))
+                game = i18n.word(self.language, "game.", str(p.get("game")))
+                return f"{game} · {self.t('rounds.dealer')} {p['dealer']}" if p.get("dealer") else game
             case "dice_rolled":
                 return " ".join(map(str, p.get("dice", [])))
             case "dice_reshaken":
@@ -135,6 +136,8 @@ class ReviewWords:
                 return f"{self.who(p.get('by'))}: {p.get('text')}"
             case "supervisor_signed_in" | "supervisor_signed_out":
                 return str(p.get("supervisor") or p.get("name") or p.get("by") or "")
+            case "dealer_signed_in" | "dealer_signed_out" | "dealer_sign_in_failed":
+                return str(p.get("dealer") or "")
             case "device_up" | "device_down":
                 return f"{p.get('device')}: {p.get('port') or p.get('reason') or ''}"
         return " · ".join(f"{name}: {value}" for name, value in sorted(p.items()))
