@@ -7,6 +7,7 @@ comes from the ``random.Random`` given; the engines decide what is legal and wha
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from journal.events import (
@@ -23,9 +24,12 @@ GAMES = ("baibuu", "samloc", "schmier")
 
 
 def play_round(journal: Journal, game: str, rng: random.Random, *, void: bool = False,
-               incidents: bool = True) -> tuple[int, Any]:
-    """Play one round of ``game`` to its end (or void it half way); returns the round id and the final state."""
-    player = {"baibuu": _baibuu, "samloc": _samloc, "schmier": _schmier}[game]
+               incidents: bool = True, table: Mapping[str, Any] | None = None) -> tuple[int, Any]:
+    """Play one round of ``game`` to its end (or void it half way); returns the round id and the final state.
+    ``table``: Bài Bửu settings beyond the seats (``commission``, ``copy_rule`` …), for a table that runs others."""
+    if game == "baibuu":
+        return _baibuu(journal, rng, void, incidents, table or {})
+    player = {"samloc": _samloc, "schmier": _schmier}[game]
     return player(journal, rng, void, incidents)
 
 
@@ -71,12 +75,13 @@ def _finish(journal: Journal, round_id: int, state: Any, void: bool) -> tuple[in
     return round_id, state
 
 
-def _baibuu(journal: Journal, rng: random.Random, void: bool, incidents: bool) -> tuple[int, Any]:
+def _baibuu(journal: Journal, rng: random.Random, void: bool, incidents: bool, table: Mapping[str, Any]
+            ) -> tuple[int, Any]:
     from engine import baibuu
     from engine.cards import shuffled, standard_deck
 
     seats = tuple(sorted(rng.sample(range(2, 8), rng.randint(1, 6))))
-    settings = baibuu.Settings(seats=seats)
+    settings = baibuu.Settings(seats=seats, **table)
     deal = baibuu.Deal.from_deck(shuffled(standard_deck(), rng.randrange(1 << 30)))
     state = baibuu.State(settings, deal)
     round_id = journal.begin_round("baibuu", settings, deal.to_json())

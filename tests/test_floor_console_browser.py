@@ -183,7 +183,8 @@ def test_round_review_and_csv_export_in_the_browser(site: dict[str, Any], browse
     browser.find_element(By.LINK_TEXT, str(settled)).click()
     assert by_id(browser, "review-title").text == f"Table T1 · round {settled}"
     assert by_id(browser, "verdict").text == "The replay agrees with what was shown and paid."
-    assert "round_settled" in by_id(browser, "events").text
+    (paid,) = browser.find_elements(By.CSS_SELECTOR, "#events tr[data-kind=round_settled]")
+    assert paid.text.split()[2:4] == ["paid", "confirmed"], paid.text
     screenshot(browser, tmp_path, "round-review")
 
     exported = browser.execute_async_script(
@@ -264,3 +265,39 @@ def test_a_demo_kiosks_round_is_reviewed_beside_its_rendered_frames_with_the_car
     assert pictures >= 2  # the house's reading and each seat's
     browser.execute_script("document.getElementById('frames').scrollIntoView();")
     screenshot(browser, tmp_path, "review-frames")
+
+
+def test_the_pit_card_shows_the_shifts_money_and_the_shift_report_prints_with_a_sign_off(
+        site: dict[str, Any], browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    sign_in(browser, site["url"], "pit", PASSWORD)
+    by_id(browser, "nav-settings").click()
+    for name, value in (("hold_amber_points", "0"), ("hold_red_points", "100")):
+        field = by_id(browser, name)
+        field.clear()
+        field.send_keys(value)
+    by_id(browser, "save").click()
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements("id", "saved"))
+    screenshot(browser, tmp_path, "settings")
+    by_id(browser, "nav-pit").click()
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    def money(driver: Any) -> tuple[str, str]:  # the live update replaces the card between find and read
+        card = driver.find_element("css selector", "#table-K-1 .money")
+        return str(card.get_attribute("data-alarm")), str(card.text)
+
+    alarm, text = WebDriverWait(browser, 10, ignored_exceptions=(NoSuchElementException,
+                                                                 StaleElementReferenceException)).until(money)
+    assert alarm == "amber" and "drop" in text and "theory 10.5%" in text, text
+    screenshot(browser, tmp_path, "pit-money")
+
+    browser.get(site["url"] + "/reports")
+    assert by_id(browser, "by-dealer").is_displayed() and not by_id(browser, "report-period").is_displayed()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert by_id(browser, "report-period").is_displayed() and by_id(browser, "sign-off").is_displayed()
+        assert not browser.find_element("tag name", "header").is_displayed()
+        screenshot(browser, tmp_path, "shift-report-print")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

@@ -516,3 +516,69 @@ def test_the_pit_view_shows_which_release_and_reader_each_table_runs(floor: Floo
     table_3 = page[page.index('id="table-K-3"'):]
     assert "Runs dealer-assist 0.2.0, reader shipped c12f9393925605ba" in table_3
     assert 'class="software"' not in page[page.index('id="table-K-1"'):page.index('id="table-K-3"')]
+
+
+def test_money_per_table_theoretical_hold_from_its_settings_and_the_pit_cards_thresholds(
+        floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
+    """A Bài Bửu table at 3 % commission with copies to the highest card, closed for an hour mid-shift, and a Sâm
+    Lốc table (players pay one another: no drop, no hold)."""
+    from decimal import Decimal
+
+    from engine.baibuu import CopyRule, Settings
+    from engine.baibuu.analysis import house_edge
+
+    dsn, _clock, _db = floor
+    table = {"commission": Decimal("0.03"), "copy_rule": CopyRule.HIGHEST_CARD}
+    shift_start = datetime(2026, 12, 4, 7, 0, tzinfo=UTC)  # the console's clock reads 12:00: the 06:00 shift
+    for kiosk_id, table_id, game in (("K-M1", "TM1", "baibuu"), ("K-M2", "TM2", "samloc")):
+        folder = tmp_path / kiosk_id
+        folder.mkdir(mode=0o700)
+        journal = Journal.open(folder / "j.sqlite3", folder / "j.key", kiosk_id=kiosk_id, table_id=table_id,
+                               clock=ManualClock(shift_start))
+        journal.recover()
+        rng = random.Random(41)
+        for number in range(8):
+            play_round(journal, game, rng, incidents=False, table=table if game == "baibuu" else None)
+            journal.clock.advance(3600 if number == 3 else 60)  # type: ignore[attr-defined]
+        journal.close()
+        with psycopg.connect(dsn) as conn:
+            login = add_kiosk(conn, kiosk_id, table_id, chain_key=load_key(folder / "j.key", create=False))
+        dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+        Shipper(folder / "j.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
+    with psycopg.connect(dsn) as conn:
+        drop, win = map(int, conn.execute("SELECT sum(total_bet), sum(house_net) FROM rounds WHERE table_id = 'TM1'"
+                                          ).fetchone())
+    edge = float(house_edge(Settings(**table)))  # type: ignore[arg-type]
+    web = client(floor)
+    sign_in(web, "supervisor")
+
+    cells = r"<td class=\"num\">([^<]+)</td>"
+    page = web.get("/reports?table=TM1").text
+    row = re.search(r"<tr><td>TM1</td>" + cells * 10, page)
+    assert row is not None, page
+    assert (row[1], row[2], row[3], row[4]) == ("8", f"{drop:,}", f"{win:+,}", f"{win / drop:.1%}")
+    assert row[5] == f"{edge:.2%}" and edge < 0.05  # not the 10.5 % of 5 % commission, copies to the house
+    assert row[10] == "80.0"  # 8 rounds over 6 open minutes: the hour the table stood closed does not count
+    assert 'id="by-dealer"' in page and 'id="sign-off"' in page and "@media print" in web.get(
+        "/static/console.css").text
+    row = re.search(r"<tr><td>TM2</td>" + cells * 5, web.get("/reports?table=TM2").text)
+    assert row is not None and (row[1], row[2], row[4], row[5]) == ("8", "0", "—", "—")
+
+    def card() -> str:
+        page = web.get("/").text
+        return page[page.index('id="table-K-M1"'):page.index("</article>", page.index('id="table-K-M1"'))]
+
+    assert f"drop {drop:,} · win {win:+,}" in card() and f"hold {win / drop:.1%} (theory {edge:.1%})" in card()
+    token = csrf_of(web.get("/settings").text)
+    off = abs(win / drop - edge) * 100
+    for amber, red, alarm in ((off + 1, off + 2, "ok"), (off / 2, off + 1, "amber"), (off / 4, off / 2, "red")):
+        answer = web.post("/settings", data={"csrf": token, "hold_amber_points": f"{amber:.3f}",
+                                             "hold_red_points": f"{red:.3f}"})
+        assert answer.status_code == 303
+        assert f'data-alarm="{alarm}"' in card(), (amber, red, alarm)
+    auditor = client(floor)
+    sign_in(auditor, "auditor")
+    assert auditor.post("/settings", data={"csrf": csrf_of(auditor.get("/").text), "hold_red_points": "1"}
+                        ).status_code == 403
+    assert web.post("/settings", data={"csrf": token, "hold_red_points": "lots"}).status_code == 400
+    assert actions(dsn, "supervisor").count("setting_changed") == 6

@@ -10,8 +10,11 @@ import asyncio
 import csv
 import io
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
-from datetime import UTC, date, tzinfo
+from dataclasses import replace
+from datetime import UTC, date, datetime, tzinfo
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +28,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine.clock import Clock
 from engine.errors import InputError
-from floor.console import auth, data, i18n
+from floor.console import auth, data, i18n, money
 from floor.console.db import Database
 from floor.console.formats import Formats
+from floor.console.money import Money
 from floor.console.review_words import ReviewWords
 from journal.clock import SystemClock
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "floor_session"
 LOGIN_CSRF_COOKIE = "floor_login_csrf"
+MONEY_EVERY_S = 5.0
 EVERY_RESPONSE = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"))
 
 class Console:
@@ -51,7 +56,22 @@ class Console:
         self.shifts = shifts
         self.zone = zone
         """The casino's time zone: every time shown is in it (and names it); shifts begin at its local hours."""
+        self._money: tuple[float, Any] = (-1e9, None)
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+    def shift_money(self, conn: Any, now: datetime) -> tuple[dict[str, Money], dict[str, Decimal]]:
+        """Each table's money this shift and the floor's thresholds, read again at most every few seconds (the
+        pit's stream asks twice a second)."""
+        stamp = time.monotonic()
+        if stamp - self._money[0] >= MONEY_EVERY_S:
+            start, _end = data.shift_of(now.astimezone(self.zone), self.shifts)
+            self._money = (stamp, (data.shift_money(conn, start), money.settings(conn)))
+        found: tuple[dict[str, Money], dict[str, Decimal]] = self._money[1]
+        return found
+
+    def forget_money(self) -> None:
+        self._money = (-1e9, None)
 
 
 def create_app(console: Console) -> Starlette:
@@ -70,6 +90,8 @@ def create_app(console: Console) -> Starlette:
         Route("/reports", _reports, methods=["GET"]),
         Route("/dealers", _dealers, methods=["GET"]),
         Route("/actions", _actions, methods=["GET"]),
+        Route("/settings", _settings, methods=["GET"]),
+        Route("/settings", _change_settings, methods=["POST"]),
         Route("/favicon.ico", _favicon, methods=["GET"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
@@ -270,8 +292,13 @@ async def _language(request: Request) -> Response:
 
 
 def _pit_tables(console: Console) -> list[data.TableView]:
+    now = console.clock.now()
     with console.db.transaction() as conn:
-        return data.pit(conn, console.clock.now(), console.silent_after_s)
+        tables = data.pit(conn, now, console.silent_after_s)
+        money, limits = console.shift_money(conn, now)
+    amber, red = float(limits["hold_amber_points"]), float(limits["hold_red_points"])
+    return [replace(table, money=money.get(table.table_id), alarm=money[table.table_id].alarm(amber, red))
+            if table.table_id in money else table for table in tables]
 
 
 async def _pit(request: Request) -> Response:
@@ -466,7 +493,9 @@ async def _reports(request: Request) -> Response:
                         lambda conn: data.report(conn, where, console.shifts, console.clock.now()))
 
     words = _words(session.language, console)
-    return _page(request, "reports.html", {"report": report, "where": where,
+    tables = await _run(_read, console, data.tables)
+    return _page(request, "reports.html", {"report": report, "where": where, "tables": tables,
+                                           "now": console.clock.now(),
                                            "charts": data.report_charts(report, words["t"], words["f"])}, session)
 
 
@@ -494,3 +523,46 @@ async def _actions(request: Request) -> Response:
     rows = await _run(_audited, console, session, "console_log_viewed", {}, _address(request),
                       lambda conn: data.console_actions(conn, 500))
     return _page(request, "actions.html", {"rows": rows}, session)
+
+
+def _read(console: Console, function: Callable[[Any], Any]) -> Any:
+    with console.db.transaction() as conn:
+        return function(conn)
+
+
+# ---- the floor's settings ----------------------------------------------------------------------------------------
+
+
+async def _settings(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    if not session.may("settings"):
+        return _refused(request, session, "role.refused", role=session.role)
+    values = await _run(_read, console, money.settings)
+    return _page(request, "settings.html", {"values": values, "saved": request.query_params.get("saved") == "1"},
+                 session)
+
+
+async def _change_settings(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    form = await _form_with_csrf(request, session.csrf)
+    if form is None:
+        return _refused(request, session, "csrf.refused")
+    if not session.may("settings"):
+        return _refused(request, session, "role.refused", role=session.role)
+
+    def change(conn: Any) -> None:
+        for name in money.SETTINGS:
+            if name in form:
+                value = money.change_setting(conn, name, form[name], session.account)
+                auth.record(conn, session.account, "setting_changed", {"setting": name, "value": str(value)},
+                            _address(request))
+
+    await _run(_read, console, change)
+    console.forget_money()
+    return RedirectResponse("/settings?saved=1", status_code=303)

@@ -36,6 +36,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "export": frozenset(ROLES),
     "audit": frozenset({"auditor", "admin"}),
     "accounts": frozenset({"admin"}),
+    "settings": frozenset({"supervisor", "admin"}),
 }
 
 

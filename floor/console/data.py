@@ -16,6 +16,7 @@ from engine.cards import CardError, parse_card
 from engine.errors import InputError
 from floor.console.charts import bar_chart
 from floor.console.formats import Formats, zone_label
+from floor.console.money import Money
 from journal import review as journal_review
 from journal.store import Entry
 from journal.words import SEATS_FROM_ONE, seat_number
@@ -84,6 +85,10 @@ class TableView:
     """The dealer-assist release the kiosk last started with ("" before any start said so)."""
     reader: str = ""
     """Its card-reader model at that start: name and hash."""
+    money: Money | None = None
+    """This shift's money at the table (None: no bet yet)."""
+    alarm: str = "ok"
+    """How far its actual hold strays from theory against the floor's thresholds: ok, amber, red."""
 
 
 # ---- the pit ---------------------------------------------------------------------------------------------------
@@ -146,6 +151,18 @@ def _software(recorded: Any) -> tuple[str, str]:
     if not isinstance(recorded, dict):
         return "", ""
     return str(recorded.get("version") or ""), str(recorded.get("reader") or "")
+
+
+def shift_money(conn: Any, since: datetime) -> dict[str, Money]:
+    """Each table's drop, win and theoretical win since ``since`` (the shift's start): settled rounds with bets."""
+    money: dict[str, Money] = {}
+    for table_id, copy_rule, commission, drop, win in conn.execute(
+            "SELECT r.table_id, e.payload->'settings'->>'copy_rule', e.payload->'settings'->>'commission', "
+            "sum(r.total_bet), coalesce(sum(r.house_net), 0) FROM rounds r JOIN events e ON e.kiosk_id = r.kiosk_id "
+            "AND e.seq = r.begun_seq WHERE r.began_at >= %s AND r.status = 'settled' AND r.total_bet > 0 "
+            "GROUP BY 1, 2, 3", (since,)):
+        money.setdefault(table_id, Money()).add(int(drop), int(win), copy_rule, commission)
+    return money
 
 
 def acknowledge(conn: Any, alert_id: int, account: str, now: datetime) -> bool:
@@ -506,59 +523,59 @@ def _describe(entry: Entry) -> str:
 # ---- reports ---------------------------------------------------------------------------------------------------
 
 
+OPEN_GAP = timedelta(minutes=10)
+"""A table whose next round begins later than this after the last one was closed in between: its open time counts
+each round from its start to the next round's (within this gap), or to its own end."""
+
+
 @dataclass
 class ReportLine:
     label: str
     rounds: int = 0
-    total_bet: int = 0
-    house_win: int = 0
     voids: int = 0
     corrections: int = 0
     flagged: int = 0
     mis_sets: int = 0
-    first: datetime | None = None
-    last: datetime | None = None
-    hours: float | None = None
-    """The hours the rate is counted over (a shift's length); None: from the first round to the last."""
+    open_s: float = 0.0
+    """The tables' open time behind these rounds, in seconds (a shift's line: every table's, added)."""
+    money: Money = field(default_factory=Money)
     shift: tuple[datetime, datetime] | None = None
     """A shift's line: when it begins and ends (local to the casino)."""
 
     @property
-    def hold(self) -> float | None:
-        """House win over total bet; None where no bet was recorded (games without a house)."""
-        return self.house_win / self.total_bet if self.total_bet else None
+    def total_bet(self) -> int:
+        return self.money.drop
 
     @property
-    def hold_text(self) -> str:
-        return "—" if self.hold is None else f"{self.hold:.1%}"
+    def house_win(self) -> int:
+        return self.money.win
+
+    @property
+    def hold(self) -> float | None:
+        """House win over the bets of the rounds that had bets; None where none had (games without a house)."""
+        return self.money.hold
 
     @property
     def per_hour(self) -> float:
-        hours = self.hours
-        if hours is None:
-            if self.first is None or self.last is None:
-                return 0.0
-            hours = max((self.last - self.first).total_seconds() / 3600, 1 / 60)
-        return self.rounds / hours if hours else 0.0
+        """Rounds per hour of the table's open time (one time base for tables, shifts and dealers)."""
+        return self.rounds / (self.open_s / 3600) if self.open_s > 0 else 0.0
 
-    def add(self, rounds: int, total_bet: int, house_win: int, voids: int, corrections: int, flagged: int,
-            mis_sets: int, first: datetime, last: datetime) -> None:
-        """Count a group of rounds (totals of settled rounds' bets and house wins; the others' counts)."""
+    def add(self, rounds: int, drop: int, win: int, voids: int, corrections: int, flagged: int, mis_sets: int,
+            open_s: float, copy_rule: str | None, commission: str | None) -> None:
         self.rounds += rounds
-        self.total_bet += total_bet
-        self.house_win += house_win
         self.voids += voids
         self.corrections += corrections
         self.flagged += flagged
         self.mis_sets += mis_sets
-        self.first = first if self.first is None else min(self.first, first)
-        self.last = last if self.last is None else max(self.last, last)
+        self.open_s += open_s
+        self.money.add(drop, win, copy_rule, commission)
 
 
 @dataclass(frozen=True, slots=True)
 class Report:
     by_table: list[ReportLine]
     by_shift: list[ReportLine]
+    by_dealer: list[ReportLine]
     total: ReportLine
 
 
@@ -579,31 +596,40 @@ def zone_name(zone: tzinfo) -> str:
 
 
 def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -> Report:
-    """Per table and per shift, summed by PostgreSQL per table and local hour (a shift begins on a whole hour of the
-    casino's zone, so each local hour's rounds belong to one shift)."""
+    """Per table, shift and dealer, summed by PostgreSQL per table, dealer, local hour and Bài Bửu rule (a shift
+    begins on a whole hour of the casino's zone, so each local hour's rounds belong to one shift). Drop and win
+    count only settled rounds with bets; each round's open time runs to the next round of its table."""
     clause, args = where.where()
     zone = where.zone
     by_table: dict[str, ReportLine] = {}
     by_shift: dict[datetime, ReportLine] = {}
+    by_dealer: dict[str, ReportLine] = {}
     total = ReportLine("all")
     rows = conn.execute(
-        "SELECT table_id, date_trunc('hour', began_at, %s), count(*), "
-        "coalesce(sum(total_bet) FILTER (WHERE status = 'settled'), 0), "
-        "coalesce(sum(house_net) FILTER (WHERE status = 'settled'), 0), count(*) FILTER (WHERE status = 'voided'), "
-        "sum(corrections), sum(misreads), sum(mis_sets), min(began_at), max(coalesce(ended_at, began_at)) "
-        f"FROM rounds WHERE {clause} GROUP BY 1, 2", [zone_name(zone), *args]).fetchall()
-    for table_id, hour, *counts, first, last in rows:
-        values = (*(int(c) for c in counts), first, last)
+        "WITH r AS (SELECT r.*, CASE WHEN r.game = 'baibuu' THEN e.payload->'settings' END AS settings, "
+        "lead(r.began_at) OVER (PARTITION BY r.table_id ORDER BY r.began_at, r.kiosk_id, r.round_id) AS next_at "
+        f"FROM (SELECT * FROM rounds WHERE {clause}) r "
+        "LEFT JOIN events e ON e.kiosk_id = r.kiosk_id AND e.seq = r.begun_seq) "
+        "SELECT table_id, coalesce(dealer, ''), date_trunc('hour', began_at, %s), settings->>'copy_rule', "
+        "settings->>'commission', count(*), "
+        "coalesce(sum(total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
+        "coalesce(sum(house_net) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
+        "count(*) FILTER (WHERE status = 'voided'), sum(corrections), sum(misreads), sum(mis_sets), "
+        "sum(extract(epoch FROM CASE WHEN next_at - began_at <= %s THEN next_at - began_at "
+        "ELSE coalesce(ended_at, began_at) - began_at END)) "
+        "FROM r GROUP BY 1, 2, 3, 4, 5", [*args, zone_name(zone), OPEN_GAP]).fetchall()
+    for table_id, dealer, hour, copy_rule, commission, *counts, open_s in rows:
+        values = (*(int(c) for c in counts), float(open_s or 0), copy_rule, commission)
         start, end = shift_of(hour.astimezone(zone), shifts)
         line = by_shift.get(start)
         if line is None:
-            hours = (min(end, now) - start).total_seconds() / 3600
-            line = by_shift[start] = ReportLine(shift_label(start, end), hours=max(hours, 1 / 60),
-                                                shift=(start, end))
+            line = by_shift[start] = ReportLine(shift_label(start, end), shift=(start, end))
         line.add(*values)
         by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
+        by_dealer.setdefault(dealer, ReportLine(dealer or "—")).add(*values)
         total.add(*values)
-    return Report([by_table[k] for k in sorted(by_table)], [by_shift[k] for k in sorted(by_shift)], total)
+    return Report([by_table[k] for k in sorted(by_table)], [by_shift[k] for k in sorted(by_shift)],
+                  [by_dealer[k] for k in sorted(by_dealer)], total)
 
 
 def shift_label(start: datetime, end: datetime) -> str:
