@@ -19,7 +19,7 @@ class DealerLine:
     tables: tuple[str, ...]
     rounds: int
     total_bet: int
-    """Of settled rounds."""
+    """Drop and win count settled rounds with bets only (a bet-less game's round holds nothing)."""
     house_win: int
     voids: int
     corrections: int
@@ -37,8 +37,9 @@ def by_dealer(conn: Any, where: RoundQuery) -> list[DealerLine]:
     clause, args = where.where()
     rows = conn.execute(
         "SELECT dealer, array_agg(DISTINCT table_id ORDER BY table_id), count(*), "
-        "coalesce(sum(total_bet) FILTER (WHERE status = 'settled'), 0), "
-        "coalesce(sum(house_net) FILTER (WHERE status = 'settled'), 0), count(*) FILTER (WHERE status = 'voided'), "
+        "coalesce(sum(total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
+        "coalesce(sum(house_net) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
+        "count(*) FILTER (WHERE status = 'voided'), "
         f"sum(corrections), sum(misreads), sum(mis_sets) FROM rounds WHERE {clause} "
         "GROUP BY dealer ORDER BY dealer NULLS LAST", args).fetchall()
     return [DealerLine(dealer, tuple(tables), *(int(c) for c in counts)) for dealer, tables, *counts in rows]
