@@ -51,7 +51,7 @@ def draw_every_screen(display: str, tmp_path: Path, size: str, driver: str) -> d
 
 
 # ---- the driver (runs inside the kiosk process) -------------------------------------------------------------------
-def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
+def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str], list[str]]:
     """The texts of every label on the window (dialogs included), every touch target with its size, and the texts
     cut off by their label (taller than it even at the smallest size the label draws)."""
     from kivy.core.window import Window
@@ -63,6 +63,7 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
 
     texts: list[str] = []
     clipped: list[str] = []
+    shrunk: list[str] = []
     targets: list[dict[str, Any]] = []
     for top in Window.children:  # the first is the topmost: an open dialog, whose targets are the only ones to touch
         for widget in top.walk():
@@ -72,6 +73,8 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
                 continue
             if isinstance(widget, Label) and widget.text.strip():
                 texts.append(re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", widget.text))
+                if isinstance(widget, TextLabel) and widget.font_size < widget.full_size - 0.5:
+                    shrunk.append(f"{widget.text[:50]!r} {widget.full_size:.0f} -> {widget.font_size:.0f} px")
                 if isinstance(widget, TextLabel) and widget.texture_size[1] > widget.height + 2:
                     clipped.append(f"{widget.text[:50]!r} {widget.texture_size[1]:.0f} px high in {widget.height:.0f}")
                 elif isinstance(widget, TextLabel) and widget.text_size[1] is not None:  # drawn cut to its box
@@ -86,7 +89,7 @@ def _visible(app: Any) -> tuple[list[str], list[dict[str, Any]], list[str]]:
                 width, height = getattr(widget, "hit_size", widget.size)  # a small card takes taps around it
                 targets.append({"what": type(widget).__name__, "text": getattr(widget, "text", "")[:40],
                                 "width": round(width), "height": round(height)})
-    return texts, targets, clipped
+    return texts, targets, clipped, shrunk
 
 
 def _natural_height(label: Any) -> float:
@@ -105,10 +108,11 @@ def _look(p: Any, name: str) -> Iterator[float]:
     yield 0.2
     language = p.app.catalogue.language
     shot = p.app.screenshot(os.environ["KIOSK_SHOTS"], f"{name}-{language}")
-    texts, targets, clipped = _visible(p.app)
+    texts, targets, clipped, shrunk = _visible(p.app)
     banner = p.app.banner.text if p.app.banner.opacity and p.app.banner.height > 0 else ""
     p.result["screens"].append({"name": name, "language": language, "shot": shot, "texts": texts,
-                                "targets": targets, "banner": banner, "clipped": clipped})
+                                "targets": targets, "banner": banner, "clipped": clipped,
+                                "shrunk": shrunk})
 
 
 def _set_language(app: Any, language: str) -> None:
@@ -311,6 +315,8 @@ def _check(result: dict[str, Any]) -> None:
             if screen["language"] != "en" and english:
                 problems.append(f"{where}: English {english} in {text!r}")
         problems += [f"{where}: text cut off: {line}" for line in screen["clipped"]]
+        if screen["language"] == "km":  # Khmer's rows are made taller for its marks, its text kept at full size
+            problems += [f"{where}: text shrunk to fit: {line}" for line in screen["shrunk"]]
         for target in screen["targets"]:
             if min(target["width"], target["height"]) < minimum:
                 problems.append(f"{where}: {target['what']} {target['text']!r} is {target['width']}×"

@@ -69,7 +69,7 @@ class KioskApp(App):
         # a called supervisor is a red banner across the top (in the status bar's place, so the screen below keeps
         # its size), not a word in the status bar
         self.banner = TextLabel(
-            font_size=scale.font(30), bold=True, halign="center", size_hint_y=None, height=0, opacity=0
+            font_size=scale.font(28), bold=True, halign="center", size_hint_y=None, height=0, opacity=0
         )
         paint_background(self.banner, theme.ALERT_BG)
         root.add_widget(self.banner)

@@ -84,7 +84,7 @@ class FrameThumb(ButtonBehavior, BoxLayout):
             self.add_widget(TextLabel(text=catalogue.phrase(recalled.frame.status), color=theme.WARN,
                                       halign="center", font_size=scale.font(16)))
         self.caption = TextLabel(text=caption, font_size=scale.font(18), bold=True, halign="center",
-                                 size_hint_y=None, height=scale.px(26))
+                                 size_hint_y=None, height=scale.px(26), grow=True)
         self.add_widget(self.caption)
 
 

@@ -20,6 +20,7 @@ from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, butt
 ROUND_COMMANDS = ("shake", "manual_dice", "confirm", "void", "next")
 SETTLED = (Phase.RESULTS, Phase.CLOSED)
 MIDDLE_HEIGHT = 220
+WAY_ROW = 56  # a house-way row before the round is settled: its cards at WAY_CARD_FONT
 MIDDLE_HEIGHT_SETTLED = 214  # the felt panel's own height: the rest goes to the seats' payout tiles
 WAY_CARD_FONT = 46
 WAY_CARD_FONT_SETTLED = 30
@@ -41,14 +42,17 @@ class BaiBuuScreen(Screen):
         self.last_view: BaiBuuView | None = None
         self.history: list[tuple[int, int]] | None = None  # (round, the house's net), newest first
         px = scale.px
-        root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(5))
+        root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(4))
         paint_background(root, theme.BACKGROUND)
 
         # what to do now, and what went wrong
+        # rows that grow for a taller script (Khmer) rather than shrink its text
         self.prompt = TextLabel(
-            font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40)
+            font_size=scale.font(30), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40), grow=True
         )
-        self.alert = TextLabel(font_size=scale.font(22), bold=True, color=theme.TEXT, size_hint_y=None, height=px(34))
+        self.alert = TextLabel(
+            font_size=scale.font(22), bold=True, color=theme.TEXT, size_hint_y=None, height=px(34), grow=True
+        )
         paint_background(self.alert, theme.BACKGROUND)
         root.add_widget(self.prompt)
         root.add_widget(self.alert)
@@ -58,7 +62,7 @@ class BaiBuuScreen(Screen):
         self.middle = middle
         left = BoxLayout(orientation="vertical", size_hint_x=0.3)
         self.dice_text = TextLabel(
-            font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), halign="center"
+            font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), halign="center", grow=True
         )
         self.table = TablePicture(scale)
         self.first_text = TextLabel(
@@ -68,6 +72,7 @@ class BaiBuuScreen(Screen):
             height=px(26),
             halign="center",
             font_name=CARD_FONT,
+            grow=True,
         )
         left.add_widget(self.dice_text)
         left.add_widget(self.table)
@@ -78,12 +83,14 @@ class BaiBuuScreen(Screen):
         self.way = way
         paint_background(way, theme.PANEL, radius=px(10))
         self.way_title = TextLabel(
-            font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
+            font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30), grow=True
         )
         way.add_widget(self.way_title)
         self.way_high = self._way_row(way)
         self.way_low = self._way_row(way)
-        self.way_rule = TextLabel(font_size=scale.font(19), color=theme.PROMPT, size_hint_y=None, height=px(46))
+        self.way_rule = TextLabel(
+            font_size=scale.font(19), color=theme.PROMPT, size_hint_y=None, height=px(46), grow=True
+        )
         way.add_widget(self.way_rule)
         middle.add_widget(way)
         self.totals = HouseTotals(scale, size_hint_x=0.16)  # in the middle row once the round is settled
@@ -91,20 +98,25 @@ class BaiBuuScreen(Screen):
         felt = BoxLayout(orientation="vertical", size_hint_x=0.32, padding=px(8), spacing=px(4))
         paint_background(felt, theme.PANEL, radius=px(10))
         self.felt_title = TextLabel(
-            font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30)
+            font_size=scale.font(22), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(30), grow=True
         )
         felt.add_widget(self.felt_title)
         # a place's problem shows on the panel's last line, under both hands, clear of the cards' frames
-        self.house_high = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110, note=False)
-        self.house_low = LabeledPlace(scale, self.pick_card, card_size=(58, 62), label_width=110, note=False)
+        self.house_high = LabeledPlace(scale, self.pick_card, card_size=(58, 56), label_width=110, note=False)
+        self.house_low = LabeledPlace(scale, self.pick_card, card_size=(58, 56), label_width=110, note=False)
         felt.add_widget(self.house_high)
         felt.add_widget(self.house_low)
         self.set_check = TextLabel(
-            font_size=scale.font(NOTE_FONT), bold=True, size_hint_y=None, height=px(32), font_name=CARD_FONT
+            font_size=scale.font(NOTE_FONT), bold=True, size_hint_y=None, height=px(32), font_name=CARD_FONT,
+            grow=True,
         )
         felt.add_widget(self.set_check)
         middle.add_widget(felt)
         root.add_widget(middle)
+        self.middle_height = px(MIDDLE_HEIGHT)  # as designed; taller where a panel's rows grew for their text
+        self.felt = felt
+        way.bind(minimum_height=self._fit_middle)
+        felt.bind(minimum_height=self._fit_middle)
 
         # the seats
         self.seats_row = BoxLayout(orientation="horizontal", spacing=px(6))
@@ -118,7 +130,7 @@ class BaiBuuScreen(Screen):
 
     def _way_row(self, parent: BoxLayout) -> tuple[Label, Label, Label]:
         px = self.scale.px
-        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(60))
+        row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(WAY_ROW))
         self.way_rows = [*getattr(self, "way_rows", []), row]
         name = TextLabel(font_size=self.scale.font(20), bold=True, size_hint_x=0.3)
         cards = Label(
@@ -304,16 +316,20 @@ class BaiBuuScreen(Screen):
     def _arrange_middle(self, settled: bool) -> None:
         """Once settled the house's panels shrink and the house's totals join them: the seats' amounts lead."""
         px, font = self.scale.px, self.scale.font
-        self.middle.height = px(MIDDLE_HEIGHT_SETTLED if settled else MIDDLE_HEIGHT)
+        self.middle_height = px(MIDDLE_HEIGHT_SETTLED if settled else MIDDLE_HEIGHT)
+        self._fit_middle()
         self.way.size_hint_x = 0.24 if settled else 0.38
         for row in self.way_rows:
-            row.height = px(44 if settled else 60)
+            row.height = px(44 if settled else WAY_ROW)
         for _, cards, _ in (self.way_high, self.way_low):
             cards.font_size = font(WAY_CARD_FONT_SETTLED if settled else WAY_CARD_FONT)
         if settled and self.totals.parent is None:
             self.middle.add_widget(self.totals, index=1)  # between the house way and the felt
         elif not settled and self.totals.parent is not None:
             self.middle.remove_widget(self.totals)
+
+    def _fit_middle(self, *_: Any) -> None:
+        self.middle.height = max(self.middle_height, self.way.minimum_height, self.felt.minimum_height)
 
     def _show_seats(self, seats: tuple[SeatView, ...]) -> None:
         wanted = [s.seat for s in seats]
@@ -341,8 +357,8 @@ class SeatTile(BoxLayout):
         self.header.bind(on_release=lambda *_: on_bet(seat))
         self.add_widget(self.header)
         # a place's problem (unsure, waiting for cards) shows in the result area until there is a result
-        self.high = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=78, note=False)
-        self.low = LabeledPlace(scale, on_card, card_size=(50, 54), label_width=78, note=False)
+        self.high = LabeledPlace(scale, on_card, card_size=(50, 50), label_width=84, note=False)
+        self.low = LabeledPlace(scale, on_card, card_size=(50, 50), label_width=84, note=False)
         self.add_widget(self.high)
         self.add_widget(self.low)
         # The payout tile takes the rest of the seat: the amount, the biggest thing on the screen; a tap says why.

@@ -25,10 +25,12 @@ class CameraScreen(Screen):
         box = BoxLayout(orientation="vertical", padding=scale.px(8), spacing=scale.px(6))
         paint_background(box, theme.BACKGROUND)
         self.title = TextLabel(
-            font_size=scale.font(24), bold=True, color=theme.PROMPT, size_hint_y=None, height=scale.px(36)
+            font_size=scale.font(24), bold=True, color=theme.PROMPT, size_hint_y=None, height=scale.px(36), grow=True
         )
         self.image = Image(fit_mode="contain")
-        self.detail = TextLabel(font_size=scale.font(20), size_hint_y=None, height=scale.px(32), color=theme.TEXT_DIM)
+        self.detail = TextLabel(
+            font_size=scale.font(20), size_hint_y=None, height=scale.px(32), color=theme.TEXT_DIM, grow=True
+        )
         box.add_widget(self.title)
         box.add_widget(self.image)
         box.add_widget(self.detail)

@@ -41,7 +41,7 @@ class SamLocScreen(Screen):
         paint_background(root, theme.BACKGROUND)
         self.prompt = TextLabel(
             font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40),
-            font_name=CARD_FONT,
+            font_name=CARD_FONT, grow=True,
         )
         self.alert = TextLabel(
             font_size=scale.font(19), bold=True, size_hint_y=None, height=px(30), font_name=CARD_FONT
@@ -55,14 +55,18 @@ class SamLocScreen(Screen):
         middle.add_widget(self.players_box)
         right = BoxLayout(orientation="vertical", spacing=px(4), padding=px(8))
         paint_background(right, theme.PANEL, radius=px(10))
-        self.table_info = TextLabel(font_size=scale.font(18), color=theme.TEXT_DIM, size_hint_y=None, height=px(26))
+        self.table_info = TextLabel(
+            font_size=scale.font(18), color=theme.TEXT_DIM, size_hint_y=None, height=px(26), grow=True
+        )
         self.top_title = TextLabel(
-            font_size=scale.font(20), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(26)
+            font_size=scale.font(20), bold=True, color=theme.TEXT_DIM, size_hint_y=None, height=px(26), grow=True
         )
         self.top_cards = Label(
             font_name=CARD_FONT, font_size=scale.font(44), bold=True, markup=True, size_hint_y=None, height=px(56)
         )
-        self.top_text = TextLabel(font_size=scale.font(18), color=theme.PROMPT, size_hint_y=None, height=px(26))
+        self.top_text = TextLabel(
+            font_size=scale.font(18), color=theme.PROMPT, size_hint_y=None, height=px(26), grow=True
+        )
         self.centre = PlaceWidget(scale, self.pick_card, card_size=(50, 64), title_font=16)
         self.log = TextLabel(font_size=scale.font(15), valign="top", color=theme.TEXT, font_name=CARD_FONT)
         for widget in (self.table_info, self.top_title, self.top_cards, self.top_text, self.centre, self.log):

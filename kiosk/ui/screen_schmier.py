@@ -42,7 +42,7 @@ class SchmierScreen(Screen):
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(5))
         paint_background(root, theme.BACKGROUND)
         self.prompt = TextLabel(
-            font_size=scale.font(28), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40)
+            font_size=scale.font(28), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40), grow=True
         )
         self.alert = TextLabel(
             font_size=scale.font(19), bold=True, size_hint_y=None, height=px(30), font_name=CARD_FONT
@@ -56,7 +56,7 @@ class SchmierScreen(Screen):
         middle.add_widget(self.seats_box)
         right = BoxLayout(orientation="vertical", spacing=px(3), padding=px(8))
         paint_background(right, theme.PANEL, radius=px(10))
-        self.scores = TextLabel(font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34))
+        self.scores = TextLabel(font_size=scale.font(24), bold=True, size_hint_y=None, height=px(34), grow=True)
         self.trump = TextLabel(
             font_size=scale.font(24),
             bold=True,

@@ -45,7 +45,9 @@ class SetupScreen(Screen):
         px = scale.px
         box = BoxLayout(orientation="vertical", padding=px(8), spacing=px(6))
         paint_background(box, theme.BACKGROUND)
-        self.title = TextLabel(font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40))
+        self.title = TextLabel(
+            font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40), grow=True
+        )
         box.add_widget(self.title)
         self.rows: dict[str, tuple[TextLabel, BoxLayout]] = {}
         self.seat_buttons: dict[int, BigButton] = {}
@@ -63,9 +65,11 @@ class SetupScreen(Screen):
                                      height=max(p.height for p in self.game_boxes.values()))
         box.add_widget(self.game_holder)
         self.shown_game = ""
-        self.edge_label = TextLabel(font_size=scale.font(20), color=theme.PROMPT, size_hint_y=None, height=px(34))
+        self.edge_label = TextLabel(
+            font_size=scale.font(20), color=theme.PROMPT, size_hint_y=None, height=px(34), grow=True
+        )
         box.add_widget(self.edge_label)
-        self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
+        self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36), grow=True)
         box.add_widget(self.message_label)
         bottom = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(80))
         self.unlock_button = BigButton("confirm", scale)

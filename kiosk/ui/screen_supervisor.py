@@ -86,7 +86,9 @@ class SupervisorScreen(Screen):
         px = scale.px
         box = BoxLayout(orientation="vertical", padding=px(8), spacing=px(6))
         paint_background(box, theme.BACKGROUND)
-        self.title = TextLabel(font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40))
+        self.title = TextLabel(
+            font_size=scale.font(26), bold=True, color=theme.PROMPT, size_hint_y=None, height=px(40), grow=True
+        )
         box.add_widget(self.title)
         row = BoxLayout(orientation="horizontal", spacing=px(8), size_hint_y=None, height=px(84))
         self.unlock_button = BigButton("confirm", scale)
@@ -102,10 +104,10 @@ class SupervisorScreen(Screen):
         for button in (self.unlock_button, self.verify_button, self.void_button, self.enroll_button, self.lock_button):
             row.add_widget(button)
         box.add_widget(row)
-        self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36))
+        self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36), grow=True)
         box.add_widget(self.message_label)
         self.recall_title = TextLabel(
-            font_size=scale.font(22), bold=True, color=theme.WARN, size_hint_y=None, height=px(32)
+            font_size=scale.font(22), bold=True, color=theme.WARN, size_hint_y=None, height=px(32), grow=True
         )
         box.add_widget(self.recall_title)
         from kiosk.ui.recall_frames import RecallFrames

@@ -16,13 +16,35 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-# Debian's Khmer fonts: fonts-khmeros (Khmer OS) or fonts-noto-core (Noto Sans Khmer); the first found is used.
-KHMER_FONTS = (
-    "/usr/share/fonts/truetype/khmeros/KhmerOS.ttf",
-    "/usr/share/fonts/truetype/noto/NotoSansKhmer-Regular.ttf",
-    "/usr/share/fonts/truetype/khmeros/KhmerOSsys.ttf",
+from kiosk.ui.line_breaks import break_between_words
+
+
+def _packaged_khmer() -> str | None:
+    """Noto Sans Khmer from its PyPI package: one variable file with a real bold (a weight axis) and line metrics
+    that hold its tallest marks."""
+    try:
+        import fontpkg_noto_sans_khmer
+    except ImportError:
+        return None
+    return str(fontpkg_noto_sans_khmer.ROOT / "files" / "NotoSansKhmer[wdth,wght].ttf")
+
+
+# The Khmer fonts tried, the first found used: Noto Sans Khmer (the package, or Debian's fonts-noto-core), then
+# Debian's Khmer OS (fonts-khmeros), which has no bold.
+KHMER_FONTS = tuple(
+    path for path in (
+        _packaged_khmer(),
+        "/usr/share/fonts/truetype/noto/NotoSansKhmer-Regular.ttf",
+        "/usr/share/fonts/truetype/khmeros/KhmerOS.ttf",
+        "/usr/share/fonts/truetype/khmeros/KhmerOSsys.ttf",
+    ) if path
 )
-KHMER_BOLD_FONTS = ("/usr/share/fonts/truetype/noto/NotoSansKhmer-Bold.ttf",)
+# A regular face's bold file where it is a file of its own (a variable font carries its bold on its weight axis).
+BOLD_FILES = {
+    "DejaVuSans.ttf": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "Roboto-Regular.ttf": "Roboto-Bold.ttf",
+    "NotoSansKhmer-Regular.ttf": "NotoSansKhmer-Bold.ttf",
+}
 # Characters that belong to the character before them whatever font has them (joiners, variation selectors).
 _JOINERS = {"\u200b", "\u200c", "\u200d", "\ufe0e", "\ufe0f"}
 
@@ -56,18 +78,43 @@ def coverage(path: str) -> frozenset[int]:
     return frozenset(cmap)
 
 
+def bold_file(path: str) -> str | None:
+    """The bold face of a font file: the file itself when it is bold or variable (its weight axis), else its bold
+    sibling where one is installed; None when the face has no bold."""
+    name = Path(path).name
+    if "bold" in name.lower() or "wght" in name:
+        return path
+    sibling = BOLD_FILES.get(name)
+    if sibling is None:
+        return None
+    bold = Path(path).with_name(sibling) if "/" not in sibling else Path(sibling)
+    return str(bold) if bold.is_file() else None
+
+
 @functools.lru_cache(maxsize=256)
-def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.RAQM)
+def _font(path: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The font at ``size`` px; ``bold`` draws a bold face (a variable font set to its Bold weight, or the bold
+    file), never a regular one stroked thicker, which smears accents and Khmer signs."""
+    if bold:
+        path = bold_file(path) or path
+    font = ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.RAQM)
+    if "wght" in Path(path).name:
+        font.set_variation_by_name("Bold" if bold else "Regular")
+    return font
+
+
+# Khmer clusters that reach deepest under the baseline: a consonant with a subscript (coeng) and a vowel below it.
+DEEP_KHMER = "ស្អុយ ង្គ្រូ ញ្ញុ ញ្ចូ ច្ចុ ខ្ញុំ ក្ស្ត្រ"
 
 
 def metrics(path: str, size: int) -> tuple[int, int]:
-    """Ascent and descent of a line in the font at ``size`` px. A Khmer font's own line is twice its size (room for
-    the rarest stacks); one size above and 0.62 below the baseline holds the words the kiosk shows, so a Khmer
-    line is not half again as tall as the Latin one beside it."""
+    """Ascent and descent of a line in the font at ``size`` px, as the font itself gives them. A Khmer font's own
+    line (its horizontal header) does not reach as deep as a subscript with a vowel below it (ស្អុយ): a Khmer
+    line's descent is how deep the font draws those clusters, so no mark of a last line is cut."""
+    font = _font(path, size)
+    ascent, descent = font.getmetrics()
     if path in KHMER_FONTS:
-        return size, round(size * 0.62)
-    ascent, descent = _font(path, size).getmetrics()
+        descent = max(descent, font.getbbox(DEEP_KHMER, anchor="ls")[3])
     return ascent, descent
 
 
@@ -110,15 +157,15 @@ class ShapedTextMixin:
 
     options: dict[str, Any]
     _size: Sequence[int]
+    _text: str
+    _text_size: tuple[float | None, float | None]
+    _markup = False
 
     def _chain(self) -> tuple[str, ...]:
         return font_chain(self.options.get("font_name_r"))
 
-    def _fake_bold(self, path: str) -> int:
-        """A stroke width that makes a regular face look bold where the label wants bold and no bold file is used."""
-        if not self.options.get("bold") or "bold" in Path(path).name.lower():
-            return 0
-        return max(1, int(self.options["font_size"]) // 28)
+    def _bold(self) -> bool:
+        return bool(self.options.get("bold"))
 
     def _metrics(self, pieces: tuple[tuple[str, str], ...], size: int) -> tuple[int, int]:
         paths = {path for path, _ in pieces} or {self._chain()[0]}
@@ -133,9 +180,25 @@ class ShapedTextMixin:
         pieces = runs(text, self._chain())
         width = 0.0
         for path, part in pieces:
-            width += _font(path, size).getlength(part) + 2 * self._fake_bold(path)
+            width += _font(path, size, self._bold()).getlength(part)
         ascent, descent = self._metrics(pieces, size)
         return round(width), ascent + descent
+
+    def render(self, real: bool = False) -> Any:
+        """Laid out as Kivy lays out a label, a Khmer text first broken between its words where a line would
+        overflow (Kivy itself breaks only at spaces, so inside a Khmer word). A markup label's text is left as
+        it is (its tags are not words)."""
+        width = self._text_size[0] if not real and not self._markup else None
+        if width is None:
+            return super().render(real)  # type: ignore[misc]
+        padding = self.options.get("padding") or (0, 0, 0, 0)
+        room = width - padding[0] - padding[2]
+        original = self._text
+        self._text = break_between_words(original, room, lambda line: self.get_extents(line)[0])
+        try:
+            return super().render(real)  # type: ignore[misc]
+        finally:
+            self._text = original
 
     def get_cached_extents(self) -> Any:
         return self.get_extents
@@ -161,13 +224,9 @@ class ShapedTextMixin:
         ascent, _ = self._metrics(pieces, size)
         baseline = y + ascent
         for path, part in pieces:
-            font = _font(path, size)
-            stroke = self._fake_bold(path)
-            self._pil_draw.text(
-                (x + stroke, baseline), part, font=font, fill=colour, anchor="ls", stroke_width=stroke,
-                stroke_fill=colour,
-            )
-            x += font.getlength(part) + 2 * stroke
+            font = _font(path, size, self._bold())
+            self._pil_draw.text((x, baseline), part, font=font, fill=colour, anchor="ls")
+            x += font.getlength(part)
 
     def _render_end(self) -> Any:
         from kivy.core.image import ImageData
@@ -191,7 +250,7 @@ def install() -> None:
     from kivy.core.text.markup import MarkupLabel
 
     plain = type("ShapedLabel", (ShapedTextMixin, core_text.Label), {})
-    markup = type("ShapedMarkupLabel", (ShapedTextMixin, MarkupLabel), {})
+    markup = type("ShapedMarkupLabel", (ShapedTextMixin, MarkupLabel), {"_markup": True})
     uix_label.CoreLabel = plain  # type: ignore[attr-defined]
     uix_label.CoreMarkupLabel = markup  # type: ignore[attr-defined]
     import kivy.uix.textinput as uix_textinput

@@ -48,16 +48,22 @@ def paint_background(widget: Widget, colour: theme.RGBA, radius: float = 0) -> N
 
 class TextLabel(Label):
     """A label that wraps inside its width and keeps its text vertically centred; a text taller than the label
-    (Khmer stacks its signs higher than Latin, Vietnamese runs longer than English) is drawn smaller, never cut."""
+    (Khmer stacks its signs higher than Latin, Vietnamese runs longer than English) is drawn smaller, never cut.
+
+    A label made with ``grow=True`` (a row of its own in a column that has room) grows as tall as its text instead,
+    so a Khmer line keeps its size: the row is taller, the text is not shrunk.
+    """
 
     SMALLEST = 0.6  # of the label's own font size
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, grow: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         super().__init__(**kwargs)
         self.full_size = self.font_size
+        self.grow = grow
+        self.designed_height = self.height
         self._fitting = False
         self.bind(size=self._wrap, text=self._reset, texture_size=self._fit, font_size=self._sized)
 
@@ -80,6 +86,9 @@ class TextLabel(Label):
             self._set_font(self.full_size)
 
     def _fit(self, *_: Any) -> None:
+        if self.grow and self.size_hint_y is None and self.designed_height > 1:
+            self.height = max(self.designed_height, self.texture_size[1])
+            return
         too_tall = self.height > 1 and self.texture_size[1] > self.height + 1
         if too_tall and self.font_size > self.full_size * self.SMALLEST:
             self._set_font(max(self.full_size * self.SMALLEST, self.font_size - max(1.0, self.full_size * 0.08)))
@@ -240,7 +249,7 @@ class PlaceWidget(BoxLayout):
         self.zone = ""
         title_h = scale.px(title_font * 1.3) if title_font else 0
         self.title = TextLabel(
-            font_size=scale.font(title_font or 1), size_hint_y=None, height=title_h, color=theme.TEXT_DIM
+            font_size=scale.font(title_font or 1), size_hint_y=None, height=title_h, color=theme.TEXT_DIM, grow=True
         )
         self.row = BoxLayout(
             orientation="horizontal", spacing=scale.px(6), size_hint_y=None, height=scale.px(card_size[1])
@@ -251,7 +260,10 @@ class PlaceWidget(BoxLayout):
         self.add_widget(self.row)
         if note:  # without, the owner shows the place's problem itself
             self.add_widget(self.note)
-        self.height = title_h + scale.px(card_size[1]) + (scale.px(18) + scale.px(4) if note else 0)
+        below = scale.px(card_size[1]) + (scale.px(18) + scale.px(4) if note else 0)
+        self.height = title_h + below
+        if title_font:  # a Khmer title's row grows rather than its text shrinks; the place grows with it
+            self.title.bind(height=lambda _, height: setattr(self, "height", height + below))
         self.cards: list[CardView] = []
 
     def show(
@@ -294,11 +306,13 @@ class LabeledPlace(BoxLayout):
         **kw: Any,
     ) -> None:
         super().__init__(orientation="horizontal", spacing=scale.px(4), size_hint_y=None, **kw)
-        self.name = TextLabel(
-            font_size=scale.font(15), bold=True, color=theme.TEXT_DIM, size_hint_x=None, width=scale.px(label_width)
-        )
         self.place = PlaceWidget(scale, on_card, card_size=card_size, title_font=0, note=note)
+        self.name = TextLabel(  # its row grows for two Khmer lines rather than shrink them
+            font_size=scale.font(15), bold=True, color=theme.TEXT_DIM, size_hint=(None, None),
+            width=scale.px(label_width), height=self.place.height, grow=True,
+        )
         self.height = self.place.height
+        self.name.bind(height=lambda _, height: setattr(self, "height", max(self.place.height, height)))
         self.add_widget(self.name)
         self.add_widget(self.place)
 
