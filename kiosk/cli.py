@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "vision.cli",
     "kiosk.commands.app",
     "kiosk.commands.appliance",
+    "kiosk.commands.translations",
 )
 # Subcommands of ``vision`` that live in the kiosk because they write to the journal (vision imports only engine).
 VISION_COMMAND_MODULES = ("kiosk.commands.enroll", "kiosk.commands.learn_play")
