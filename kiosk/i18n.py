@@ -342,8 +342,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.round_line": ("#{round} {time} {game} {status}: {summary}", "#{round} {time} {game} {status}: {summary}"),
     # signing in (each supervisor as themself)
     "signin.choose": ("Touch your supervisor ID", "Chạm mã giám sát của bạn"),
-    "signin.as": ("Signed in: {who} (locks after 2 minutes without a touch)",
-                  "Đã đăng nhập: {who} (tự khóa sau 2 phút không chạm)"),
+    "signin.as": ("Signed in: {who} · locks in {left} without a touch",
+                  "Đã đăng nhập: {who} · tự khóa sau {left} nếu không chạm"),
     "signin.wrong": ("Wrong PIN: {left} more before sign-in locks", "Sai mã PIN: còn {left} lần trước khi bị khóa"),
     "signin.locked": ("Too many wrong PINs: sign-in locked for {seconds} s",
                       "Sai mã PIN quá nhiều: khóa {seconds} giây"),
@@ -358,6 +358,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # the dealer signing in at the table (ID = badge number, then PIN)
     "dealer.id": ("Dealer: your ID (badge number)", "Người chia: mã của bạn (số thẻ)"),
     "dealer.pin": ("Dealer {dealer}: your PIN", "Người chia {dealer}: mã PIN"),
+    "dealer.sign_out": ("SIGN OUT {dealer}", "ĐĂNG XUẤT {dealer}"),
     # the journal failed its check
     "gate.stopped": ("Play is stopped: the reason is below", "Đã ngừng chơi: lý do ở dưới"),
     "stop.title": ("PLAY STOPPED: THE JOURNAL FAILED ITS CHECK", "NGỪNG CHƠI: NHẬT KÝ KHÔNG QUA KIỂM TRA"),

@@ -250,7 +250,7 @@ TEXTS_KM: dict[str, str] = {
     "sup.round_line": "#{round} {time} {game} {status}៖ {summary}",
     # signing in
     "signin.choose": "ប៉ះលេខសម្គាល់អ្នកត្រួតពិនិត្យរបស់អ្នក",
-    "signin.as": "បានចូល៖ {who} (ចាក់សោក្រោយ 2 នាទីគ្មានការប៉ះ)",
+    "signin.as": "បានចូល៖ {who} · ចាក់សោក្នុង {left} បើគ្មានការប៉ះ",
     "signin.wrong": "PIN ខុស៖ នៅសល់ {left} ដងទៀត មុនពេលចាក់សោ",
     "signin.locked": "PIN ខុសច្រើនដងពេក៖ ចាក់សោ {seconds} វិនាទី",
     "signin.first_button": "បង្កើតអ្នកត្រួតពិនិត្យដំបូង",
@@ -261,6 +261,7 @@ TEXTS_KM: dict[str, str] = {
     "signin.first_differs": "PIN ទាំងពីរខុសគ្នា៖ ជ្រើស PIN ម្ដងទៀត",
     "dealer.id": "អ្នកចែកបៀ៖ លេខសម្គាល់របស់អ្នក (លេខកាតបុគ្គលិក)",
     "dealer.pin": "អ្នកចែកបៀ {dealer}៖ PIN របស់អ្នក",
+    "dealer.sign_out": "ចាកចេញ {dealer}",
     # the journal failed its check
     "gate.stopped": "ឈប់លេង៖ មូលហេតុនៅខាងក្រោម",
     "stop.title": "ឈប់លេង៖ កំណត់ហេតុមិនឆ្លងការពិនិត្យ",

@@ -366,6 +366,10 @@ class KioskRuntime:
         """A dealer signs in at the table (the one before them, if any, is journaled as relieved)."""
         return self.dealers.sign_in(dealer, pin)
 
+    def dealer_sign_out(self) -> None:
+        """The dealer leaves the table with nobody taking over: the next rounds name no dealer until one signs in."""
+        self.dealers.sign_out()
+
     @property
     def dealer(self) -> str | None:
         """The dealer signed in at the table now (None: nobody; rounds then name no dealer)."""

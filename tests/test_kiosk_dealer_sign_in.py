@@ -1,7 +1,7 @@
 """The dealer signs in at the table in a real window under Xvfb (a fresh process): the DEALER button in the nav bar,
 ID then PIN on the number pad, a wrong PIN refused, the round begun journaled with the dealer's ID, a dealer change
-journaled as the one relieved and the next signed in; `dealer-assist kiosk --add-dealer` keeps the PIN hashed.
-Screenshots go to artifacts/screenshots/."""
+journaled as the one relieved and the next signed in, the last one signing out; `dealer-assist kiosk --add-dealer`
+keeps the PIN hashed. Screenshots go to artifacts/screenshots/."""
 
 # ruff: noqa: F811 - the Xvfb `display` fixture is imported from test_kiosk_ui
 from __future__ import annotations
@@ -65,6 +65,13 @@ def drive_dealers(app: Any) -> Iterator[float]:
     yield 0.2
     result["button_vi"] = app.dealer_button.text
     yield from p.shot("43-dealer-changed-vi")
+    p.tap(app.dealer_button)  # 5120 leaves, nobody takes over
+    yield 0.2
+    result["sign_out_vi"] = app.dealer_pad.sign_out.text
+    yield from p.shot("44-dealer-sign-out-vi")
+    p.tap(app.dealer_pad.sign_out)
+    yield 0.2
+    result["button_signed_out"] = app.dealer_button.text
     p.finish()
 
 
@@ -109,6 +116,7 @@ def test_the_dealer_signs_in_at_the_table_and_the_journal_names_them(display: st
     assert result["wrong"] == "Wrong PIN: 4 more before sign-in locks"
     assert result["pad_closed"] and result["button_after"] == "DEALER 4711" and "Dealer 4711" in result["status_after"]
     assert result["asks_id_vi"] == "Người chia: mã của bạn (số thẻ)" and result["button_vi"] == "NGƯỜI CHIA 5120"
+    assert result["sign_out_vi"] == "ĐĂNG XUẤT 5120" and result["button_signed_out"] == "NGƯỜI CHIA: ĐĂNG NHẬP"
 
     events = journal_of(tmp_path / "data")
     dealers = [(k, p) for k, p in events if k.startswith("dealer") or k == "round_begun"]
@@ -118,5 +126,6 @@ def test_the_dealer_signs_in_at_the_table_and_the_journal_names_them(display: st
         ("round_begun", {**dealers[2][1], "dealer": "4711"}),
         ("dealer_signed_out", {"dealer": "4711", "reason": "relieved by 5120"}),
         ("dealer_signed_in", {"dealer": "5120"}),
+        ("dealer_signed_out", {"dealer": "5120", "reason": "signed out"}),
     ]
     assert not any(pin in json.dumps(events) for pin in (*PINS.values(), "1111"))

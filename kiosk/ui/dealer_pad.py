@@ -1,7 +1,8 @@
 """The dealer signing in at the table: their ID (badge number), then their PIN, on the screen's number pad.
 
 The nav bar's DEALER button opens it; a dealer taking over the table signs in over the one before (who is journaled
-as relieved). Every round begun from then on is journaled with the dealer's ID.
+as relieved), and a dealer leaving with nobody to take over signs out there. Every round begun is journaled with
+the ID of the dealer signed in.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
 from kiosk.i18n import Catalogue
@@ -20,7 +22,8 @@ from kiosk.ui.widgets import CARD_FONT, BigButton
 class DealerPad(Dialog):
     """ID, then PIN; ``on_pin(id, pin)`` answers "" when signed in (the pad closes) or the message to show."""
 
-    def __init__(self, scale: theme.Scale, catalogue: Catalogue, on_pin: Callable[[str, str], str]) -> None:
+    def __init__(self, scale: theme.Scale, catalogue: Catalogue, on_pin: Callable[[str, str], str],
+                 signed_in: str | None = None, on_sign_out: Callable[[], None] | None = None) -> None:
         super().__init__(scale, catalogue.text("dealer.id"))
         self.catalogue = catalogue
         self.on_pin = on_pin
@@ -33,9 +36,16 @@ class DealerPad(Dialog):
                              height=scale.px(36))
         self.box.add_widget(self.problem)
         self.keys = _number_keys(self.box, scale, self.press, catalogue.text("button.ok"))
-        cancel = BigButton("void", scale, text=catalogue.text("button.cancel"), size_hint_y=None, height=scale.px(80))
+        below = BoxLayout(orientation="horizontal", spacing=scale.px(8), size_hint_y=None, height=scale.px(80))
+        self.sign_out: BigButton | None = None
+        if signed_in is not None and on_sign_out is not None:  # the dealer leaving with nobody to take over
+            self.sign_out = BigButton("neutral", scale, text=catalogue.text("dealer.sign_out", dealer=signed_in))
+            self.sign_out.bind(on_release=lambda *_: (self.dismiss(animation=False), on_sign_out()))
+            below.add_widget(self.sign_out)
+        cancel = BigButton("void", scale, text=catalogue.text("button.cancel"))
         cancel.bind(on_release=lambda *_: self.dismiss(animation=False))
-        self.box.add_widget(cancel)
+        below.add_widget(cancel)
+        self.box.add_widget(below)
         self._show()
 
     def press(self, key: str) -> None:
@@ -79,7 +89,7 @@ class DealerPad(Dialog):
 
 
 def open_dealer_pad(runtime: Any, scale: theme.Scale, then: Callable[[], None]) -> DealerPad:
-    """The pad over the runtime's dealer desk; ``then()`` after a dealer signed in."""
+    """The pad over the runtime's dealer desk; ``then()`` after a dealer signed in or out."""
     catalogue = runtime.catalogue
 
     def sign_in(dealer: str, pin: str) -> str:
@@ -89,6 +99,10 @@ def open_dealer_pad(runtime: Any, scale: theme.Scale, then: Callable[[], None]) 
             return ""
         return str(catalogue.text(answer.message_key, left=answer.tries_left, seconds=answer.locked_for_s))
 
-    pad = DealerPad(scale, catalogue, sign_in)
+    def sign_out() -> None:
+        runtime.dealer_sign_out()
+        then()
+
+    pad = DealerPad(scale, catalogue, sign_in, runtime.dealer, sign_out)
     pad.open()
     return pad
