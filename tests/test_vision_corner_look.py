@@ -141,3 +141,26 @@ def test_a_deck_the_dealer_names_unseen_is_checked_by_its_corners_from_the_first
     assert named.deck_verdict() == (False, True)  # `vision read --deck unseen` on one photo: the corner look runs
     named.read(np.full((480, 640, 3), (40, 110, 40), np.uint8))  # an empty felt counts nothing
     assert named.deck_verdict() == (False, True) and counted.deck_verdict() == (False, False)
+
+
+def test_a_close_up_cards_large_index_corner_is_found_and_read() -> None:
+    """A phone close-up: the card cut by the frame's edges, its index corner a quarter of the frame's height (larger
+    than nearly every corner the detector learnt from: its smallest look brings it to their size)."""
+    import cv2
+
+    from vision.reader import CardReader
+    from vision.reader_models import DEFAULT_MODEL_DIR
+    from vision.synth.procedural import TEST_DECK_SEEDS, procedural_deck
+
+    corners = CardReader(DEFAULT_MODEL_DIR).corner_reader()
+    assert corners is not None
+    deck = procedural_deck(TEST_DECK_SEEDS + 3, index_size="large")  # a held-out design: never trained on
+    ranks_read = 0
+    for card in ("AS", "KH", "5D", "10D", "JS", "8C"):
+        face = next(image for c, image in deck.items() if str(c) == card)
+        table = np.full((853, 640, 3), (120, 150, 170), np.uint8)  # a wooden desk's colour
+        laid = cv2.resize(face, (round(face.shape[1] * 800 / face.shape[0]), 800))[:813, :580]
+        table[40 : 40 + laid.shape[0], 60 : 60 + laid.shape[1]] = laid
+        found = corners.read(table)
+        ranks_read += any(r.card[:-1] == card[:-1] and r.rank_sure > 0.99 for r in found)
+    assert ranks_read >= 5

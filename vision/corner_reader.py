@@ -28,8 +28,10 @@ CORNER_MODEL = "card-corner.onnx"
 CORNER_IMGSZ = 416
 # The index corner the detector learnt to box, shares of the face (``vision.synth.design_scenes.INDEX_CORNER``).
 CORNER_ON_FACE = (0.0, 0.0, 0.21, 0.28)
-# The detector also looks at the frame this much smaller: close-up corners come to the size it learnt them at.
-SMALL_LOOK = 0.6
+# The detector also looks at the frame this much smaller, so that close-up corners come to the size it learnt them
+# at: its scenes' corners are mostly 3.5-9 % of the frame's height (15-38 px at 416), a phone close-up's 10-25 %.
+# The three looks (416, 256, 160 px) bring corners of 3.5-25 % of the frame to that size.
+SMALLER_LOOKS = (0.6, 0.4)
 RANK_SHARE = 0.6  # the top of an upright corner that holds the rank (a big rank reaches this far down)
 SUITS = "CDHS"
 RED_SUITS = (False, True, True, False)  # of SUITS
@@ -147,10 +149,11 @@ class CornerReader:
         return (folder / CORNER_MODEL).exists()
 
     def find(self, frame: Image) -> list[tuple[Box, float]]:
-        """The index corners' boxes in ``frame`` (frame pixels) and the detector's scores, of both looks (one box
-        where the two box one corner)."""
-        small = max(160, round(self.imgsz * SMALL_LOOK / 32) * 32)
-        found = self._find_at(frame, self.imgsz) + self._find_at(frame, small)
+        """The index corners' boxes in ``frame`` (frame pixels) and the detector's scores, of every look (one box
+        where two box one corner)."""
+        found = self._find_at(frame, self.imgsz)
+        for share in SMALLER_LOOKS:
+            found += self._find_at(frame, max(128, round(self.imgsz * share / 32) * 32))
         if len(found) < 2:
             return found
         boxes = [[x1, y1, x2 - x1, y2 - y1] for (x1, y1, x2, y2), _ in found]
