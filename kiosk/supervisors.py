@@ -222,6 +222,12 @@ class SignInDesk:
         self.expire()
         return self.who
 
+    def locks_in(self) -> int:
+        """Whole seconds before the signed-in supervisor is locked out for want of a touch (0: nobody is in)."""
+        if self.current() is None:
+            return 0
+        return max(0, int(self.idle_lock_s - (self.clock.monotonic() - self._last_touch) + 0.999))
+
     def lock(self, reason: str) -> None:
         """Lock without the supervisor asking (idle, screen left)."""
         if self.who is not None:

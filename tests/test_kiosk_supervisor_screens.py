@@ -1,7 +1,8 @@
 """Supervisors on the kiosk's own screens, in a real window under Xvfb (each run in a fresh process): the first
-supervisor set up on a kiosk without one, sign-in as oneself, the lock-out, the locks on leaving and on two idle
-minutes; a kiosk whose journal failed its check opening on its stop screen, with the recall one sign-in away; the
-demo's supervisor PIN printed by `dealer-assist kiosk`. Screenshots go to artifacts/screenshots/."""
+supervisor set up on a kiosk without one, sign-in as oneself (one sign-in for SUPERVISOR and SET-UP, with the
+countdown to the idle lock in sight), the lock-out, the locks on leaving and on two idle minutes; a kiosk whose
+journal failed its check opening on its stop screen, with the recall one sign-in away; the demo's supervisor PIN
+printed by `dealer-assist kiosk`. Screenshots go to artifacts/screenshots/."""
 
 # ruff: noqa: F811 - the Xvfb `display` fixture is imported from test_kiosk_ui
 from __future__ import annotations
@@ -81,7 +82,20 @@ def drive_first_supervisor(app: Any) -> Iterator[float]:
     result["void_vi"] = [app.catalogue.text(app.runtime.controller.view().prompt), sup.recall_text.text]
     while app.catalogue.language != "en":
         app.language_button.trigger_action(0)
-    p.tap(app.nav_buttons["table"])  # leaving the screen locks it
+    p.tap(app.nav_buttons["setup"])  # one sign-in opens both supervisor screens
+    yield 0.3
+    setup = app.screens["setup"]
+    early = Later(app.runtime.desk.clock)
+    app.runtime.desk.clock = early
+    early.offset = 45.0  # 45 s without a touch: the countdown to the idle lock shows what is left
+    yield 0.3
+    result["setup_signed_in"] = [setup.gate.unlocked, setup.unlock_button.disabled, setup.save_button.disabled]
+    result["setup_title"] = setup.title.text
+    yield from p.shot("35-setup-signed-in-countdown")
+    p.tap(app.nav_buttons["supervisor"])
+    yield 0.3
+    result["back_on_supervisor"] = [sup.gate.unlocked, sup.title.text]
+    p.tap(app.nav_buttons["table"])  # leaving for any other screen locks it
     yield 0.3
     result["table_after"] = app.manager.current
     p.tap(app.nav_buttons["supervisor"])
@@ -204,7 +218,11 @@ def test_the_first_supervisor_signs_in_as_themself_and_the_screen_locks(display:
     assert result["dialog_title"].startswith("Your supervisor ID")
     assert "digits in a row" in result["easy_pin"]
     assert result["easy_pin_km"] == PHRASES_KM["signin.problem.pin_guessable"]
-    assert "Signed in: 4711" in result["signed_in_title"] and result["recall_shown"].startswith("RECALL")
+    assert "Signed in: 4711 · locks in 2:00" in result["signed_in_title"]
+    assert result["recall_shown"].startswith("RECALL")
+    assert result["setup_signed_in"] == [True, True, False]  # SET-UP after SUPERVISOR: no second PIN
+    assert re.search(r"Signed in: 4711 · locks in 1:[01]\d without a touch", result["setup_title"])
+    assert result["back_on_supervisor"][0] and "Signed in: 4711 · locks in 1:" in result["back_on_supervisor"][1]
     prompt, recall = result["void_vi"]  # worded in the screen's language, journaled as the reason's code
     assert prompt.startswith("Ván đã hủy: Chia sai") and "(Chia sai)" in recall and "Misdeal" not in recall
     assert result["table_after"] == "table-baibuu" and result["locked_after_leaving"]

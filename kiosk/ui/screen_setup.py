@@ -158,7 +158,7 @@ class SetupScreen(Screen):
         self.refresh(force=True)
 
     def on_leave(self, *args: Any) -> None:
-        self.gate.left_screen()
+        self.gate.left_screen(self.manager.current if self.manager else None)
         self.message, self.detail = "", ""
         self.reset_draft()
 
@@ -240,8 +240,9 @@ class SetupScreen(Screen):
         t = self.runtime.catalogue.text
         unlocked = self.gate.unlocked
         game = self.draft.get("game", "baibuu")
-        self.title.text = (
-            t("setup.title") + " · " + t("game." + game) + " · " + t("status.table", table=self.runtime.config.table_id)
+        table = t("status.table", table=self.runtime.config.table_id)
+        self.title.text = " · ".join(
+            part for part in (t("setup.title"), t("game." + game), table, self.gate.signed_in_as()) if part
         )
         if game != self.shown_game:  # the settings of the game the draft sets up
             self.game_holder.clear_widgets()

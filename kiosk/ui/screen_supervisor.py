@@ -19,6 +19,8 @@ from kiosk.ui.screen_camera import camera_detail
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
 RECALL_COUNT = 10
+SIGNED_IN_SCREENS = ("supervisor", "setup")
+"""Screens one sign-in opens together: going from one to another keeps it; any other screen locks."""
 VOID_REASONS = ("crash", "device", "misdeal", "dispute")
 
 
@@ -70,8 +72,17 @@ class Locked:
     def lock(self) -> None:
         self.runtime.desk.sign_out()
 
-    def left_screen(self) -> None:
-        self.runtime.desk.lock("the screen was left")
+    def left_screen(self, going_to: str | None) -> None:
+        if going_to not in SIGNED_IN_SCREENS:
+            self.runtime.desk.lock("the screen was left")
+
+    def signed_in_as(self) -> str:
+        """Who is signed in and the countdown to the idle lock (m:ss), or "" when nobody is."""
+        who = self.runtime.desk.current()
+        if who is None:
+            return ""
+        minutes, seconds = divmod(self.runtime.desk.locks_in(), 60)
+        return self.runtime.catalogue.text("signin.as", who=who, left=f"{minutes}:{seconds:02d}")
 
 
 class SupervisorScreen(Screen):
@@ -139,7 +150,7 @@ class SupervisorScreen(Screen):
         self.refresh(force=True)
 
     def on_leave(self, *args: Any) -> None:
-        self.gate.left_screen()
+        self.gate.left_screen(self.manager.current if self.manager else None)
         self.recall_lines = []
         self.message = ""
 
@@ -245,7 +256,7 @@ class SupervisorScreen(Screen):
         unlocked = who is not None
         if not unlocked:
             self.recall_lines = []
-        self.title.text = t("sup.title") + (" · " + t("signin.as", who=who) if unlocked else "")
+        self.title.text = t("sup.title") + (" · " + self.gate.signed_in_as() if unlocked else "")
         first = not self.runtime.config.supervisors
         self.unlock_button.text = t("signin.first_button" if first else "setup.pin")
         self.unlock_button.disabled = unlocked
