@@ -301,3 +301,29 @@ def test_the_pit_card_shows_the_shifts_money_and_the_shift_report_prints_with_a_
         screenshot(browser, tmp_path, "shift-report-print")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_an_alert_is_acknowledged_with_a_note_that_the_alert_history_keeps(site: dict[str, Any], browser: Any,
+                                                                           tmp_path: Path) -> None:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    redrawn = (NoSuchElementException, StaleElementReferenceException)
+    sign_in(browser, site["url"], "pit", PASSWORD)
+    site["journal"].append(Note(text=CALL_TEXT, by="dealer"))
+    called = "#table-K-1 li[data-alert=called]"
+    WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, called).get_attribute("data-priority") == "high")
+    screenshot(browser, tmp_path, "pit-alerts")
+    browser.execute_script("window.stop();")  # hold the live updates while typing the note
+    WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, called + " input[name=note]").send_keys("went to T1: dealer "
+                                                                                          "needed change") or True)
+    browser.find_element(By.CSS_SELECTOR, called + " button").click()
+    WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
+        lambda d: not d.find_elements(By.CSS_SELECTOR, called))
+    by_id(browser, "nav-alerts").click()
+    history = by_id(browser, "alert-history").text
+    assert "went to T1: dealer needed change" in history and "SUPERVISOR CALLED" in history
+    screenshot(browser, tmp_path, "alert-history")

@@ -10,6 +10,7 @@ import re
 import subprocess
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +149,7 @@ def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: Flo
         for page in ("/", "/rounds", "/rounds/K-1/3", "/rounds.csv", "/reports", "/actions"):
             assert web.get(page).status_code == 200, page
         token = csrf_of(web.get("/").text)
-        assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 303
+        assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert, "note": "seen"}).status_code == 303
         with psycopg.connect(console_dsn) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("UPDATE events SET payload_text = '{}' WHERE kiosk_id = 'K-1'")
     finally:
@@ -212,9 +213,11 @@ def test_roles_and_the_record_of_every_action(floor: Floor) -> None:
         alert = conn.execute("INSERT INTO alerts (kiosk_id, table_id, kind, message) VALUES ('K-1', 'T1', 'gap', "
                              "'test') RETURNING alert_id").fetchone()[0]
     token = csrf_of(auditor.get("/").text)
-    assert auditor.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 403
+    assert auditor.post("/alerts/acknowledge", data={"csrf": token, "alert": alert, "note": "seen"}
+                        ).status_code == 403
     token = csrf_of(supervisor.get("/").text)
-    assert supervisor.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 303
+    assert supervisor.post("/alerts/acknowledge", data={"csrf": token, "alert": alert, "note": "seen"}
+                           ).status_code == 303
     with psycopg.connect(dsn) as conn:
         assert conn.execute("SELECT cleared_by FROM alerts WHERE alert_id = %s", (alert,)).fetchone()[0] == \
             "console:supervisor"
@@ -251,7 +254,7 @@ def test_the_pit_view_names_every_open_alert_and_each_tables_round(floor: Floor)
     assert "ĐÃ GỌI GIÁM SÁT" in web.get("/").text
     web.post("/language", data={"csrf": token, "language": "en"})
     for alert in raised:
-        assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert}).status_code == 303
+        assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert, "note": "seen"}).status_code == 303
     page = web.get("/").text
     assert "SUPERVISOR CALLED" not in page and "EVENTS MISSING" not in page
 
@@ -554,11 +557,11 @@ def test_money_per_table_theoretical_hold_from_its_settings_and_the_pit_cards_th
 
     cells = r"<td class=\"num\">([^<]+)</td>"
     page = web.get("/reports?table=TM1").text
-    row = re.search(r"<tr><td>TM1</td>" + cells * 10, page)
+    row = re.search(r"<tr><td>TM1</td>" + cells * 11, page)
     assert row is not None, page
     assert (row[1], row[2], row[3], row[4]) == ("8", f"{drop:,}", f"{win:+,}", f"{win / drop:.1%}")
     assert row[5] == f"{edge:.2%}" and edge < 0.05  # not the 10.5 % of 5 % commission, copies to the house
-    assert row[10] == "80.0"  # 8 rounds over 6 open minutes: the hour the table stood closed does not count
+    assert row[11] == "80.0"  # 8 rounds over 6 open minutes: the hour the table stood closed does not count
     assert 'id="by-dealer"' in page and 'id="sign-off"' in page and "@media print" in web.get(
         "/static/console.css").text
     row = re.search(r"<tr><td>TM2</td>" + cells * 5, web.get("/reports?table=TM2").text)
@@ -582,3 +585,69 @@ def test_money_per_table_theoretical_hold_from_its_settings_and_the_pit_cards_th
                         ).status_code == 403
     assert web.post("/settings", data={"csrf": token, "hold_red_points": "lots"}).status_code == 400
     assert actions(dsn, "supervisor").count("setting_changed") == 6
+
+
+def test_game_protection_alerts_by_priority_acknowledged_with_a_note_and_kept_in_the_history(
+        floor: Floor, floor_server: LocalServer, tmp_path: Path) -> None:
+    """A dealer's Bài Bửu table this shift: its hold against theory in standard deviations, the dealer's, and its
+    seats' longest winning run raise alerts past the thresholds the supervisor set."""
+    import math
+
+    from engine.baibuu.analysis import game_count
+    from journal.events import DealerSignedIn
+
+    dsn, _clock, _db = floor
+    folder = tmp_path / "K-P1"
+    folder.mkdir(mode=0o700)
+    journal = Journal.open(folder / "j.sqlite3", folder / "j.key", kiosk_id="K-P1", table_id="TP1",
+                           clock=ManualClock(datetime(2026, 12, 4, 8, 0, tzinfo=UTC)))
+    journal.recover()
+    journal.append(DealerSignedIn("D-7"))
+    rng = random.Random(7)
+    for _ in range(30):
+        play_round(journal, "baibuu", rng, incidents=False)
+        journal.clock.advance(60)  # type: ignore[attr-defined]
+    journal.close()
+    with psycopg.connect(dsn) as conn:
+        login = add_kiosk(conn, "K-P1", "TP1", chain_key=load_key(folder / "j.key", create=False))
+    Shipper(folder / "j.sqlite3", floor_server.dsn(str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]),
+                                                   login.role, login.password)).ship_pending()
+    with psycopg.connect(dsn) as conn:
+        played = conn.execute("SELECT total_bet, house_net, nets, dealer FROM rounds WHERE kiosk_id = 'K-P1' "
+                              "ORDER BY round_id").fetchall()
+    counts = game_count().house_way()
+    edge, spread = float(counts.house_edge(Decimal("0.05"))), counts.standard_deviation(Decimal("0.05"))
+    drop, win = sum(r[0] for r in played), sum(r[1] for r in played)
+    deviations = (win - drop * edge) / (spread * math.sqrt(sum(r[0] ** 2 for r in played)))
+    runs: dict[str, int] = {}
+    longest = 0
+    for _, _, nets, _ in played:
+        for seat, net in nets.items():
+            if seat.isdigit():
+                runs[seat] = runs.get(seat, 0) + 1 if net > 0 else 0
+                longest = max(longest, runs[seat])
+    assert {r[3] for r in played} == {"D-7"} and abs(deviations) >= 0.5 and longest >= 3
+
+    web = client(floor)
+    sign_in(web, "supervisor")
+    token = csrf_of(web.get("/settings").text)
+    assert web.post("/settings", data={"csrf": token, "drift_sd": "0.5", "winning_run": str(longest)}
+                    ).status_code == 303
+    page = web.get("/").text
+    card = page[page.index('id="table-K-P1"'):page.index("</article>", page.index('id="table-K-P1"'))]
+    sd = f"{deviations:+.1f}"
+    found = re.findall(r'data-alert="(\w+)" data-priority="(\w+)"', card)
+    assert found[:2] == [("hold_drift", "high"), ("dealer_drift", "high")] and ("winning_run", "medium") in found
+    assert f"HOLD {sd} SD FROM THEORY" in card and f"DEALER D-7: HOLD {sd} SD FROM THEORY" in card
+    assert f"WON {longest} ROUNDS IN A ROW" in card
+    alert = re.search(r'name="alert" value="(\d+)">\s*<input type="hidden" name="source" value="protection">', card)
+    assert alert is not None
+    refused = web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert[1], "source": "protection"})
+    assert refused.status_code == 400 and "with a note" in refused.text
+    assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert[1], "source": "protection",
+                                                 "note": "watched two shoes: dealer rotated"}).status_code == 303
+    page = web.get("/").text
+    card = page[page.index('id="table-K-P1"'):page.index("</article>", page.index('id="table-K-P1"'))]
+    assert len(re.findall(r'data-alert="(\w+)"', card)) == len(found) - 1
+    history = web.get("/alerts").text
+    assert "watched two shoes: dealer rotated" in history and "console:supervisor" in history

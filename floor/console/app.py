@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine.clock import Clock
 from engine.errors import InputError
-from floor.console import auth, data, i18n, money
+from floor.console import auth, data, i18n, money, protection
 from floor.console.db import Database
 from floor.console.formats import Formats
 from floor.console.money import Money
@@ -60,14 +60,18 @@ class Console:
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
-    def shift_money(self, conn: Any, now: datetime) -> tuple[dict[str, Money], dict[str, Decimal]]:
-        """Each table's money this shift and the floor's thresholds, read again at most every few seconds (the
-        pit's stream asks twice a second)."""
+    def shift_money(self, conn: Any, now: datetime
+                    ) -> tuple[dict[str, Money], dict[str, Decimal], dict[str, list[data.Alert]]]:
+        """Each table's money this shift, the floor's thresholds and the open game-protection alerts (raised now
+        when the figures call for it), worked out again at most every few seconds (the pit's stream asks twice a
+        second)."""
         stamp = time.monotonic()
         if stamp - self._money[0] >= MONEY_EVERY_S:
             start, _end = data.shift_of(now.astimezone(self.zone), self.shifts)
-            self._money = (stamp, (data.shift_money(conn, start), money.settings(conn)))
-        found: tuple[dict[str, Money], dict[str, Decimal]] = self._money[1]
+            tables, limits = data.shift_money(conn, start), money.settings(conn)
+            protection.check(conn, start, now, limits, tables)
+            self._money = (stamp, (tables, limits, data.protection_alerts(conn, now)))
+        found: tuple[dict[str, Money], dict[str, Decimal], dict[str, list[data.Alert]]] = self._money[1]
         return found
 
     def forget_money(self) -> None:
@@ -83,6 +87,7 @@ def create_app(console: Console) -> Starlette:
         Route("/", _pit, methods=["GET"]),
         Route("/pit/stream", _pit_stream, methods=["GET"]),
         Route("/alerts/acknowledge", _acknowledge, methods=["POST"]),
+        Route("/alerts", _alerts, methods=["GET"]),
         Route("/rounds", _rounds, methods=["GET"]),
         Route("/rounds.csv", _rounds_csv, methods=["GET"]),
         Route("/rounds/{kiosk}/{round_id:int}", _review, methods=["GET"]),
@@ -155,8 +160,23 @@ def _words(language: str, console: Console) -> dict[str, Any]:
     def t(key: str, **params: Any) -> str:
         return i18n.text(language, key, **params)
 
-    return {"t": t, "f": Formats(language, console.zone), "ago": lambda seconds: i18n.ago(language, seconds),
-            "word": lambda prefix, name: i18n.word(language, prefix, name)}
+    f = Formats(language, console.zone)
+    return {"t": t, "f": f, "ago": lambda seconds: i18n.ago(language, seconds),
+            "word": lambda prefix, name: i18n.word(language, prefix, name),
+            "alert_text": lambda alert: _alert_text(language, f, alert)}
+
+
+def _alert_text(language: str, f: Formats, alert: data.Alert) -> str:
+    """An alert in words: a game-protection alert's figures written as the language writes them."""
+    params = dict(alert.params)
+    if alert.kind in ("hold_drift", "dealer_drift"):
+        sd = float(params.get("sd", 0))
+        params.update(sd=("+" if sd > 0 else "") + f.number(sd, 1), hold=f.percent(params.get("hold")),
+                      theory=f.percent(params.get("theory")))
+    elif alert.kind == "dealer_rates":
+        params.update(what=i18n.word(language, "rate.", str(params.get("what"))),
+                      rate=f.number(float(params.get("rate", 0)), 2), norm=f.number(float(params.get("norm", 0)), 2))
+    return i18n.text(language, "alert." + alert.kind, **params)
 
 
 def _current(request: Request) -> auth.Session | None:
@@ -295,10 +315,17 @@ def _pit_tables(console: Console) -> list[data.TableView]:
     now = console.clock.now()
     with console.db.transaction() as conn:
         tables = data.pit(conn, now, console.silent_after_s)
-        money, limits = console.shift_money(conn, now)
+        money, limits, guarded = console.shift_money(conn, now)
     amber, red = float(limits["hold_amber_points"]), float(limits["hold_red_points"])
-    return [replace(table, money=money.get(table.table_id), alarm=money[table.table_id].alarm(amber, red))
-            if table.table_id in money else table for table in tables]
+    shown = set()
+    views = []
+    for table in tables:
+        found = money.get(table.table_id)
+        extra = guarded.get(table.table_id, []) if table.table_id not in shown else []
+        shown.add(table.table_id)  # a table with two kiosks shows its protection alerts once
+        views.append(replace(table, money=found, alarm=found.alarm(amber, red) if found else "ok",
+                             alerts=data.by_priority([*table.alerts, *extra])))
+    return views
 
 
 async def _pit(request: Request) -> Response:
@@ -356,18 +383,31 @@ async def _acknowledge(request: Request) -> Response:
         return _refused(request, session, "csrf.refused")
     if not session.may("acknowledge"):
         return _refused(request, session, "role.refused", role=session.role)
-    alert = form.get("alert", "")
-    if not alert.isdigit():
+    alert, source, note = form.get("alert", ""), form.get("source", "floor"), form.get("note", "").strip()
+    if not alert.isdigit() or source not in ("floor", "protection"):
         raise InputError(f"no alert {alert!r} to acknowledge; reload the pit view")
+    if not note or len(note) > 500:
+        raise InputError("an alert is acknowledged with a note (1 to 500 characters) saying what was done about it")
 
     def ack() -> None:
         with console.db.transaction() as conn:
-            cleared = data.acknowledge(conn, int(alert), session.account, console.clock.now())
-            auth.record(conn, session.account, "alert_acknowledged", {"alert": int(alert), "cleared": cleared},
-                        _address(request))
+            cleared = data.acknowledge(conn, int(alert), session.account, console.clock.now(), note, source)
+            auth.record(conn, session.account, "alert_acknowledged",
+                        {"alert": int(alert), "source": source, "note": note, "cleared": cleared}, _address(request))
 
     await _run(ack)
+    console.forget_money()
     return RedirectResponse("/", status_code=303)
+
+
+async def _alerts(request: Request) -> Response:
+    console = _console(request)
+    session = await _run(_current, request)
+    if session is None:
+        return _to_login()
+    rows = await _run(_audited, console, session, "alerts_viewed", {}, _address(request),
+                      lambda conn: data.alert_history(conn, console.clock.now()))
+    return _page(request, "alerts.html", {"rows": rows}, session)
 
 
 # ---- rounds ----------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from engine.errors import InputError
 from floor.console.charts import bar_chart
 from floor.console.formats import Formats, zone_label
 from floor.console.money import Money
+from floor.console.protection import FLOOR_PRIORITY, PRIORITIES
 from journal import review as journal_review
 from journal.store import Entry
 from journal.words import SEATS_FROM_ONE, seat_number
@@ -67,6 +68,11 @@ class Alert:
     acknowledgeable: bool = True
     age_s: int | None = None
     """Seconds it has been open."""
+    priority: str = "medium"
+    """high, medium or low: the pit lists an alert by its priority, then its age."""
+    source: str = "floor"
+    """``floor`` (raised by the store's ingest, in ``alerts``) or ``protection`` (raised by the console's game
+    protection, in ``protection_alerts``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +133,8 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
         elif word == "silent":
             params = {"minutes": max(1, int((now - raised_at).total_seconds() // 60) + silent_after_s // 60)}
         alerts.setdefault(kiosk_id, []).append(Alert(alert_id, word, message, seq, params,
-                                                     age_s=_seconds_since(now, raised_at)))
+                                                     age_s=_seconds_since(now, raised_at),
+                                                     priority=FLOOR_PRIORITY.get(kind, "medium")))
     views = []
     for (kiosk_id, table_id, game, open_round, round_step, devices, seen, last_round, status, actions,
          last_game, software) in kiosks:
@@ -156,20 +163,78 @@ def _software(recorded: Any) -> tuple[str, str]:
 def shift_money(conn: Any, since: datetime) -> dict[str, Money]:
     """Each table's drop, win and theoretical win since ``since`` (the shift's start): settled rounds with bets."""
     money: dict[str, Money] = {}
-    for table_id, copy_rule, commission, drop, win in conn.execute(
+    for table_id, copy_rule, commission, drop, win, squares in conn.execute(
             "SELECT r.table_id, e.payload->'settings'->>'copy_rule', e.payload->'settings'->>'commission', "
-            "sum(r.total_bet), coalesce(sum(r.house_net), 0) FROM rounds r JOIN events e ON e.kiosk_id = r.kiosk_id "
-            "AND e.seq = r.begun_seq WHERE r.began_at >= %s AND r.status = 'settled' AND r.total_bet > 0 "
-            "GROUP BY 1, 2, 3", (since,)):
-        money.setdefault(table_id, Money()).add(int(drop), int(win), copy_rule, commission)
+            "sum(r.total_bet), coalesce(sum(r.house_net), 0), sum(r.total_bet::float8 * r.total_bet) FROM rounds r "
+            "JOIN events e ON e.kiosk_id = r.kiosk_id AND e.seq = r.begun_seq WHERE r.began_at >= %s AND "
+            "r.status = 'settled' AND r.total_bet > 0 GROUP BY 1, 2, 3", (since,)):
+        money.setdefault(table_id, Money()).add(int(drop), int(win), copy_rule, commission, float(squares))
     return money
 
 
-def acknowledge(conn: Any, alert_id: int, account: str, now: datetime) -> bool:
-    """Clear an open alert in the console's name; False when it was already cleared."""
-    row = conn.execute("UPDATE alerts SET cleared_at = %s, cleared_by = %s WHERE alert_id = %s AND cleared_at IS "
-                       "NULL RETURNING kiosk_id", (now, f"console:{account}", alert_id)).fetchone()
+def acknowledge(conn: Any, alert_id: int, account: str, now: datetime, note: str, source: str = "floor") -> bool:
+    """Clear an open alert in the console's name with the supervisor's note; False when it was already cleared."""
+    table = {"floor": "alerts", "protection": "protection_alerts"}[source]
+    row = conn.execute(f"UPDATE {table} SET cleared_at = %s, cleared_by = %s, cleared_note = %s WHERE alert_id = %s "
+                       "AND cleared_at IS NULL RETURNING alert_id", (now, f"console:{account}", note, alert_id)
+                       ).fetchone()
     return row is not None
+
+
+def protection_alerts(conn: Any, now: datetime) -> dict[str, list[Alert]]:
+    """The open game-protection alerts per table."""
+    found: dict[str, list[Alert]] = {}
+    for alert_id, table_id, kind, priority, params, raised_at in conn.execute(
+            "SELECT alert_id, table_id, kind, priority, params, raised_at FROM protection_alerts "
+            "WHERE cleared_at IS NULL ORDER BY raised_at, alert_id"):
+        found.setdefault(table_id, []).append(Alert(alert_id, kind, kind, None, dict(params), True,
+                                                    _seconds_since(now, raised_at), priority, "protection"))
+    return found
+
+
+def by_priority(alerts: Sequence[Alert]) -> tuple[Alert, ...]:
+    """High first, then medium, then low; the oldest first within a priority."""
+    return tuple(sorted(alerts, key=lambda a: (PRIORITIES.index(a.priority), -(a.age_s or 0))))
+
+
+@dataclass(frozen=True, slots=True)
+class PastAlert:
+    alert: Alert
+    table_id: str
+    raised_at: datetime
+    cleared_at: datetime | None
+    cleared_by: str | None
+    note: str | None
+
+
+def alert_history(conn: Any, now: datetime, limit: int = 300) -> list[PastAlert]:
+    """Every alert, open and acknowledged, newest first: the floor's and game protection's."""
+    rows = conn.execute(
+        "(SELECT 'floor', a.alert_id, a.table_id, a.kind, a.message, a.seq, e.round_id, e.payload, NULL::jsonb, "
+        "NULL, a.raised_at, a.cleared_at, a.cleared_by, a.cleared_note FROM alerts a LEFT JOIN events e ON "
+        "e.kiosk_id = a.kiosk_id AND e.seq = a.seq ORDER BY a.raised_at DESC LIMIT %s) UNION ALL "
+        "(SELECT 'protection', alert_id, table_id, kind, kind, NULL, NULL, NULL, params, priority, raised_at, "
+        "cleared_at, cleared_by, cleared_note FROM protection_alerts ORDER BY raised_at DESC LIMIT %s) "
+        "ORDER BY 11 DESC LIMIT %s", (limit, limit, limit)).fetchall()
+    history = []
+    for (source, alert_id, table_id, kind, message, seq, round_id, payload, params, priority, raised_at, cleared_at,
+         cleared_by, note) in rows:
+        if source == "floor":
+            word = ALERTS.get(kind, "fork")
+            words: dict[str, Any] = {}
+            if word == "void":
+                words = {"round": round_id if round_id is not None else "?"}
+            elif word in ("device_refused", "device_v2"):
+                words = {"serial": str((payload or {}).get("serial", "?"))}
+            elif word == "silent":
+                words = {"minutes": max(1, int(((cleared_at or now) - raised_at).total_seconds() // 60))}
+            alert = Alert(alert_id, word, message, seq, words, cleared_at is None, _seconds_since(now, raised_at),
+                          FLOOR_PRIORITY.get(kind, "medium"))
+        else:
+            alert = Alert(alert_id, kind, kind, None, dict(params), cleared_at is None,
+                          _seconds_since(now, raised_at), priority, "protection")
+        history.append(PastAlert(alert, table_id, raised_at, cleared_at, cleared_by, note))
+    return history
 
 
 def pit_version(conn: Any) -> tuple[Any, ...]:
@@ -561,14 +626,14 @@ class ReportLine:
         return self.rounds / (self.open_s / 3600) if self.open_s > 0 else 0.0
 
     def add(self, rounds: int, drop: int, win: int, voids: int, corrections: int, flagged: int, mis_sets: int,
-            open_s: float, copy_rule: str | None, commission: str | None) -> None:
+            open_s: float, copy_rule: str | None, commission: str | None, squares: float) -> None:
         self.rounds += rounds
         self.voids += voids
         self.corrections += corrections
         self.flagged += flagged
         self.mis_sets += mis_sets
         self.open_s += open_s
-        self.money.add(drop, win, copy_rule, commission)
+        self.money.add(drop, win, copy_rule, commission, squares)
 
 
 @dataclass(frozen=True, slots=True)
@@ -615,11 +680,12 @@ def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -
         "coalesce(sum(total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "coalesce(sum(house_net) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "count(*) FILTER (WHERE status = 'voided'), sum(corrections), sum(misreads), sum(mis_sets), "
+        "coalesce(sum(total_bet::float8 * total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "sum(extract(epoch FROM CASE WHEN next_at - began_at <= %s THEN next_at - began_at "
         "ELSE coalesce(ended_at, began_at) - began_at END)) "
         "FROM r GROUP BY 1, 2, 3, 4, 5", [*args, zone_name(zone), OPEN_GAP]).fetchall()
-    for table_id, dealer, hour, copy_rule, commission, *counts, open_s in rows:
-        values = (*(int(c) for c in counts), float(open_s or 0), copy_rule, commission)
+    for table_id, dealer, hour, copy_rule, commission, *counts, squares, open_s in rows:
+        values = (*(int(c) for c in counts), float(open_s or 0), copy_rule, commission, float(squares))
         start, end = shift_of(hour.astimezone(zone), shifts)
         line = by_shift.get(start)
         if line is None:

@@ -16,12 +16,17 @@ from typing import Any
 EDGES: dict[tuple[str, str], tuple[float, float] | None] = {}
 _edges_lock = threading.Lock()
 
-SETTINGS = {  # a floor's money settings: name → (default, lowest, highest)
+SETTINGS = {  # a floor's money and protection settings: name → (default, lowest, highest)
     "hold_amber_points": (Decimal(5), Decimal(0), Decimal(100)),
     "hold_red_points": (Decimal(10), Decimal(0), Decimal(100)),
+    "drift_sd": (Decimal(3), Decimal("0.5"), Decimal(10)),
+    "winning_run": (Decimal(8), Decimal(3), Decimal(50)),
+    "dealer_rate_factor": (Decimal(2), Decimal(1), Decimal(20)),
 }
 """How far (percentage points) a table's actual hold this shift may stray from its theoretical hold before its
-pit card turns amber, then red."""
+pit card turns amber, then red; how many standard deviations a table's or dealer's win may stray from the
+theoretical before an alert; how many rounds in a row a seat may win before an alert; how many times the floor's
+rate of mis-sets, corrections or voids a dealer may reach before an alert."""
 
 
 def edge(copy_rule: str | None, commission: str | None) -> tuple[float, float] | None:
@@ -56,6 +61,9 @@ class Money:
     drop: int = 0
     win: int = 0
     theoretical: float = 0.0
+    variance: float = 0.0
+    """Of the house's win: each round counts as one bet of its total (its seats all play the one house hand, so
+    they win and lose together more often than not: a cautious, wider spread)."""
 
     @property
     def hold(self) -> float | None:
@@ -65,12 +73,19 @@ class Money:
     def theoretical_hold(self) -> float | None:
         return self.theoretical / self.drop if self.drop else None
 
-    def add(self, drop: int, win: int, copy_rule: str | None, commission: str | None) -> None:
+    @property
+    def deviations(self) -> float | None:
+        """How many standard deviations the win lies above (+) or below (-) the theoretical win."""
+        return (self.win - self.theoretical) / self.variance ** 0.5 if self.variance > 0 else None
+
+    def add(self, drop: int, win: int, copy_rule: str | None, commission: str | None, squares: float = 0.0) -> None:
+        """Rounds of one rule: their bets, the house's win, and the sum of each round's total bet squared."""
         self.drop += drop
         self.win += win
         found = edge(copy_rule, commission)
         if found is not None:
             self.theoretical += drop * found[0]
+            self.variance += squares * found[1] ** 2
 
     def alarm(self, amber_points: float, red_points: float) -> str:
         """``red``, ``amber`` or ``ok``: how far actual hold strays from theoretical, in percentage points."""
@@ -100,7 +115,7 @@ def change_setting(conn: Any, name: str, text: str, account: str) -> Decimal:
     except InvalidOperation:
         value = Decimal("NaN")
     if not value.is_finite() or not lowest <= value <= highest:
-        raise InputError(f"{name} {text!r}: give a number of percentage points from {lowest} to {highest}")
+        raise InputError(f"{name} {text!r}: give a number from {lowest} to {highest}")
     conn.execute("INSERT INTO console_settings (name, value, changed_by) VALUES (%s, %s, %s) ON CONFLICT (name) "
                  "DO UPDATE SET value = EXCLUDED.value, changed_by = EXCLUDED.changed_by, changed_at = now()",
                  (name, value, account))
