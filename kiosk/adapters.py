@@ -6,6 +6,7 @@ calls, and reports their health for the status bar.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import threading
@@ -149,6 +150,19 @@ class Devices:
             events.append(event)
         return events
 
+    def port_words(self, port: str) -> Msg | str:
+        """What a device's port is, for a person: the simulator, or the serial adapter's own description and its
+        device name (``FT232R USB UART (ttyUSB0)``), never a temporary pseudo-terminal's path."""
+        if self.sim is not None:
+            return Msg("device.port.simulated")
+        from serial.tools import list_ports
+
+        real = os.path.realpath(port)
+        for found in list_ports.comports():
+            if os.path.realpath(found.device) == real and found.description not in ("", "n/a"):
+                return f"{found.description} ({os.path.basename(found.device)})"
+        return os.path.basename(real) if real.startswith("/dev/") else port
+
     def diagnostics(self) -> list[Msg]:
         """A line per device for the supervisor: its health, what it last said, its port and the link's counters."""
         lines = []
@@ -167,7 +181,7 @@ class Devices:
                         "device": device,
                         "health": Msg(f"health.{link.health.value}"),
                         "detail": link.words or link.detail,
-                        "port": client.port_name,
+                        "port": self.port_words(client.port_name),
                         "retries": counters.retries,
                         "crc": counters.crc_errors,
                         "duplicates": counters.duplicates,

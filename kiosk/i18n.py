@@ -301,6 +301,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "không xác thực {unauthenticated}",
     ),
     "device.up": ("firmware {firmware}", "phần mềm {firmware}"),
+    "device.port.simulated": ("simulated on this kiosk", "mô phỏng trên máy này"),
     "camera.source.synthetic": ("synthetic table ({layout})", "bàn mô phỏng ({layout})"),
     "camera.source.device": ("camera {number}", "máy quay {number}"),
     "device.down": ("link lost, reconnecting", "mất kết nối, đang kết nối lại"),

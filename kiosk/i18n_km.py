@@ -217,6 +217,7 @@ TEXTS_KM: dict[str, str] = {
     "ស្ទួន {duplicates} អស់ពេល {timeouts} ភ្ជាប់ឡើងវិញ {reconnects} កំហុសឌីស {faults} ស៊ុមចាស់ដែលបានបដិសេធ {refused} "
     "មិនបានផ្ទៀងផ្ទាត់ {unauthenticated}",
     "device.up": "កម្មវិធីបង្កប់ {firmware}",
+    "device.port.simulated": "ក្លែងធ្វើនៅលើម៉ាស៊ីននេះ",
     "camera.source.synthetic": "តុសិប្បនិម្មិត ({layout})",
     "camera.source.device": "កាមេរ៉ា {number}",
     "device.down": "ដាច់ការតភ្ជាប់ កំពុងភ្ជាប់ឡើងវិញ",

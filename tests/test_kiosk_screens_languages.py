@@ -290,6 +290,7 @@ def _check(result: dict[str, Any]) -> None:
                 ("km", "ប្រយ័ត្ន: ឌីស", "បានលុប 20", "រូបភស្តុតាងរក្សាទុកសម្រាប់ជម្លោះ ដោយ S7")):
             shown = table_lines[("supervisor", language)]
             assert flag in shown and pruned in shown and held in shown, (language, shown)
+            assert "dealer-assist-sim" not in shown, "a device named by its pseudo-terminal's path"  # by what it is
     if "table-closed" in names:  # SAVE while a round is open: refused in the screen's language
         from kiosk.i18n import Catalogue
 
