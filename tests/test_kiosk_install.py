@@ -170,11 +170,11 @@ def test_notify_reaches_a_socket_by_path_and_in_the_abstract_namespace(tmp_path:
 
 def freeze_the_screen(app: Any) -> Iterator[float]:
     """Runs inside the kiosk: let it ping, then block its main loop as a hung screen would, then stop."""
-    yield 2.5
+    yield 1.5
     service_notify.notify("X-TEST=frozen")
     import time
 
-    time.sleep(3)  # the main loop is stuck here: nothing else on it runs
+    time.sleep(2)  # the main loop is stuck here: nothing else on it runs
     service_notify.notify("X-TEST=thawed")
     yield 0.3
     app.stop()
