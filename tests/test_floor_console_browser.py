@@ -316,11 +316,10 @@ def test_an_alert_is_acknowledged_with_a_note_that_the_alert_history_keeps(site:
     WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
         lambda d: d.find_element(By.CSS_SELECTOR, called).get_attribute("data-priority") == "high")
     screenshot(browser, tmp_path, "pit-alerts")
-    browser.execute_script("window.stop();")  # hold the live updates while typing the note
-    WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, called + " input[name=note]").send_keys("went to T1: dealer "
-                                                                                          "needed change") or True)
-    browser.find_element(By.CSS_SELECTOR, called + " button").click()
+    # the note typed and the form sent in one go: a live update may redraw the card between two driver calls
+    browser.execute_script("const alert = document.querySelector(arguments[0]); "
+                           "alert.querySelector('input[name=note]').value = arguments[1]; "
+                           "alert.querySelector('button').click();", called, "went to T1: dealer needed change")
     WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
         lambda d: not d.find_elements(By.CSS_SELECTOR, called))
     by_id(browser, "nav-alerts").click()
