@@ -103,6 +103,11 @@ def test_dry_run_prints_every_file_and_writes_nothing_and_bad_input_is_named(
     assert "panel: no rule written: no --panel-serial given and it was never paired here" in done.stdout
     assert not root.exists()
 
+    # without --root or --dry-run it changes nothing unless told --yes (the bad user name stops it in any case)
+    live = subprocess.run([*dealer_assist, "kiosk", "install", "--user", "Not A User"], capture_output=True,
+                          text=True, env=cli_env, cwd=REPO, timeout=60)
+    assert live.returncode == 2 and "add --yes on the kiosk PC itself" in live.stderr
+
     bad = install(dealer_assist, cli_env, root, "--shaker-serial", 'x" RUN+="/bin/sh')
     assert bad.returncode == 2 and "--shaker-serial" in bad.stderr and "ID_SERIAL_SHORT" in bad.stderr
     assert not root.exists()

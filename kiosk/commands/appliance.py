@@ -56,6 +56,9 @@ def _register_install(actions: Any) -> None:
     parser.add_argument("--watchdog", type=int, default=d.watchdog_s, metavar="SECONDS",
                         help=f"restart a screen that stops answering for this long ({d.watchdog_s})")
     parser.add_argument("--tty", type=int, default=d.tty, help=f"the virtual console the screen takes ({d.tty})")
+    parser.add_argument("--yes", action="store_true",
+                        help="make THIS PC a kiosk (needed without --root or --dry-run: it adds a user, a service "
+                        "that takes over the screen, udev rules and a kernel option)")
     parser.set_defaults(func=install_command)
 
 
@@ -114,6 +117,10 @@ def install_command(args: argparse.Namespace) -> int:
     settings = InstallSettings(user=args.user, data=args.data, keys=args.keys, anchors=args.anchors,
                                prefix=args.prefix, watchdog_s=args.watchdog, tty=args.tty,
                                usb_serials={k: v for k, v in serials.items() if v})
+    if root is None and not args.dry_run and not args.yes:
+        raise InputError("kiosk install makes this PC a kiosk (a service user, a service that takes over the screen "
+                         "at boot, udev rules, consoleblank=0): add --yes on the kiosk PC itself, or see what it "
+                         "writes with --dry-run, or write it under a folder with --root DIR")
     install.refuse_problems(settings)
     if root is None and not args.dry_run and os.geteuid() != 0:
         raise InputError("kiosk install changes the system: run it as root (sudo), or give --root DIR to write "
