@@ -25,6 +25,9 @@ from journal.events import DeviceDown, DeviceUp, Note, SupervisorSignedIn, Super
 from journal.simulate import GAMES, play_round
 
 CALL_TEXT = "the dealer called the supervisor"
+CALL_RATE, CAMERA_GLITCH_RATE, VOID_RATE = 0.02, 0.01, 0.01
+"""How often, per round, a demo table's dealer calls the supervisor, its camera drops out a moment, a round is
+voided: rare, as on a casino's floor, so that the pit shows what needs a supervisor rather than a wall of alerts."""
 DEMO_ACCOUNT = "demo"
 
 
@@ -78,14 +81,14 @@ class AutoKiosk(threading.Thread):
         try:
             while not self.stop_event.is_set():
                 roll = self.rng.random()
-                if roll < 0.08:
+                if roll < CALL_RATE:
                     paced.append(Note(text=CALL_TEXT, by="dealer"))
                     paced.append(SupervisorSignedIn("S-1")) if self.rng.random() < 0.5 else None
                     paced.append(SupervisorSignedOut("S-1")) if self.rng.random() < 0.5 else None
-                elif roll < 0.11:
+                elif roll < CALL_RATE + CAMERA_GLITCH_RATE:
                     paced.append(DeviceDown("camera", "no frame for 5 s"))
                     paced.append(DeviceUp("camera", "/dev/demo-camera"))
-                play_round(paced, game, self.rng, void=self.rng.random() < 0.07)  # type: ignore[arg-type]
+                play_round(paced, game, self.rng, void=self.rng.random() < VOID_RATE)  # type: ignore[arg-type]
                 if self.rng.random() < 0.2:
                     game = self.rng.choice(GAMES)
         except _Stopped:
