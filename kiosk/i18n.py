@@ -277,6 +277,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sup.frame_hold": ("KEEP FOR A DISPUTE", "GIỮ LẠI (TRANH CHẤP)"),
     "sup.frame_held": ("KEPT FOR A DISPUTE", "ĐÃ GIỮ (TRANH CHẤP)"),
     "sup.frame_close": ("CLOSE", "ĐÓNG"),
+    "sup.frame_zoom_in": ("ZOOM +", "PHÓNG TO +"),
+    "sup.frame_zoom_out": ("ZOOM −", "THU NHỎ −"),
     "sup.held": ("Frames {reason}, by {by}", "Ảnh bằng chứng {reason}, bởi {by}"),
     "sup.frame_title": (
         "{caption}: the camera frame of {count} readings, as kept",

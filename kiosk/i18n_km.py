@@ -201,6 +201,8 @@ TEXTS_KM: dict[str, str] = {
     "sup.frame_hold": "រក្សាទុកសម្រាប់ជម្លោះ",
     "sup.frame_held": "បានរក្សាទុកសម្រាប់ជម្លោះ",
     "sup.frame_close": "បិទ",
+    "sup.frame_zoom_in": "ពង្រីក +",
+    "sup.frame_zoom_out": "បង្រួម −",
     "sup.held": "រូបភស្តុតាង{reason} ដោយ {by}",
     "sup.frame_title": "{caption}៖ រូបកាមេរ៉ានៃការអាន {count} ដង ដូចបានរក្សាទុក",
     "sup.verify": "ពិនិត្យកំណត់ហេតុ",

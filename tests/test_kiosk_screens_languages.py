@@ -191,6 +191,20 @@ def drive_every_screen(app: Any, games: bool = True) -> Iterator[float]:
         yield from _sign_in(p, sup, "supervisor")
         sup.verify_button.trigger_action(0)
         yield from _look(p, "supervisor")
+        if games:  # the recall's road, and a frame zoomed into
+            p.result.setdefault("road", {})[language] = [tile.text for tile in sup.road.tiles]
+            frames = sup.recall_frames
+            frames.enlarge(next(thumb for thumb in frames.thumbs if thumb.image is not None))
+            dialog = frames.dialog
+            yield 0.2  # laid out
+            dialog.zoom_in.trigger_action(0)
+            dialog.zoom_in.trigger_action(0)
+            yield from _look(p, "frame-zoomed")
+            zoomed = dialog.zoomed.scale
+            for _ in range(3):
+                dialog.zoom_out.trigger_action(0)
+            p.result.setdefault("zoom", {})[language] = [round(zoomed, 2), round(dialog.zoomed.scale, 2)]
+            dialog.close_button.trigger_action(0)
         app.nav_buttons["setup"].trigger_action(0)
         if games:  # a round is open: SAVE is refused, and says why in the screen's language
             setup = app.screens["setup"]
@@ -302,6 +316,9 @@ def _check(result: dict[str, Any]) -> None:
             from kiosk.i18n import Catalogue
 
             assert Catalogue(screen["language"]).text("button.ok") in screen["texts"], screen["texts"]
+    if "zoom" in result:  # ZOOM + twice, then ZOOM − back to the whole frame; the road shows the open round
+        assert result["zoom"] == {language: [2.25, 1.0] for language in ("en", "vi", "km")}
+        assert result["road"]["en"] == ["#1\nOPEN"] and result["road"]["km"] == ["#1\nកំពុងបើក"]
     if "card_taps" in result:  # a seat's 50 px cards take taps over 72 px, a shared strip going to the nearer card
         assert all(result["card_taps"].values()), result["card_taps"]
     for screen in result["screens"]:

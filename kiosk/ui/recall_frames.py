@@ -1,6 +1,7 @@
 """The supervisor's recall, with its evidence: for each recalled round a thumbnail of the camera frame the house
-reading and the seats reading were made from. A tap opens the frame full size with the read boxes drawn, and a
-button to keep that round's frames whatever the retention settings say (a dispute)."""
+reading and the seats reading were made from. A tap opens the frame full size with the read boxes drawn, to zoom into
+(ZOOM + and −, or two fingers; a finger moves it), and a button to keep that round's frames whatever the retention
+settings say (a dispute)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kivy.graphics.texture import Texture
+from kivy.graphics.transformation import Matrix
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
+from kivy.uix.scatter import Scatter
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.stencilview import StencilView
 
 from journal.evidence_export import RoundFrame, decode, draw_readings, round_frames
 from journal.retention import evidence_index
@@ -23,6 +27,8 @@ from kiosk.ui.dialogs import Dialog
 from kiosk.ui.widgets import BigButton, TextLabel, paint_background
 
 THUMB_WIDTH = 240
+ZOOM_STEP = 1.5
+ZOOM_MOST = 6.0
 
 
 @dataclass(frozen=True)
@@ -148,8 +154,14 @@ class FrameDialog(Dialog):
         super().__init__(scale, t("sup.frame_title", caption=thumb.caption.text, count=readings))
         self.title_label.font_size = scale.font(22)
         self.picture = Image(texture=texture_of(drawn), fit_mode="contain")
-        paint_background(self.picture, theme.BACKGROUND)
-        self.box.add_widget(self.picture)
+        # the picture in a window of its own, zoomed and moved inside it (never over the buttons)
+        self.view = StencilView()
+        paint_background(self.view, theme.BACKGROUND)
+        self.zoomed = Scatter(do_rotation=False, scale_min=1.0, scale_max=ZOOM_MOST, auto_bring_to_front=False)
+        self.zoomed.add_widget(self.picture)
+        self.view.add_widget(self.zoomed)
+        self.view.bind(size=self._fit, pos=self._fit)
+        self.box.add_widget(self.view)
         self.box.add_widget(TextLabel(text=f"SHA-256 {recalled.frame.digest}", font_size=scale.font(15),
                                       color=theme.TEXT_DIM, size_hint_y=None, height=scale.px(24)))
         row = BoxLayout(orientation="horizontal", spacing=scale.px(10), size_hint_y=None, height=scale.px(72))
@@ -165,6 +177,26 @@ class FrameDialog(Dialog):
         self.hold_button.bind(on_release=hold)
         self.close_button = BigButton("neutral", scale, font_size=scale.font(24), text=t("sup.frame_close"))
         self.close_button.bind(on_release=lambda *_: self.dismiss(animation=False))
-        row.add_widget(self.hold_button)
-        row.add_widget(self.close_button)
+        self.zoom_in = BigButton("next", scale, font_size=scale.font(24), text=t("sup.frame_zoom_in"))
+        self.zoom_in.bind(on_release=lambda *_: self.zoom(ZOOM_STEP))
+        self.zoom_out = BigButton("next", scale, font_size=scale.font(24), text=t("sup.frame_zoom_out"))
+        self.zoom_out.bind(on_release=lambda *_: self.zoom(1 / ZOOM_STEP))
+        for button in (self.zoom_in, self.zoom_out, self.hold_button, self.close_button):
+            row.add_widget(button)
         self.box.add_widget(row)
+
+    def _fit(self, *_: Any) -> None:
+        """Unzoomed, the picture fills its window; zooming starts again from there."""
+        self.zoomed.transform = Matrix()
+        self.zoomed.pos = self.view.pos
+        self.zoomed.size = self.picture.size = self.view.size
+
+    def zoom(self, factor: float) -> None:
+        """Zoom by ``factor`` about the middle of the window, between the whole picture and ZOOM_MOST times it."""
+        wanted = min(ZOOM_MOST, max(1.0, self.zoomed.scale * factor))
+        if wanted == 1.0:
+            self._fit()
+            return
+        anchor = self.zoomed.to_local(*self.view.center)
+        self.zoomed.apply_transform(Matrix().scale(wanted / self.zoomed.scale, wanted / self.zoomed.scale, 1),
+                                    anchor=anchor)

@@ -117,14 +117,21 @@ class SupervisorScreen(Screen):
         box.add_widget(row)
         self.message_label = TextLabel(font_size=scale.font(22), bold=True, size_hint_y=None, height=px(36), grow=True)
         box.add_widget(self.message_label)
+        # the recall down to the screen's foot, the devices beside it
+        body = BoxLayout(orientation="horizontal", spacing=px(10))
+        recall_box = BoxLayout(orientation="vertical", spacing=px(6))
+        body.add_widget(recall_box)
         self.recall_title = TextLabel(
             font_size=scale.font(22), bold=True, color=theme.WARN, size_hint_y=None, height=px(32), grow=True
         )
-        box.add_widget(self.recall_title)
+        recall_box.add_widget(self.recall_title)
         from kiosk.ui.recall_frames import RecallFrames
+        from kiosk.ui.recall_road import RecallRoad
 
+        self.road = RecallRoad(scale)  # the recalled rounds' results in a row, oldest first
+        recall_box.add_widget(self.road)
         self.recall_frames = RecallFrames(scale, runtime.catalogue, self.hold_evidence)
-        box.add_widget(self.recall_frames)  # the camera frames the recalled readings were made from
+        recall_box.add_widget(self.recall_frames)  # the camera frames the recalled readings were made from
         scroll = ScrollView()
         # as high as its lines, however many (the scroll shows them all): a plain label, never boxed to a height
         self.recall_text = Label(font_size=scale.font(18), size_hint_y=None, halign="left", valign="top",
@@ -132,12 +139,13 @@ class SupervisorScreen(Screen):
         self.recall_text.bind(texture_size=lambda w, s: setattr(w, "height", s[1]))
         self.recall_text.bind(width=lambda w, _: setattr(w, "text_size", (w.width, None)))
         scroll.add_widget(self.recall_text)
-        box.add_widget(scroll)
-        # measured at its natural height, so that a longer list (Khmer wraps the device lines) is drawn smaller,
-        # never cut: the camera and journal lines come last
-        self.devices_text = TextLabel(font_size=scale.font(16), size_hint_y=None, height=px(150), color=theme.TEXT_DIM)
-        box.add_widget(self.devices_text)
+        recall_box.add_widget(scroll)
+        # a column as high as the recall: a longer list (Khmer wraps the device lines) is drawn smaller, never cut
+        self.devices_text = TextLabel(font_size=scale.font(16), valign="top", size_hint_x=0.3, color=theme.TEXT_DIM)
+        body.add_widget(self.devices_text)
+        box.add_widget(body)
         self.add_widget(box)
+        self.road_rounds: list[Any] = []
 
     # ---- actions -----------------------------------------------------------------------------------------
     def ask_pin(self) -> None:
@@ -171,15 +179,18 @@ class SupervisorScreen(Screen):
         """The recall's lines, and its frames' thumbnails unless ``frames`` is False (a frame shown enlarged stays)."""
         from journal.retention import evidence_index
         from journal.review import recall
+        from kiosk.ui.recall_road import RoadRound
 
         t = self.runtime.catalogue.text
         lines = []
+        road = []
         if not self.runtime.journal_readable:
             self.recall_lines = [t("sup.verify_bad", error=self.runtime.recovery.problem or "")]
             return
         held = evidence_index(self.runtime.journal).held
         for detail in recall(self.runtime.journal, RECALL_COUNT):
             summary = detail.summary
+            road.append(RoadRound(summary.round_id, summary.outcome, summary.house_net))
             when = summary.begun_at[11:16]
             money = t("sup.house_net", net=f"{summary.house_net:+d}") if summary.house_net is not None else ""
             status = t(f"sup.status.{summary.outcome}") if _known(f"sup.status.{summary.outcome}") else summary.outcome
@@ -208,6 +219,7 @@ class SupervisorScreen(Screen):
             lines.extend(f"        {t('sup.flag')}: {self.runtime.catalogue.phrase(flag)}" for flag in detail.flags)
             lines.extend(f"        {self.runtime.catalogue.phrase(text)}" for text in detail.replayed.descriptions[-7:])
         self.recall_lines = lines
+        self.road_rounds = sorted(road, key=lambda r: r.round_id)
         if frames:
             self.recall_frames.show(self.runtime.journal, self.runtime.journal.round_ids()[-RECALL_COUNT:][::-1])
 
@@ -277,6 +289,7 @@ class SupervisorScreen(Screen):
         self.message_label.color = theme.PROMPT if first else theme.ALERT if alert else theme.GOOD
         self.recall_title.text = t("sup.recall", count=RECALL_COUNT) if unlocked else ""
         self.recall_text.text = "\n".join(self.recall_lines) if unlocked else ""
+        self.road.show(self.road_rounds if unlocked else [], self.runtime.catalogue)
         if not unlocked:
             self.recall_frames.clear()
         self.devices_text.text = (
