@@ -294,6 +294,8 @@ class Camera:
             still=StillSettings(enabled=config.camera.keep_still),
         )
         self.frames_read = 0
+        self.warm_up_s: float | None = None
+        """Seconds the shipped model took to read its warm-up frame at start (None: not yet, or another reader)."""
         self.frame_arrived_at: float | None = None
         self.encoding = FrameEncoding(config.evidence.format, config.evidence.quality)
 
@@ -301,6 +303,10 @@ class Camera:
         import vision
 
         try:
+            if self.warm_up_s is None:  # the first frame after start: the models read cards once before the table
+                from vision.warm_up import warm_up
+
+                self.warm_up_s = warm_up(vision.read)
             detections = vision.read(frame)
         except Exception as error:  # no model shipped yet, a broken model file: say so, keep the kiosk up
             self.read_error = f"card reader unavailable: {error}"
