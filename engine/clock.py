@@ -1,10 +1,8 @@
-"""The one shape of a clock, for every package that needs the time (journal, vision, hardware, kiosk, floor).
+"""The project's one clock module: the shape of a clock, the machine's clock and the clock tests move by hand.
 
-The engine never reads the time; it only names what a clock answers, here, because every package may import the
-engine and none may import another's clock. The clocks themselves live where time is read: ``journal.clock``
-(``SystemClock``, and ``ManualClock`` for tests; the kiosk and the floor's console run on it), ``vision.clock``
-(the reading path's ``SystemClock``), ``hardware.client`` (the device link's ``SystemClock``) and ``kiosk.clock``
-(a ``ManualClock`` for the kiosk's tests).
+Every package that reads the time (journal, vision, hardware, kiosk, floor) takes a ``Clock`` and runs on this
+``SystemClock``; tests pass a ``ManualClock``. They live in the engine only because every package may import the
+engine and none may import another's: the engine's rules never read the time themselves.
 
 >>> from datetime import UTC, datetime
 >>> class Stopped:
@@ -17,7 +15,8 @@ True
 
 from __future__ import annotations
 
-from datetime import datetime
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Protocol, runtime_checkable
 
 
@@ -36,3 +35,51 @@ class Clock(Protocol):
     def monotonic_ns(self) -> int:
         """The same counter in whole nanoseconds (what the journal records)."""
         ...
+
+
+class SystemClock:
+    """The real clocks of the machine."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def monotonic_ns(self) -> int:
+        return time.monotonic_ns()
+
+
+class ManualClock:
+    """A clock that moves only when told: ``advance`` moves both clocks, ``set_wall`` jumps the wall clock only.
+
+    >>> clock = ManualClock(monotonic_ns=0)
+    >>> clock.advance(1.5)
+    >>> clock.monotonic(), clock.now().isoformat()
+    (1.5, '2026-01-01T12:00:01.500000+00:00')
+    """
+
+    def __init__(self, start: datetime | None = None, monotonic_ns: int = 1_000_000_000) -> None:
+        self._wall = start or datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+        if self._wall.tzinfo is None:
+            raise ValueError("ManualClock needs a timezone-aware start time")
+        self._mono = monotonic_ns
+
+    def now(self) -> datetime:
+        return self._wall
+
+    def monotonic(self) -> float:
+        return self._mono / 1e9
+
+    def monotonic_ns(self) -> int:
+        return self._mono
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("a clock does not go back: advance by 0 seconds or more")
+        self._wall += timedelta(seconds=seconds)
+        self._mono += int(seconds * 1e9)
+
+    def set_wall(self, when: datetime) -> None:
+        """Jump the wall clock (as an NTP correction or a person would) without moving the monotonic one."""
+        self._wall = when

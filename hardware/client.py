@@ -15,13 +15,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import serial
 import serial.tools.list_ports
 
-from engine.clock import Clock
+from engine.clock import Clock, SystemClock
 from engine.errors import InputError
 from hardware import auth
 from hardware.events import DeviceEvent, DeviceFault, DeviceIdentity, DeviceKind, DeviceState, LinkCounters
@@ -39,20 +38,6 @@ from hardware.protocol import (
     encode,
     from_frame,
 )
-
-
-class SystemClock:
-    """The machine's clock, of the one shape ``engine.clock.Clock`` (hardware may import no other package's)."""
-
-    def now(self) -> datetime:
-        return datetime.now(UTC)
-
-    def monotonic(self) -> float:
-        return time.monotonic()
-
-    def monotonic_ns(self) -> int:
-        return time.monotonic_ns()
-
 
 _log = logging.getLogger(__name__)
 

@@ -105,6 +105,7 @@ def test_every_clock_the_packages_take_is_typed_with_the_engines_protocol() -> N
 def test_the_clocks_all_fit_the_one_protocol_and_the_entry_points_name_it() -> None:
     import typing
 
+    import engine.clock
     import floor.console.app
     import hardware.client
     import journal
@@ -118,6 +119,15 @@ def test_the_clocks_all_fit_the_one_protocol_and_the_entry_points_name_it() -> N
     for clock in (journal.SystemClock(), journal.ManualClock(), kiosk.clock.ManualClock(), vision.clock.SystemClock(),
                   hardware.client.SystemClock()):
         assert isinstance(clock, Clock), type(clock)
+    # one clock module: every package's SystemClock and ManualClock are engine.clock's
+    assert journal.SystemClock is vision.clock.SystemClock is hardware.client.SystemClock is engine.clock.SystemClock
+    assert journal.ManualClock is engine.clock.ManualClock and issubclass(kiosk.clock.ManualClock, journal.ManualClock)
+    written = [f"{path.relative_to(ROOT)}:{node.lineno}"
+               for package in ("engine", "vision", "hardware", "journal", "kiosk", "floor")
+               for path in (ROOT / package).rglob("*.py") if path != ROOT / "engine" / "clock.py"
+               for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ClassDef)
+               and node.name in ("SystemClock", "ManualClock") and not node.bases]
+    assert written == [], "a clock written again: take engine.clock's"
     for takes_a_clock in (journal.Journal.open, kiosk.runtime.KioskRuntime.__init__,
                           vision.sources.CaptureSource.__init__, vision.enroll.profile.save_profile,
                           hardware.client.DeviceClient.__init__, floor.console.app.Console.__init__):
