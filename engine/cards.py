@@ -181,10 +181,6 @@ def check_no_duplicates(cards: Sequence[Card]) -> None:
         seen.add(card)
 
 
-def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(card) for card in cards)
-
-
 class CardsText(str):
     """Cards named inside an engine's words: the text is their codes as a record writes them (``7H 8H``, what logs,
     the journal and JSON keep), and ``cards`` lets a screen show them as it shows every other card (``7♥ 8♥``)."""

@@ -7,7 +7,6 @@ recorded settings, deal and actions, and compared with what the dealer was shown
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 from collections import Counter
@@ -386,7 +385,3 @@ def export_entries(entries: Iterator[Entry], out: TextIO, fmt: str) -> int:
     return count
 
 
-def export_text(entries: Iterator[Entry], fmt: str) -> str:
-    buffer = io.StringIO()
-    export_entries(entries, buffer, fmt)
-    return buffer.getvalue()

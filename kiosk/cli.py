@@ -39,13 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name and (name + ".").startswith(error.name + "."):  # that part is not built yet
-                continue
-            raise
-        group = module.register(subparsers)
+        group = importlib.import_module(name).register(subparsers)
         if name == "vision.cli":
             for vision_name in VISION_COMMAND_MODULES:
                 importlib.import_module(vision_name).register(group)

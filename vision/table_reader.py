@@ -27,7 +27,7 @@ from vision.calibration import Calibration, CalibrationError, calibrate, find_ma
 from vision.clock import SystemClock
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.layout import Layout, TextDrawer, draw_layout, load_layout
-from vision.sources import FrameSource, SourceStatus, seconds
+from vision.sources import FrameSource, seconds
 from vision.stability import StabilitySettings, Stabilizer, TableEvent, TableSnapshot
 from vision.still_tiles import StillSettings, StillTiles
 from vision.zones import TableDetection, locate
@@ -319,10 +319,6 @@ class TableReader:
         """The snapshot and the frame it was read from, taken together (the reading thread may publish anew)."""
         with self._lock:
             return self._snapshot, self._seen
-
-    @property
-    def source_status(self) -> SourceStatus:
-        return self.source.status
 
     def step(self) -> TableSnapshot:
         """Read one frame and update the table; returns the new snapshot (the old one, with a problem, if no frame)."""

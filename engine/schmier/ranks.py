@@ -39,11 +39,6 @@ def next_seat(seat: int, steps: int = 1) -> int:
     return (seat + steps) % SEATS
 
 
-def left_bauer_suit(trump: Suit) -> Suit:
-    """The suit of the other jack of the trump's colour."""
-    return _SAME_COLOUR[trump]
-
-
 def right_bauer(trump: Suit) -> Card:
     return Card(Rank.JACK, trump)
 

@@ -237,14 +237,6 @@ def alert_history(conn: Any, now: datetime, limit: int = 300) -> list[PastAlert]
     return history
 
 
-def pit_version(conn: Any) -> tuple[Any, ...]:
-    """Changes whenever anything the pit shows may have changed (a cheap check before drawing it again)."""
-    row = conn.execute("SELECT (SELECT max(coalesce(last_seen_at, enrolled_at)) FROM kiosks), (SELECT count(*) "
-                       "FROM kiosks), (SELECT max(alert_id) FROM alerts), (SELECT max(cleared_at) FROM alerts)"
-                       ).fetchone()
-    return tuple(row)
-
-
 def _seconds_since(now: datetime, then: datetime | None) -> int | None:
     return None if then is None else max(0, int((now - then).total_seconds()))
 

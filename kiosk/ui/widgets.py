@@ -15,7 +15,7 @@ from kivy.uix.widget import Widget
 
 from engine.cards import Card
 from kiosk.controller.view import CardRead, DeviceHealth, Health, PlaceView
-from kiosk.i18n import Catalogue, Msg
+from kiosk.i18n import Catalogue
 from kiosk.ui import theme
 
 CARD_FONT = "DejaVuSans"
@@ -358,16 +358,6 @@ class StatusBar(BoxLayout):
                 f"[color={hex_colour}]{catalogue.text('health.' + state.value)}[/color]"
             )
         self.table.text = table_text
-
-
-def health_text(health: DeviceHealth, part: str, catalogue: Catalogue) -> str:
-    """The words the status bar shows for one part (tests read this)."""
-    state: Health = getattr(health, part)
-    return f"{catalogue.text('status.' + part)}: {catalogue.text('health.' + state.value)}"
-
-
-def msg_or_blank(catalogue: Catalogue, msg: Msg | None) -> str:
-    return catalogue.text(msg) if msg is not None else ""
 
 
 def button_row(

@@ -78,9 +78,6 @@ class ConfirmController:
                                   t.card is not None and t.card.is_joker, t.index))
         return tiles
 
-    def needs_a_look(self) -> list[Tile]:
-        return [t for t in self.tiles() if t.state != OK]
-
     def fix(self, index: int, card: Card | None) -> None:
         """The dealer says face ``index`` is ``card``; None drops the face (not a card, or a spoiled capture)."""
         face = self.draft.face(index)

@@ -9,9 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import numpy.typing as npt
-import yaml
 
-from vision.reader_classes import CLASS_INDEX, CLASS_NAMES
+from vision.reader_classes import CLASS_INDEX
 from vision.reader_crops import square_crop
 from vision.synth.faces import require_built_in_decks
 from vision.synth.scene import FRAME_SIZE, Scene, render_scene
@@ -61,12 +60,6 @@ def write_scenes(out: Path, seeds: Iterable[int], size: tuple[int, int] = FRAME_
             }) + "\n")
             records.flush()
     return out
-
-
-def write_data_yaml(path: Path, root: Path, splits: dict[str, str], names: Iterable[str] = CLASS_NAMES) -> Path:
-    data = {"path": str(root), **splits, "names": dict(enumerate(names))}
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return path
 
 
 def detector_view(scenes_dir: Path, out: Path) -> Path:
