@@ -164,10 +164,9 @@ def shift_money(conn: Any, since: datetime) -> dict[str, Money]:
     """Each table's drop, win and theoretical win since ``since`` (the shift's start): settled rounds with bets."""
     money: dict[str, Money] = {}
     for table_id, copy_rule, commission, drop, win, squares in conn.execute(
-            "SELECT r.table_id, e.payload->'settings'->>'copy_rule', e.payload->'settings'->>'commission', "
-            "sum(r.total_bet), coalesce(sum(r.house_net), 0), sum(r.total_bet::float8 * r.total_bet) FROM rounds r "
-            "JOIN events e ON e.kiosk_id = r.kiosk_id AND e.seq = r.begun_seq WHERE r.began_at >= %s AND "
-            "r.status = 'settled' AND r.total_bet > 0 GROUP BY 1, 2, 3", (since,)):
+            "SELECT table_id, copy_rule, commission, sum(total_bet), coalesce(sum(house_net), 0), "
+            "sum(total_bet::float8 * total_bet) FROM rounds WHERE began_at >= %s AND status = 'settled' AND "
+            "total_bet > 0 GROUP BY 1, 2, 3", (since,)):
         money.setdefault(table_id, Money()).add(int(drop), int(win), copy_rule, commission, float(squares))
     return money
 
@@ -663,12 +662,9 @@ def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -
     by_dealer: dict[str, ReportLine] = {}
     total = ReportLine("all")
     rows = conn.execute(
-        "WITH r AS (SELECT r.*, CASE WHEN r.game = 'baibuu' THEN e.payload->'settings' END AS settings, "
-        "lead(r.began_at) OVER (PARTITION BY r.table_id ORDER BY r.began_at, r.kiosk_id, r.round_id) AS next_at "
-        f"FROM (SELECT * FROM rounds WHERE {clause}) r "
-        "LEFT JOIN events e ON e.kiosk_id = r.kiosk_id AND e.seq = r.begun_seq) "
-        "SELECT table_id, coalesce(dealer, ''), date_trunc('hour', began_at, %s), settings->>'copy_rule', "
-        "settings->>'commission', count(*), "
+        "WITH r AS (SELECT *, lead(began_at) OVER (PARTITION BY table_id ORDER BY began_at, kiosk_id, round_id) "
+        f"AS next_at FROM rounds WHERE {clause}) "
+        "SELECT table_id, coalesce(dealer, ''), date_trunc('hour', began_at, %s), copy_rule, commission, count(*), "
         "coalesce(sum(total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "coalesce(sum(house_net) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "count(*) FILTER (WHERE status = 'voided'), sum(corrections), sum(misreads), sum(mis_sets), "

@@ -62,11 +62,9 @@ def dealer_money(conn: Any, since: datetime) -> list[tuple[str, str, Money]]:
     """Each named dealer's money since ``since``, with the table of the dealer's latest round."""
     found: dict[str, tuple[str, Money]] = {}
     for dealer, table_id, copy_rule, commission, drop, win, squares in conn.execute(
-            "SELECT r.dealer, (array_agg(r.table_id ORDER BY r.began_at DESC))[1], "
-            "e.payload->'settings'->>'copy_rule', e.payload->'settings'->>'commission', sum(r.total_bet), "
-            "coalesce(sum(r.house_net), 0), sum(r.total_bet::float8 * r.total_bet) FROM rounds r JOIN events e ON "
-            "e.kiosk_id = r.kiosk_id AND e.seq = r.begun_seq WHERE r.began_at >= %s AND r.status = 'settled' AND "
-            "r.total_bet > 0 AND coalesce(r.dealer, '') <> '' GROUP BY r.dealer, 3, 4", (since,)):
+            "SELECT dealer, (array_agg(table_id ORDER BY began_at DESC))[1], copy_rule, commission, sum(total_bet), "
+            "coalesce(sum(house_net), 0), sum(total_bet::float8 * total_bet) FROM rounds WHERE began_at >= %s AND "
+            "status = 'settled' AND total_bet > 0 AND coalesce(dealer, '') <> '' GROUP BY dealer, 3, 4", (since,)):
         _table, money = found.setdefault(dealer, (table_id, Money()))
         money.add(int(drop), int(win), copy_rule, commission, float(squares))
     return [(dealer, table, money) for dealer, (table, money) in sorted(found.items())]
