@@ -7,9 +7,13 @@ Runs the kiosk runtime headless (the same tick the Kivy app calls 20 times a sec
 The card reader is the shipped model when ``models/`` has one, else the placement reader (kiosk cost only).
 Each round the last round's cards leave the felt and the new ones arrive between two frames, as after NEXT ROUND and
 an immediate SHAKE; a card shown sure and wrong (an old card among them) fails the run (exit status 1).
+With ``--autoplay MINUTES`` it runs the demo table on autoplay (``--seed``, default 7) headless for that long, as
+``dealer-assist kiosk --autoplay`` does (the croupier deals, the shipped reader reads the rendered felt, the croupier
+fixes on the card picker what the screen shows wrong), and prints the croupier's corrections per place: how many
+rounds each place was corrected in, and how often the card there had not been read at all.
 With ``--window`` (needs a display, e.g. ``xvfb-run -a python bench/kiosk.py --window``) it also times, in the
 real Kivy window, cards placed → the card widgets on the table screen showing them.
-Usage: python bench/kiosk.py [--rounds N] [--window]
+Usage: python bench/kiosk.py [--rounds N] [--window] [--autoplay MINUTES [--seed N]]
 """
 
 from __future__ import annotations
@@ -36,7 +40,11 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--window", action="store_true")
+    parser.add_argument("--autoplay", type=float, metavar="MINUTES")
+    parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
+    if args.autoplay:
+        return autoplay_bench(args.autoplay, args.seed)
     if args.window:
         return window_bench(args.rounds)
     have_model = (Path(__file__).resolve().parent.parent / "models" / "reader.json").exists()
@@ -171,6 +179,47 @@ def settle_reads(runtime, wait, zones, truth, reading) -> None:  # type: ignore[
             for index, card in enumerate(truth[zone]):
                 controller.command("correct", zone=zone, index=index, card=card)
             reading["corrected"] += 1
+
+
+def autoplay_bench(minutes: float, seed: int) -> int:
+    """The Bài Bửu demo on autoplay, headless, ticked as the window does; the croupier's fixes counted per place."""
+    from collections import Counter, defaultdict
+
+    from kiosk.demo import demo_supervisor
+
+    config, _ = demo_supervisor(load_config(None))
+    runtime = KioskRuntime(config, Path(tempfile.mkdtemp()), autoplay=True, demo_seed=seed)
+    controller = runtime.dice_table
+    fixed_in: dict[str, set[int]] = defaultdict(set)
+    unread: Counter[str] = Counter()
+    command = controller.command
+
+    def counted(name: str, **values):  # type: ignore[no-untyped-def]
+        if name == "correct":
+            zone = values["zone"]
+            fixed_in[zone].add(controller.round_id)
+            if values["index"] >= len(controller.places.cards(zone)):
+                unread[zone] += 1  # the card the croupier adds was not read there at all
+        return command(name, **values)
+
+    controller.command = counted  # type: ignore[method-assign]
+    closed: set[int] = set()
+    deadline = time.monotonic() + minutes * 60
+    try:
+        while time.monotonic() < deadline:
+            runtime.tick()
+            if controller.phase is Phase.CLOSED and controller.round_id is not None:
+                closed.add(controller.round_id)
+            time.sleep(TICK_S)
+    finally:
+        runtime.close()
+    rounds = len(closed)
+    print(f"autoplay --seed {seed}, {minutes:g} min headless, shipped reader: {rounds} rounds settled")
+    places = ["house.high", "house.low", *(f"seat{s}.{p}" for s in range(2, 8) for p in ("high", "low"))]
+    for place in places:
+        print(f"  {place:<11} corrected in {len(fixed_in[place] & closed):3d} of {rounds} rounds "
+              f"({unread[place]} fixes of a card not read at all)")
+    return 0
 
 
 def window_bench(rounds: int) -> int:

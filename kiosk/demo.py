@@ -23,6 +23,12 @@ from kiosk.controller.view import CardRead
 
 DEAL_DELAY_S = 1.0
 CHECK_DELAY_S = 2.0  # autoplay: how long a card marked unsure (or a gap in a place) shows before the croupier fixes it
+LOOKS_BEFORE_FIX = 4
+"""Frames the camera must have taken of the felt as it lies now before the croupier judges the screen's reading: the
+stabiliser places a card after 3 frames in a row, and the first may have been rendered just before the cards were
+laid. Judged on the clock alone, a slow reader (about 1.8 s a frame on a busy 2-core PC) had not yet read the first
+place the croupier looked at (seat 2's high hand) when its 2 s ran out, and the croupier 'fixed' a card in most
+rounds that the camera would have read."""
 AUTOPLAY_DELAYS_S = {
     Phase.READY: 2.0,
     Phase.HOUSE: 2.5,
@@ -144,6 +150,9 @@ class DemoCroupier:
         seats = [place for seat in view.seats if seat.in_play for place in (seat.high, seat.low)]
         places = [view.house_high, view.house_low, *seats]
         laid = self.table.placed
+        if self.table.frames_since_change < LOOKS_BEFORE_FIX:
+            self._doubt_since = None  # the camera has not had its look at the cards just laid
+            return
         for place in places:
             if place is None or place.zone not in laid:
                 continue

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.cards import Card
+from kiosk.demo import LOOKS_BEFORE_FIX, _fix_for
 
 STEP_DELAY_S = 0.8
 """How long the croupier waits between two actions (and after a screen change) before the next."""
@@ -163,7 +164,6 @@ class CardCroupier:
     def _fix(self, now: float, cards: list[Card]) -> bool:
         """Whether the centre as the screen shows it is not yet the play laid: then, after a look, one fix on the
         card picker (the slot marked unsure or read wrong, or a card the camera missed)."""
-        from kiosk.demo import _fix_for
 
         view = self.controller.view()
         reads = view.centre.cards if view.centre is not None else ()
@@ -171,7 +171,9 @@ class CardCroupier:
         if fix is None:
             self.doubt_since = None
             return False
-        if self.doubt_since is None:
+        if self.table.frames_since_change < LOOKS_BEFORE_FIX:
+            self.doubt_since = None  # the camera has not yet had its look at the cards just laid
+        elif self.doubt_since is None:
             self.doubt_since = now
         elif now - self.doubt_since >= FIX_DELAY_S:
             index, card = fix
@@ -195,6 +197,9 @@ class CardCroupier:
                 return
             have = [read.card for read in place.cards]
             unread = on_felt and sorted(have, key=str) != sorted(wanted, key=str)
+            if unread and self.table.frames_since_change < LOOKS_BEFORE_FIX:
+                self.doubt_since = None  # the camera has not yet had its look at the cards just laid
+                return
             if unread and (self.doubt_since is None or self.now() - self.doubt_since < FIX_DELAY_S):
                 self.doubt_since = self.doubt_since or self.now()  # the camera gets a look before any fix
                 return

@@ -9,7 +9,7 @@ from journal import Journal, JournalReader
 from kiosk.clock import ManualClock
 from kiosk.controller.baibuu import BaiBuuController
 from kiosk.controller.view import CardRead
-from kiosk.demo import DemoCroupier
+from kiosk.demo import LOOKS_BEFORE_FIX, DemoCroupier
 from vision.sources import SyntheticTableSource
 
 
@@ -68,6 +68,12 @@ def test_autoplay_fixes_what_the_screen_marks_unsure_and_the_fix_is_journaled(tm
     # The camera: the high place's first card read unsure, the low place's second card not seen at all.
     controller.on_table({"house.high": (CardRead(high[0], 0.4, frozenset({"low_confidence"})), CardRead(high[1])),
                          "house.low": (CardRead(low[0]),)})
+    croupier.tick()
+    clock.advance(2.5)
+    croupier.tick()
+    assert controller.view().house_high.cards[0].doubtful  # nothing judged before the camera took its frames
+    for _ in range(LOOKS_BEFORE_FIX):
+        table.read()
     croupier.tick()
     assert controller.view().house_way is None  # nothing fixed before the dealer had a look
     clock.advance(2.5)

@@ -422,6 +422,7 @@ class SyntheticTableSource(_StatusMixin):
         self._faces: Mapping[Card, Frame] | None = faces  # a deck of one's own (default: the deck named, or the first)
         self._noise_fields: list[npt.NDArray[np.int16]] = []
         self._version = 0  # bumped by every change of what lies on the table
+        self._changed_at_frame = 0  # the frame number when what lies on the table last changed
         self._rendered: tuple[int, Frame] | None = None
         self.homography = camera_homography(self.layout, size, tilt=tilt, turn_deg=turn_deg)
         self._background = self._render_background()
@@ -454,18 +455,29 @@ class SyntheticTableSource(_StatusMixin):
                         where = elsewhere.get(card, zone)
                         raise InputError(f"{card} already lies in {where}: one deck holds each card once")
             self._zones[zone] = tuple(self._lay_out(wanted.name, parsed))
-            self._version += 1
+            self._changed()
 
     def clear(self, zone: str) -> None:
         self.layout.zone(zone)
         with self._lock:
             if self._zones.pop(zone, None) is not None:
-                self._version += 1
+                self._changed()
 
     def clear_all(self) -> None:
         with self._lock:
             self._zones.clear()
-            self._version += 1
+            self._changed()
+
+    def _changed(self) -> None:
+        self._version += 1
+        self._changed_at_frame = self._frame_number
+
+    @property
+    def frames_since_change(self) -> int:
+        """Frames the camera has taken since what lies on the table last changed (the first of them may have been
+        rendered just before the change): a simulated croupier judges the screen's reading only after a few."""
+        with self._lock:
+            return self._frame_number - self._changed_at_frame
 
     @property
     def placed(self) -> dict[str, tuple[Card, ...]]:
@@ -605,9 +617,11 @@ class SyntheticTableSource(_StatusMixin):
         if self._status.state == "closed":
             return None
         frame = self.render()
-        self._frame_number += 1
+        with self._lock:
+            self._frame_number += 1
+            number = self._frame_number
         if self.noise > 0:
-            noisy = frame.astype(np.int16) + self._noise_field(self._frame_number)
+            noisy = frame.astype(np.int16) + self._noise_field(number)
             frame = np.clip(noisy, 0, 255).astype(np.uint8)
         return frame
 
