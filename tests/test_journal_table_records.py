@@ -80,3 +80,39 @@ def test_a_schmier_table_record_in_the_journal_says_teams_from_one(
     assert "hand scored: team 1 +0, team 2 +4, team 3 +2" in out
     assert "#7 seat 2 discards 2 face down" in out
     assert "team 0" not in out and "seat 0" not in out
+
+
+def test_logs_export_text_counts_seats_from_one_and_is_the_text_the_chain_covers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``logs export``'s text (each event's descriptions, payment reasons and result lines, in its payload column)
+    names seats and teams as the table numbers them, and is the journal's own hashed text, not re-worded."""
+    import csv
+    import io
+    import re
+
+    hands = {"samloc": samloc.TableState.from_json(json.loads(json.dumps(bao1_broken_record()))),
+             "schmier": schmier.TableState.from_json(made_record())}
+    for game, hand in hands.items():
+        folder = tmp_path / game
+        folder.mkdir()
+        journal_table_hand(folder, game, hand)
+        assert main(["logs", "export", "--db", str(folder / "j.sqlite3"), "--key", str(folder / "k.key")]) == 0
+        rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+        with JournalReader.open(folder / "j.sqlite3", folder / "k.key") as reader:
+            hashed = {entry.seq: entry.payload for entry in reader.entries()}
+            assert reader.verify().ok
+        texts: list[str] = []
+        for row in rows:
+            payload = json.loads(row["payload"])
+            assert payload == hashed[int(row["seq"])]
+            texts += strings_in(payload)
+        numbers = [int(n) for text in texts for n in re.findall(r"\b(?:seat|team) (\d+)", text)]
+        assert numbers and min(numbers) == 1, (game, sorted(set(numbers)))
+
+
+def strings_in(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in strings_in(item)]
