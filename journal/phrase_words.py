@@ -750,9 +750,11 @@ PHRASES_KM: dict[str, str] = {
     "schmier.table.too_many": "កៅអី {seat} អាចបោះ 0 ដល់ {most} សន្លឹក មិនមែន {count}",
     "schmier.violation.revoke": (
         "កៅអី {seat} ចេញ {card} ក្នុងល្បិច {trick} ពេលកាន់ {held} (ចេញនៅល្បិច {later})៖ "
-        "ត្រូវតែចេញតាមឈុត {suit}"
+        "ត្រូវតែចេញតាមឈុត{suit}"
     ),
     "schmier.violation.trump_discarded": "គ្មាននរណាចេញ {card} ដែលជាសន្លឹកឈុតមេ ដែលគ្មាននរណាអាចបោះបាន៖ វាត្រូវបានបោះចោល",
+    # Trump is ឈុតមេ in every Khmer text (the glossary's rule sheet writes "ឈុត Trump"; no English on a Khmer
+    # screen, issue 60): "follow trump" reads ...ចេញតាមឈុតមេ, "follow hearts" ...ចេញតាមឈុតកឺ.
     "schmier.word.trump": "មេ",
     "logs.zone.house_high": "ផ្ទះ កាតខ្ពស់",
     "logs.zone.house_low": "ផ្ទះ កាតទាប",

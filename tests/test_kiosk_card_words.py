@@ -148,3 +148,22 @@ def test_schmiers_refusals_are_worded_in_the_dealers_language() -> None:
         for refusal in refusals:
             shown = Catalogue(language).phrase(refusal)
             assert shown != str(refusal) and not english_words(shown), (language, shown)
+
+
+def test_trump_is_one_khmer_word_in_every_text_that_names_it() -> None:
+    """Schmier's trump is ឈុតមេ on every Khmer screen and in every Khmer phrase (set-up, prompts, log lines, refusals,
+    the revoke held for a supervisor), never the rule sheet's English "Trump" nor a split ឈុត មេ."""
+    from engine.phrases import TEMPLATES
+    from engine.schmier.table_hand import TRUMP_WORD, V_REVOKE
+    from kiosk.i18n import TEXTS
+    from kiosk.i18n_km import PHRASES_KM, TEXTS_KM
+
+    english = {**{key: texts[0] for key, texts in TEXTS.items()}, **TEMPLATES}
+    khmer = {**TEXTS_KM, **PHRASES_KM}
+    naming = {key for key, text in english.items() if re.search(r"\btrumps?\b", text, re.I)}
+    assert naming & set(TEXTS) and naming & set(TEMPLATES)
+    for key in naming - {TRUMP_WORD.key, V_REVOKE.key}:
+        assert "ឈុតមេ" in khmer[key], (key, khmer[key])
+    assert not [text for text in khmer.values() if "Trump" in text or "ឈុត មេ" in text]
+    revoke = V_REVOKE(seat=1, card="5♦", trick=1, held="4♥", later=2, suit=TRUMP_WORD())
+    assert "ចេញតាមឈុតមេ" in Catalogue("km").phrase(revoke)

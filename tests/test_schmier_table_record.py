@@ -235,6 +235,6 @@ def test_the_replay_command_holds_a_revoke_with_exit_status_3(
     assert "VIOLATION (revoke): seat 5 played 5♦ to trick 1 while holding 4♥ (he played it in trick 2): he had to " \
            "follow trump" in lines
     km = run("--language", "km")
-    assert km.returncode == 3 and "ត្រូវតែចេញតាមឈុត មេ" in km.stdout
+    assert km.returncode == 3 and "ត្រូវតែចេញតាមឈុតមេ" in km.stdout
     path.write_text(json.dumps(made_record()), encoding="utf-8")
     assert run("--json").returncode == 0
