@@ -652,36 +652,45 @@ def zone_name(zone: tzinfo) -> str:
 
 
 def report(conn: Any, where: RoundQuery, shifts: Sequence[int], now: datetime) -> Report:
-    """Per table, shift and dealer, summed by PostgreSQL per table, dealer, local hour and Bài Bửu rule (a shift
-    begins on a whole hour of the casino's zone, so each local hour's rounds belong to one shift). Drop and win
-    count only settled rounds with bets; each round's open time runs to the next round of its table."""
+    """Per table, shift and dealer, summed by PostgreSQL in one pass (grouping sets: each line per Bài Bửu rule, for
+    its theoretical hold). A round belongs to the shift that began last, in the casino's local hours, before it.
+    Drop and win count only settled rounds with bets; each round's open time runs to its table's next round."""
     clause, args = where.where()
     zone = where.zone
+    starts = sorted(set(shifts))
     by_table: dict[str, ReportLine] = {}
     by_shift: dict[datetime, ReportLine] = {}
     by_dealer: dict[str, ReportLine] = {}
     total = ReportLine("all")
     rows = conn.execute(
         "WITH r AS (SELECT *, lead(began_at) OVER (PARTITION BY table_id ORDER BY began_at, kiosk_id, round_id) "
-        f"AS next_at FROM rounds WHERE {clause}) "
-        "SELECT table_id, coalesce(dealer, ''), date_trunc('hour', began_at, %s), copy_rule, commission, count(*), "
-        "coalesce(sum(total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
+        f"AS next_at, began_at AT TIME ZONE %s AS local FROM rounds WHERE {clause}), "
+        "s AS (SELECT *, coalesce(date_trunc('day', local) + make_interval(hours => (SELECT max(h) FROM "
+        "unnest(%s::int[]) h WHERE h <= extract(hour FROM local))), date_trunc('day', local) - interval '1 day' + "
+        "make_interval(hours => %s)) AS shift_local, coalesce(dealer, '') AS dealt_by FROM r) "
+        "SELECT grouping(table_id), grouping(shift_local), table_id, shift_local, dealt_by, copy_rule, commission, "
+        "count(*), coalesce(sum(total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "coalesce(sum(house_net) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "count(*) FILTER (WHERE status = 'voided'), sum(corrections), sum(misreads), sum(mis_sets), "
         "coalesce(sum(total_bet::float8 * total_bet) FILTER (WHERE status = 'settled' AND total_bet > 0), 0), "
         "sum(extract(epoch FROM CASE WHEN next_at - began_at <= %s THEN next_at - began_at "
-        "ELSE coalesce(ended_at, began_at) - began_at END)) "
-        "FROM r GROUP BY 1, 2, 3, 4, 5", [*args, zone_name(zone), OPEN_GAP]).fetchall()
-    for table_id, dealer, hour, copy_rule, commission, *counts, squares, open_s in rows:
+        "ELSE coalesce(ended_at, began_at) - began_at END)) FROM s "
+        "GROUP BY GROUPING SETS ((table_id, copy_rule, commission), (shift_local, copy_rule, commission), "
+        "(dealt_by, copy_rule, commission))",
+        [zone_name(zone), *args, starts, starts[-1], OPEN_GAP]).fetchall()
+    for no_table, no_shift, table_id, shift_local, dealer, copy_rule, commission, *counts, squares, open_s in rows:
         values = (*(int(c) for c in counts), float(open_s or 0), copy_rule, commission, float(squares))
-        start, end = shift_of(hour.astimezone(zone), shifts)
-        line = by_shift.get(start)
-        if line is None:
-            line = by_shift[start] = ReportLine(shift_label(start, end), shift=(start, end))
-        line.add(*values)
-        by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
-        by_dealer.setdefault(dealer, ReportLine(dealer or "—")).add(*values)
-        total.add(*values)
+        if not no_table:
+            by_table.setdefault(table_id, ReportLine(table_id)).add(*values)
+            total.add(*values)
+        elif not no_shift:
+            begins, ends = shift_of(shift_local.replace(tzinfo=zone), starts)
+            line = by_shift.get(begins)
+            if line is None:
+                line = by_shift[begins] = ReportLine(shift_label(begins, ends), shift=(begins, ends))
+            line.add(*values)
+        else:
+            by_dealer.setdefault(dealer, ReportLine(dealer or "—")).add(*values)
     return Report([by_table[k] for k in sorted(by_table)], [by_shift[k] for k in sorted(by_shift)],
                   [by_dealer[k] for k in sorted(by_dealer)], total)
 
