@@ -564,6 +564,8 @@ def test_money_per_table_theoretical_hold_from_its_settings_and_the_pit_cards_th
     assert row[11] == "80.0"  # 8 rounds over 6 open minutes: the hour the table stood closed does not count
     assert 'id="by-dealer"' in page and 'id="sign-off"' in page and "@media print" in web.get(
         "/static/console.css").text
+    period = web.get("/reports?table=TM1&since=2026-12-04&until=2026-12-05").text
+    assert "Rounds from 12/4/2026 to 12/5/2026 · Table TM1 · printed" in period
     row = re.search(r"<tr><td>TM2</td>" + cells * 5, web.get("/reports?table=TM2").text)
     assert row is not None and (row[1], row[2], row[4], row[5]) == ("8", "0", "—", "—")
 
@@ -608,10 +610,20 @@ def test_game_protection_alerts_by_priority_acknowledged_with_a_note_and_kept_in
         play_round(journal, "baibuu", rng, incidents=False)
         journal.clock.advance(60)  # type: ignore[attr-defined]
     journal.close()
-    with psycopg.connect(dsn) as conn:
-        login = add_kiosk(conn, "K-P1", "TP1", chain_key=load_key(folder / "j.key", create=False))
-    Shipper(folder / "j.sqlite3", floor_server.dsn(str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"]),
-                                                   login.role, login.password)).ship_pending()
+    voiding = tmp_path / "K-P2"  # another table's dealer voids every round: 21 of 21, far above the floor's norm
+    voiding.mkdir(mode=0o700)
+    other = Journal.open(voiding / "j.sqlite3", voiding / "j.key", kiosk_id="K-P2", table_id="TP2",
+                         clock=ManualClock(datetime(2026, 12, 4, 9, 0, tzinfo=UTC)))
+    other.recover()
+    other.append(DealerSignedIn("D-9"))
+    for _ in range(21):
+        play_round(other, "baibuu", rng, void=True, incidents=False)
+    other.close()
+    dbname = str(psycopg.conninfo.conninfo_to_dict(dsn)["dbname"])
+    for kiosk_id, table_id, where in (("K-P1", "TP1", folder), ("K-P2", "TP2", voiding)):
+        with psycopg.connect(dsn) as conn:
+            login = add_kiosk(conn, kiosk_id, table_id, chain_key=load_key(where / "j.key", create=False))
+        Shipper(where / "j.sqlite3", floor_server.dsn(dbname, login.role, login.password)).ship_pending()
     with psycopg.connect(dsn) as conn:
         played = conn.execute("SELECT total_bet, house_net, nets, dealer FROM rounds WHERE kiosk_id = 'K-P1' "
                               "ORDER BY round_id").fetchall()
@@ -640,6 +652,12 @@ def test_game_protection_alerts_by_priority_acknowledged_with_a_note_and_kept_in
     assert found[:2] == [("hold_drift", "high"), ("dealer_drift", "high")] and ("winning_run", "medium") in found
     assert f"HOLD {sd} SD FROM THEORY" in card and f"DEALER D-7: HOLD {sd} SD FROM THEORY" in card
     assert f"WON {longest} ROUNDS IN A ROW" in card
+    with psycopg.connect(dsn) as conn:
+        week, voids = conn.execute("SELECT count(*), count(*) FILTER (WHERE status = 'voided') FROM rounds WHERE "
+                                   "began_at >= '2026-11-27 12:00+00' AND began_at < '2026-12-04 12:00+00'").fetchone()
+    other_card = page[page.index('id="table-K-P2"'):page.index("</article>", page.index('id="table-K-P2"'))]
+    assert 'data-alert="dealer_rates" data-priority="low"' in other_card
+    assert f"DEALER D-9: voids 1.00 A ROUND (FLOOR {voids / week:.2f})" in other_card
     alert = re.search(r'name="alert" value="(\d+)">\s*<input type="hidden" name="source" value="protection">', card)
     assert alert is not None
     refused = web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert[1], "source": "protection"})

@@ -4,7 +4,7 @@ casino's time zone, always naming that zone."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_skeleton
@@ -62,8 +62,11 @@ class Formats:
         """The casino's zone as it stood at ``moment`` (UTC+07)."""
         return zone_label(self.local(moment))
 
-    def date(self, moment: datetime | str) -> str:
-        return str(format_skeleton("yMd", self.local(moment), locale=self.language))
+    def date(self, moment: datetime | date | str) -> str:
+        """The day, as the language writes it; a calendar day (a filter's) as it is, a moment in the casino's zone."""
+        day = moment if isinstance(moment, date) and not isinstance(moment, datetime) else self.local(moment)
+        return str(format_skeleton("yMd", datetime.combine(day, datetime.min.time()) if not isinstance(
+            day, datetime) else day, locale=self.language))
 
     def time(self, moment: datetime | str, zone: bool = True) -> str:
         local = self.local(moment)
