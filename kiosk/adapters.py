@@ -341,7 +341,8 @@ class Camera:
             health, detail = Health.OK, f"{self.source.name if hasattr(self.source, 'name') else 'camera'}"
             words = source_words(detail)
         reads = {
-            name: tuple(CardRead(c.card, c.confidence, _flags(c.flags, zone.flags)) for c in zone.cards)
+            name: tuple(CardRead(c.card, c.confidence, _flags(c.flags, zone.flags), alternatives=c.alternatives)
+                        for c in zone.cards)
             for name, zone in snapshot.zones.items()
             if zone.cards
         }

@@ -214,6 +214,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "picker.title": ("Which card is it?", "Lá nào?"),
     "picker.read": ("The camera read {card}: which card is it?", "Máy quay đọc {card}: lá nào?"),
     "picker.place": ("{place}, card {n}", "{place}, lá {n}"),
+    "picker.guesses": ("Likeliest:", "Có thể là:"),
     # set-up
     "setup.title": ("Table set-up", "Cài đặt bàn"),
     "setup.pin": ("Supervisor PIN", "Mã PIN giám sát"),

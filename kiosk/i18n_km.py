@@ -149,6 +149,7 @@ TEXTS_KM: dict[str, str] = {
     # picker
     "picker.title": "តើជាកាតអ្វី?",
     "picker.read": "កាមេរ៉ាអាន {card}៖ តើជាកាតអ្វី?",
+    "picker.guesses": "អាចជា៖",
     "picker.place": "{place} កាតទី {n}",
     # set-up
     "setup.title": "រៀបចំតុ",

@@ -264,7 +264,10 @@ def drive_round(app: Any) -> Iterator[float]:
 
 
 def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
-    """Shaker offline → manual dice; a house card read with doubt is shown so and corrected on the picker."""
+    """Shaker offline → manual dice; a house card read with doubt is shown so and corrected on the picker, which
+    opens on the reader's guesses for it."""
+    from engine.cards import Card, Suit
+
     p = Probe(app)
     yield from p.until(
         "both devices up", lambda: all(app.runtime.devices.links[n].health.value == "ok" for n in ("shaker", "panel"))
@@ -289,6 +292,7 @@ def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
         "house cards on the felt", lambda: len(app.runtime.camera.source.placed.get("house.high", ())) == 2
     )
     doubtful = app.runtime.camera.source.placed["house.high"][0]
+    reader.guesses[doubtful] = tuple(Card(doubtful.rank, suit) for suit in Suit if suit != doubtful.suit)[:2]
     reader.doubt[doubtful] = frozenset({"low_confidence"})
     yield from p.until("the doubt shown", lambda: p.table.house_high.place.cards[0].doubtful)
     p.texts("doubt")
@@ -297,7 +301,10 @@ def drive_doubt_and_manual_dice(app: Any) -> Iterator[float]:
     yield 0.3
     picker = p.table.dialog
     yield from p.shot("12-picker")
-    p.tap(picker.keys[str(doubtful)])
+    p.result["guesses"] = [key.text for key in picker.guess_keys]  # the picker opens on the reader's guesses
+    p.result["expected_guesses"] = [card.pretty for card in (doubtful, *reader.guesses[doubtful])]
+    p.result["guess_height"] = min(key.height for key in picker.guess_keys)
+    p.tap(picker.guess_keys[0])
     yield from p.until("the correction shown", lambda: not p.table.house_high.place.cards[0].doubtful)
     p.texts("corrected")
     yield from play_house_and_seats(p)
@@ -714,6 +721,8 @@ def test_doubtful_read_is_corrected_on_the_picker_and_manual_dice_are_recorded(d
     assert "Dice 2 · 3 · 4 = 9" in texts["manual_dice"]["dice"]
     assert "orange" in texts["doubt"]["alert"]
     assert texts["doubt"]["buttons"]["confirm"][1] is False
+    assert result["guesses"] == result["expected_guesses"] and len(result["guesses"]) == 3
+    assert result["guess_height"] >= 72
     assert texts["corrected"]["alert"] == "" or "orange" not in texts["corrected"]["alert"]
     events = _journal_kinds(tmp_path / "data")
     roll = next(payload for _, kind, payload in events if kind == "action_recorded")

@@ -51,6 +51,9 @@ class Detection:
     box: Box
     corners: tuple[Point, Point, Point, Point] | None = None
     flags: frozenset[str] = field(default_factory=frozenset)
+    alternatives: tuple[Card, ...] = ()
+    """The reader's next guesses for this card, likeliest first (the card itself not among them): what a picker
+    offers first when the dealer checks the reading."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.confidence <= 1.0:
@@ -82,4 +85,6 @@ class Detection:
             data["corners"] = [[round(x, 1), round(y, 1)] for x, y in self.corners]
         if self.flags:
             data["flags"] = sorted(self.flags)
+        if self.alternatives:
+            data["alternatives"] = [str(card) for card in self.alternatives]
         return data

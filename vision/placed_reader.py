@@ -12,11 +12,13 @@ from vision.detection import Detection
 
 class PlacedReader:
     """Reads a ``SyntheticTableSource`` by what was placed on it (each card at its true place, confidence 0.99);
-    ``doubt[card]`` adds flags to that card (confidence 0.55), as a real reader would for a covered card."""
+    ``doubt[card]`` adds flags to that card (confidence 0.55), as a real reader would for a covered card, and
+    ``guesses[card]`` gives it next guesses, as a real reader's other likely cards."""
 
     def __init__(self, source: Any) -> None:
         self.source = source
         self.doubt: dict[Card, frozenset[str]] = {}
+        self.guesses: dict[Card, tuple[Card, ...]] = {}
 
     def __call__(self, frame: Any) -> list[Detection]:
         detections = []
@@ -31,6 +33,7 @@ class PlacedReader:
                     (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())),
                     tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
                     flags,
+                    self.guesses.get(placed.card, ()),
                 )
             )
         return detections

@@ -698,6 +698,17 @@ def names_another(card: int, sure: float, pick: int, at_least: float) -> bool:
     return card not in (-1, pick) and sure >= at_least
 
 
+GUESSES = 3
+GUESS_LEAST = 0.01  # a class less likely than this is no guess worth offering
+
+
+def next_guesses(probabilities: npt.NDArray[np.float32], pick: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The likeliest cards after ``pick`` (up to ``GUESSES``, each at least ``GUESS_LEAST`` likely)."""
+    order = np.argsort(-probabilities)
+    return tuple(cards[c] for c in order if c != pick and c < len(cards)
+                 and probabilities[c] >= GUESS_LEAST)[:GUESSES]
+
+
 def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
                   settings: ReaderSettings) -> list[Detection]:
     if settings.one_deck:
@@ -746,7 +757,7 @@ def flag_readings(frame: Image, raw: list[RawReading], cards: tuple[Card, ...],
         if hidden and not (vouched[i] or face_sure or deck_agrees):
             flags.add(PARTLY_COVERED)
         detections.append(Detection(cards[pick], min(max(confidence, 0.0), 1.0), reading.box, corners,
-                                    frozenset(flags)))
+                                    frozenset(flags), next_guesses(reading.probabilities, pick, cards)))
     detections.sort(key=lambda d: (d.box[1], d.box[0]))
     return detections
 

@@ -46,6 +46,7 @@ class StableCard:
     flags: frozenset[str]
     since: float  # clock seconds when it counted as placed
     centre_mm: tuple[float, float]
+    alternatives: tuple[Card, ...] = ()  # the reader's next guesses, from its surest reading in the last frame seen
 
     @property
     def is_certain(self) -> bool:
@@ -168,6 +169,7 @@ class _Track:
     confidences: deque[float] = field(default_factory=deque)
     flags: frozenset[str] = frozenset()
     centres_mm: tuple[tuple[float, float], ...] = ((0.0, 0.0),)  # one per copy read in the last frame seen
+    alternatives: tuple[Card, ...] = ()
 
     @property
     def x_mm(self) -> float:
@@ -204,6 +206,7 @@ class Stabilizer:
             flags = frozenset().union(*(c.detection.flags for c in copies))
             track.flags = flags | {DUPLICATE} if len(copies) > 1 else flags - {DUPLICATE}
             track.centres_mm = tuple(sorted(c.centre_mm for c in copies))
+            track.alternatives = max(copies, key=lambda c: c.detection.confidence).detection.alternatives
             if track.placed_at is None and track.seen_in_a_row >= self.settings.frames_to_place:
                 track.placed_at = at
                 if track.zone != OFF_ZONE:
@@ -245,7 +248,8 @@ class Stabilizer:
                     flags.add(TOO_MANY)
                 assert track.placed_at is not None
                 cards.append(
-                    StableCard(track.card, _mean(track.confidences), frozenset(flags), track.placed_at, centre)
+                    StableCard(track.card, _mean(track.confidences), frozenset(flags), track.placed_at, centre,
+                               track.alternatives)
                 )
             zone_flags = {TOO_MANY} if too_many else set()
             if any(DUPLICATE in card.flags for card in cards):

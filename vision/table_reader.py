@@ -12,6 +12,7 @@ went dark) and ``problem`` says what is wrong.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -200,7 +201,7 @@ def _to_frame(
     pixels = calibration.to_pixels(mm)
     box = (float(pixels[:, 0].min()), float(pixels[:, 1].min()), float(pixels[:, 0].max()), float(pixels[:, 1].max()))
     corners = tuple((float(x), float(y)) for x, y in pixels) if detection.corners is not None else None
-    moved = Detection(detection.card, detection.confidence, box, corners, detection.flags)  # type: ignore[arg-type]
+    moved = dataclasses.replace(detection, box=box, corners=corners)
     centre = mm.mean(axis=0)
     return moved, (float(centre[0]), float(centre[1]))
 
@@ -246,9 +247,7 @@ def merge_readings(readings: Sequence[Reading], same_card_mm: float, disagree_mm
             flags.add(DUPLICATE)
         if disagree:
             flags.add(LOW_CONFIDENCE)
-        merged.append(
-            Detection(detection.card, detection.confidence, detection.box, detection.corners, frozenset(flags))
-        )
+        merged.append(dataclasses.replace(detection, flags=frozenset(flags)))
     merged.sort(key=lambda d: (d.box[1], d.box[0]))
     return merged
 

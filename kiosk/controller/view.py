@@ -39,6 +39,8 @@ class CardRead:
     read_as: Card | None = None
     """For a card the dealer corrected: the card the reader had read in its place (the card lies where that reading
     was, which the journal keeps as a labelled example: learning from play); None for one set by hand."""
+    alternatives: tuple[Card, ...] = ()
+    """The reader's next guesses for this card, likeliest first: the picker offers them first."""
 
     @property
     def doubtful(self) -> bool:

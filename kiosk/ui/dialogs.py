@@ -15,9 +15,10 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from engine.cards import JOKER, Card, Rank, Suit
+from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.widgets import CARD_FONT, BigButton, paint_background
+from kiosk.ui.widgets import CARD_FONT, BigButton, TextLabel, paint_background
 
 
 class Dialog(ModalView):
@@ -40,8 +41,14 @@ class Dialog(ModalView):
         super().open(*args, **kwargs)
 
 
+def guesses_of(read: CardRead | None) -> tuple[Card, ...]:
+    """What a picker offers first for a card the camera doubts: the card read, then the reader's next guesses."""
+    return (read.card, *read.alternatives) if read is not None and read.doubtful else ()
+
+
 class CardPicker(Dialog):
-    """Pick a card by touch: one row per suit, one big key per rank; 'no card here' and cancel below."""
+    """Pick a card by touch: the reader's best guesses first (what it read, then its next guesses, a tap each), one
+    row per suit below with one big key per rank; 'no card here' and cancel at the foot."""
 
     def __init__(
         self,
@@ -52,10 +59,22 @@ class CardPicker(Dialog):
         allow_joker: bool = False,
         allow_remove: bool = True,
         current: Card | None = None,
+        guesses: Sequence[Card] = (),
     ) -> None:
         super().__init__(scale, title)
         self.on_pick = on_pick
         self.keys: dict[str, Button] = {}
+        self.guess_keys: list[Button] = []
+        if guesses:  # the reader's guesses, likeliest first, where a finger lands first
+            row = BoxLayout(orientation="horizontal", spacing=scale.px(10), size_hint_y=None, height=scale.px(96))
+            row.add_widget(TextLabel(text=catalogue.text("picker.guesses"), font_size=scale.font(24), bold=True,
+                                     color=theme.PROMPT, size_hint_x=0.3, halign="right"))
+            for card in guesses:
+                key = self._key(card, register=False)
+                key.font_size = scale.font(40)
+                self.guess_keys.append(key)
+                row.add_widget(key)
+            self.box.add_widget(row)
         grid = GridLayout(cols=13, spacing=scale.px(6))
         ranks = [Rank.ACE, *[Rank(v) for v in range(2, 11)], Rank.JACK, Rank.QUEEN, Rank.KING]
         for suit in Suit:
@@ -78,7 +97,7 @@ class CardPicker(Dialog):
         self.cancel_button = cancel
         self.box.add_widget(bottom)
 
-    def _key(self, card: Card) -> Button:
+    def _key(self, card: Card, register: bool = True) -> Button:
         red = card.suit is not None and card.suit.is_red
         key = Button(
             text=card.pretty,
@@ -90,7 +109,8 @@ class CardPicker(Dialog):
             color=theme.CARD_RED if red else theme.CARD_BLACK,
         )
         key.bind(on_release=lambda *_: self._answer(card))
-        self.keys[str(card)] = key
+        if register:
+            self.keys[str(card)] = key
         return key
 
     def _answer(self, card: Card | None) -> None:

@@ -10,9 +10,18 @@ from kivy.uix.screenmanager import Screen
 
 from engine.cards import Card
 from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView
+from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
-from kiosk.ui.dialogs import TABLE_VOID_REASONS, CardPicker, ChoiceDialog, DicePad, InfoDialog, void_dialog
+from kiosk.ui.dialogs import (
+    TABLE_VOID_REASONS,
+    CardPicker,
+    ChoiceDialog,
+    DicePad,
+    InfoDialog,
+    guesses_of,
+    void_dialog,
+)
 from kiosk.ui.payout import NOTE_FONT, HouseTotals, PayoutTile
 from kiosk.ui.table_picture import TablePicture
 from kiosk.ui.widgets import CARD_FONT, BigButton, LabeledPlace, TextLabel, button_row, paint_background
@@ -165,7 +174,8 @@ class BaiBuuScreen(Screen):
             self.controller.command(name)
 
     def pick_card(self, zone: str, index: int) -> None:
-        current = self._read_at(zone, index)
+        read = self._read_at(zone, index)
+        current = read.card if read is not None else None
         title = (
             self.catalogue.text("picker.read", card=current.pretty)
             if current is not None
@@ -177,17 +187,18 @@ class BaiBuuScreen(Screen):
             title,
             lambda card: self.controller.command("correct", zone=zone, index=index, card=card),
             current=current,
+            guesses=guesses_of(read),
         )
         self.dialog.open()
 
-    def _read_at(self, zone: str, index: int) -> Card | None:
+    def _read_at(self, zone: str, index: int) -> CardRead | None:
         view = self.last_view
         if view is None:
             return None
         places = [view.house_high, view.house_low, *(p for s in view.seats for p in (s.high, s.low))]
         for place in places:
             if place is not None and place.zone == zone and index < len(place.cards):
-                return place.cards[index].card
+                return place.cards[index]
         return None
 
     def pick_bet(self, seat: int) -> None:

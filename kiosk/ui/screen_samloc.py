@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.controller.samloc import Phase, SamLocView
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import CARD_VOID_REASONS, CardPicker, ChoiceDialog, void_dialog
+from kiosk.ui.dialogs import CARD_VOID_REASONS, CardPicker, ChoiceDialog, guesses_of, void_dialog
 from kiosk.ui.screen_baibuu import _cards_markup
 from kiosk.ui.widgets import CARD_FONT, LabeledPlace, PlaceWidget, TextLabel, button_row, paint_background
 
@@ -110,17 +110,19 @@ class SamLocScreen(Screen):
 
     def pick_card(self, zone: str, index: int) -> None:
         view = self.last_view
-        current = None
+        current = read = None
         if view is not None:
             places = [view.centre, *view.shows] if view.centre is not None else list(view.shows)
             place = next((p for p in places if p.zone == zone), None)
             if place is not None and index < len(place.cards):
-                current = place.cards[index].card
+                read = place.cards[index]
+                current = read.card
         title = (self.catalogue.text("picker.read", card=current.pretty) if current is not None
                  else self.catalogue.text("picker.title"))
         self.dialog = CardPicker(
             self.scale, self.catalogue, title,
             lambda card: self.controller.command("correct", zone=zone, index=index, card=card), current=current,
+            guesses=guesses_of(read),
         )
         self.dialog.open()
 

@@ -14,7 +14,7 @@ from kivy.uix.screenmanager import Screen
 from kiosk.controller.schmier import TARGET, SchmierView, Step
 from kiosk.i18n import Catalogue
 from kiosk.ui import theme
-from kiosk.ui.dialogs import CARD_VOID_REASONS, CardPicker, void_dialog
+from kiosk.ui.dialogs import CARD_VOID_REASONS, CardPicker, guesses_of, void_dialog
 from kiosk.ui.widgets import CARD_FONT, BigButton, PlaceWidget, TextLabel, paint_background
 
 COLOURS = {
@@ -100,15 +100,16 @@ class SchmierScreen(Screen):
 
     def pick_card(self, zone: str, index: int) -> None:
         view = self.last_view
-        current = None
+        current = read = None
         if view is not None and view.centre is not None and index < len(view.centre.cards):
-            current = view.centre.cards[index].card
+            read = view.centre.cards[index]
+            current = read.card
         title = (self.catalogue.text("picker.read", card=current.pretty) if current is not None
                  else self.catalogue.text("picker.title"))
         self.dialog = CardPicker(
             self.scale, self.catalogue, title,
             lambda card: self.controller.command("correct", zone=zone, index=index, card=card),
-            allow_joker=True, current=current,
+            allow_joker=True, current=current, guesses=guesses_of(read),
         )
         self.dialog.open()
 
