@@ -61,8 +61,9 @@ def detection(card: str, box: tuple[float, float, float, float], flags: set[str]
     return Detection(parse_card(card), 0.5, box, None, frozenset(flags))
 
 
-def corner(card: str, box: tuple[float, float, float, float], rank_sure: float = 0.999) -> CornerReading:
-    return CornerReading(box, card, rank_sure, 0.95, 0.8)
+def corner(card: str, box: tuple[float, float, float, float], rank_sure: float = 0.999,
+           ink_told: bool = True) -> CornerReading:
+    return CornerReading(box, card, rank_sure, 0.95, 0.8, ink_told)
 
 
 SETTINGS = dict(rank_sure=0.99, suit_sure=0.8, inside=0.8, new_cards=True)
@@ -76,6 +77,9 @@ def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_of_another_rank_rena
     assert (str(out[0].card), out[0].flags) == ("7H", frozenset())
     assert str(out[1].card) == "8S" and LOW_CONFIDENCE in out[1].flags  # the OCR's rank, the reading's suit
     assert out[2] == readings[2]  # the same rank in another suit: the reading stands, still doubted
+    # a grey picture: the corner's suit has no second witness (the ink's colour), so the doubt stays
+    grey = apply_corner_look(readings[:1], [corner("7H", (5, 5, 25, 40), ink_told=False)], **SETTINGS)
+    assert grey == readings[:1]
 
 
 def test_unsure_corners_and_corners_of_two_cards_in_one_box_change_nothing() -> None:

@@ -3,11 +3,11 @@
 The whole-card readings of a deck the models never saw are doubted (their index patches are cut by the card's
 shape and read by a network that learnt drawn decks). The corner reader (``vision.corner_reader``) finds index
 corners wherever they show and reads each rank with a pretrained OCR model: a second, independent look. Where the
-two agree on rank and suit, the reading stands unflagged; where a sure corner inside a reading's box reads another
-rank, the reading takes that rank and keeps its suit (the OCR's rank is the surer; the reading's suit, from face and
-index together, the surer of the suits), still flagged: two looks disagreed. A sure corner no reading claims is a
-card of its own (flagged ``partly_covered``: only its corner was seen). Corners count only when the OCR is sure of
-the rank and the index reader of the suit.
+two agree on rank and suit (the suit checked by the ink's colour too), the reading stands unflagged; where a sure
+corner inside a reading's box reads another rank, the reading takes that rank and keeps its suit (the OCR's rank is
+the surer; the reading's suit, from face and index together, the surer of the suits), still flagged: two looks
+disagreed. A sure corner no reading claims is a card of its own (flagged ``partly_covered``: only its corner was
+seen). Corners count only when the OCR is sure of the rank and the index reader of the suit.
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
         rank, reading = ranks.pop(), str(detection.card)
         surest = max(c.sure for c in mine)
         if reading != "JK" and rank == reading[:-1]:
-            if any(c.card == reading for c in mine):  # rank and suit both seen again: two looks agree
+            # rank and suit both seen again, the suit by the ink's colour too: two independent looks agree (the
+            # corner's suit alone is read by a network much like the reading's, so their errors go together)
+            if any(c.card == reading and c.ink_told for c in mine):
                 out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
                                                flags=detection.flags - {LOW_CONFIDENCE}))
             else:  # the suits disagree: the reading stands, doubted

@@ -49,6 +49,7 @@ class CornerReading:
     rank_sure: float  # the OCR's probability of the rank
     suit_sure: float  # the index reader's share of the suit among the four suits
     score: float  # the detector's confidence that this is an index corner
+    ink_told: bool = True  # whether the ink's colour checked the suit (not in a grey picture, nor on unclear ink)
 
     @property
     def sure(self) -> float:
@@ -196,7 +197,8 @@ class CornerReader:
                 suits = suits * np.array([is_red == red for is_red in RED_SUITS])
                 suits = suits / max(float(suits.sum()), 1e-9)
             suit = SUITS[int(suits.argmax())]
-            readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score))
+            readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score,
+                                          red is not None))
         return readings
 
     def _suit_shares(self, probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
