@@ -13,7 +13,8 @@ fixes on the card picker what the screen shows wrong), and prints the croupier's
 rounds each place was corrected in, and how often the card there had not been read at all.
 With ``--window`` (needs a display, e.g. ``xvfb-run -a python bench/kiosk.py --window``) it also times, in the
 real Kivy window, cards placed → the card widgets on the table screen showing them.
-Usage: python bench/kiosk.py [--rounds N] [--window] [--autoplay MINUTES [--seed N]]
+With ``--game samloc|schmier`` the autoplay plays that card table instead and prints hands, plays and fixes per place.
+Usage: python bench/kiosk.py [--rounds N] [--window] [--autoplay MINUTES [--seed N] [--game G]]
 """
 
 from __future__ import annotations
@@ -42,7 +43,11 @@ def main() -> int:
     parser.add_argument("--window", action="store_true")
     parser.add_argument("--autoplay", type=float, metavar="MINUTES")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--game", choices=("baibuu", "samloc", "schmier"), default="baibuu",
+                        help="with --autoplay: the game the demo table plays (samloc on the samloc_4 felt)")
     args = parser.parse_args()
+    if args.autoplay and args.game != "baibuu":
+        return card_autoplay_bench(args.game, args.autoplay, args.seed)
     if args.autoplay:
         return autoplay_bench(args.autoplay, args.seed)
     if args.window:
@@ -219,6 +224,49 @@ def autoplay_bench(minutes: float, seed: int) -> int:
     for place in places:
         print(f"  {place:<11} corrected in {len(fixed_in[place] & closed):3d} of {rounds} rounds "
               f"({unread[place]} fixes of a card not read at all)")
+    return 0
+
+
+def card_autoplay_bench(game: str, minutes: float, seed: int) -> int:
+    """A card table's demo on autoplay, headless, with the shipped reader: hands played, plays pressed, and the
+    croupier's fixes on the picker per place (centre: plays; seatN: the losers' cards at a Sâm Lốc hand's end)."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from kiosk.config import DeviceConfig
+    from kiosk.demo import demo_supervisor
+
+    config, _ = demo_supervisor(load_config(None))
+    layout = "samloc_4" if game == "samloc" else config.camera.layout
+    config = replace(config, game=game, devices=DeviceConfig(shaker="none", panel="none"),
+                     camera=replace(config.camera, layout=layout))
+    runtime = KioskRuntime(config, Path(tempfile.mkdtemp()), autoplay=True, demo_seed=seed)
+    croupier = runtime.card_demos[game]
+    table = croupier.controller
+    counts: Counter[str] = Counter()
+    command = table.command
+
+    def counted(name: str, **values):  # type: ignore[no-untyped-def]
+        if name == "correct":
+            counts[f"fixes {values['zone']}"] += 1
+        elif name == "play":
+            counts["plays"] += 1
+        return command(name, **values)
+
+    table.command = counted
+    deadline = time.monotonic() + minutes * 60
+    try:
+        while time.monotonic() < deadline:
+            runtime.tick()
+            time.sleep(TICK_S)
+    finally:
+        runtime.close()
+    print(f"{game} autoplay --seed {seed}, {minutes:g} min headless, shipped reader on {layout}: "
+          f"{croupier.hands_played} hands settled, {counts['plays']} plays pressed")
+    for key in sorted(k for k in counts if k.startswith("fixes")):
+        print(f"  {key.removeprefix('fixes ')}: {counts[key]} fixes on the picker")
+    if not any(k.startswith("fixes") for k in counts):
+        print("  no fix on the picker")
     return 0
 
 
