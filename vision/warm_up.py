@@ -38,9 +38,7 @@ def warm_up_frame() -> Any:
 
 
 def warm_up(read: Callable[[Any], Any]) -> float:
-    """Read the warm-up frame twice (the second run settles what the first allocated); the seconds it took."""
+    """Read the warm-up frame once; the seconds it took."""
     started = time.perf_counter()
-    frame = warm_up_frame()
-    for _ in range(2):
-        read(frame)
+    read(warm_up_frame())
     return time.perf_counter() - started
