@@ -317,11 +317,14 @@ def test_an_alert_is_acknowledged_with_a_note_that_the_alert_history_keeps(site:
         lambda d: d.find_element(By.CSS_SELECTOR, called).get_attribute("data-priority") == "high")
     screenshot(browser, tmp_path, "pit-alerts")
     # the note typed and the form sent in one go: a live update may redraw the card between two driver calls
-    browser.execute_script("const alert = document.querySelector(arguments[0]); "
-                           "alert.querySelector('input[name=note]').value = arguments[1]; "
-                           "alert.querySelector('button').click();", called, "went to T1: dealer needed change")
+    # (the newest CALL: an earlier test's may still be open)
+    acknowledged = browser.execute_script(
+        "const all = document.querySelectorAll(arguments[0]); const alert = all[all.length - 1]; "
+        "alert.querySelector('input[name=note]').value = arguments[1]; "
+        "const id = alert.querySelector('input[name=alert]').value; alert.querySelector('button').click(); "
+        "return id;", called, "went to T1: dealer needed change")
     WebDriverWait(browser, 10, ignored_exceptions=redrawn).until(
-        lambda d: not d.find_elements(By.CSS_SELECTOR, called))
+        lambda d: not d.find_elements(By.CSS_SELECTOR, f"#table-K-1 input[name=alert][value='{acknowledged}']"))
     by_id(browser, "nav-alerts").click()
     history = by_id(browser, "alert-history").text
     assert "went to T1: dealer needed change" in history and "SUPERVISOR CALLED" in history
