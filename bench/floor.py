@@ -426,11 +426,15 @@ def month(server: LocalServer, base: Path, template: Template, args: argparse.Na
 
     now = datetime.now(UTC)
     today = now.date()
+    yesterday = today - timedelta(days=1)
     shifts = (6, 14, 22)
     queries: list[tuple[str, Callable[[Any], Any]]] = [
         ("console pit view (floor.console.data.pit, all 200 tables)", lambda conn: console_data.pit(conn, now, 30)),
         ("console shift report (floor.console.data.report, today: every table and shift)",
          lambda conn: console_data.report(conn, console_data.RoundQuery(since=today, until=today), shifts, now)),
+        ("console shift report (floor.console.data.report, yesterday: a whole day's three shifts, every table)",
+         lambda conn: console_data.report(conn, console_data.RoundQuery(since=yesterday, until=yesterday), shifts,
+                                          now)),
         ("console report over the whole month (every table and shift)",
          lambda conn: console_data.report(conn, console_data.RoundQuery(since=today - timedelta(days=30),
                                                                          until=today), shifts, now)),
