@@ -146,10 +146,11 @@ def test_the_console_runs_as_a_login_with_only_the_floor_console_role(floor: Flo
     try:
         web = TestClient(create_app(Console(db, clock=clock)), follow_redirects=False)
         assert sign_in(web, "admin")[0] == 303
-        for page in ("/", "/rounds", "/rounds/K-1/3", "/rounds.csv", "/reports", "/actions"):
+        for page in ("/", "/rounds", "/rounds/K-1/3", "/rounds.csv", "/reports", "/actions", "/alerts", "/settings"):
             assert web.get(page).status_code == 200, page
         token = csrf_of(web.get("/").text)
         assert web.post("/alerts/acknowledge", data={"csrf": token, "alert": alert, "note": "seen"}).status_code == 303
+        assert web.post("/settings", data={"csrf": token, "drift_sd": "4"}).status_code == 303
         with psycopg.connect(console_dsn) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("UPDATE events SET payload_text = '{}' WHERE kiosk_id = 'K-1'")
     finally:
