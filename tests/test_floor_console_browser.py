@@ -198,19 +198,22 @@ def test_in_vietnamese_a_voided_round_an_unknown_one_the_reports_and_the_log(sit
                                                                            tmp_path: Path) -> None:
     import random
 
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
+    swapped = (NoSuchElementException, StaleElementReferenceException)  # a page changing, the pit's cards redrawn
     voided, _ = play_round(site["journal"], "baibuu", random.Random(11), void=True)
     with psycopg.connect(site["dsn"]) as conn:
         auth.add_account(conn, "night-admin", PASSWORD, "admin", "test")
     sign_in(browser, site["url"], "night-admin", PASSWORD)
     by_id(browser, "language").click()  # English → Tiếng Việt
-    WebDriverWait(browser, 10).until(lambda d: by_id(d, "nav-pit").text == "Khu bàn")
-    WebDriverWait(browser, 10).until(lambda d: "trước" in by_id(d, "table-K-1").text)
+    WebDriverWait(browser, 10, ignored_exceptions=swapped).until(lambda d: by_id(d, "nav-pit").text == "Khu bàn")
+    WebDriverWait(browser, 10, ignored_exceptions=swapped).until(lambda d: "trước" in by_id(d, "table-K-1").text)
     screenshot(browser, tmp_path, "pit-vi")
 
-    WebDriverWait(browser, 10).until(lambda d: d.get(f"{site['url']}/rounds/K-1/{voided}") or
-                                     by_id(d, "verdict").text.startswith("Đã hủy bởi supervisor S-1"))
+    WebDriverWait(browser, 10, ignored_exceptions=swapped).until(
+        lambda d: d.get(f"{site['url']}/rounds/K-1/{voided}") or
+        by_id(d, "verdict").text.startswith("Đã hủy bởi supervisor S-1"))
     assert "not over" not in browser.page_source and "Ván chưa kết thúc" not in browser.page_source
     assert "UTC+07" in browser.find_element("tag name", "main").text
     screenshot(browser, tmp_path, "review-voided-vi")
