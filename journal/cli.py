@@ -388,7 +388,7 @@ def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None,
     replayed_words = detail.replayed.descriptions if s.game in SEATS_FROM_ONE else ()
     for entry in detail.entries:
         style = "dim" if entry.round_id is None else ""
-        what = describe(entry, s.game)
+        what = describe(entry, s.game, say if say.worded else None)
         index = entry.payload.get("index") if entry.kind == "action_recorded" else None
         if isinstance(index, int) and 0 <= index < len(replayed_words):  # today's words, seats counted from 1
             what = f"#{index} " + say.phrase(replayed_words[index])
@@ -427,10 +427,19 @@ def _print_round(console: Console, detail: RoundDetail, recall_mark: str | None,
         console.print(f"[bold red]{say('differs')}[/]")
 
 
-def describe(entry: Entry, game: str = "") -> str:
-    """One line in words for an event (``game``: the round's, so that seats are counted as its table counts them)."""
+def describe(entry: Entry, game: str = "", say: Say | None = None) -> str:
+    """One line in words for an event (``game``: the round's, so that seats are counted as its table counts them;
+    ``say``: a round's beginning and its results worded in that language, the rest as journaled)."""
     p = entry.payload
     kind = entry.kind
+    if say is not None and kind == "round_begun":
+        return say("event.round_begun", game=p["game"])
+    if say is not None and kind in ("results_shown", "round_settled"):
+        nets = ", ".join(f"{_party(k, say, game)} {_signed(v)}" for k, v in p["nets"].items() if v)
+        values = {"count": len(p["payments"]), "nets": nets or say("event.no_money")}
+        if kind == "results_shown":
+            return say("event.shown", **values)
+        return say("event.paid", by=who_words(p["confirmed_by"]), **values)
     if kind == "dice_rolled":
         return f"dice {' '.join(map(str, p['dice']))} (shake {p['shake']})"
     if kind == "dice_reshaken":

@@ -58,6 +58,8 @@ def test_a_samloc_table_record_in_the_journal_replays_and_shows_its_violation(
     assert "seat 0" not in out  # every seat in words counted from 1
     code, vi = show(capsys, tmp_path, round_id, "--language", "vi")
     assert code == 0 and "VI PHẠM" in vi and "ghế 3 đánh Q♠" in vi
+    paid = next(line for line in vi.splitlines() if "round_settled" in line)
+    assert "đã trả (S1 xác nhận)" in paid and "ghế 1 +" in paid and "seat" not in paid  # results in Vietnamese too
 
 
 def test_a_sound_three_player_record_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[str],
