@@ -10,6 +10,8 @@ import pytest
 
 import engine.baibuu  # (registers the Bài Bửu phrase templates)
 import engine.samloc  # noqa: F401  (registers the Sâm Lốc phrase templates)
+import kiosk.journal_place  # (registers the kiosk's own phrase templates: where the journal lives,
+import kiosk.supervisors  # noqa: F401  (its sign-in problems: every phrase worded in one catalogue)
 from engine.baibuu.hands import TwoCardHand
 from engine.baibuu.house_way import house_way
 from engine.baibuu.settings import CopyRule, Settings
