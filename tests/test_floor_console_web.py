@@ -670,3 +670,8 @@ def test_game_protection_alerts_by_priority_acknowledged_with_a_note_and_kept_in
     assert len(re.findall(r'data-alert="(\w+)"', card)) == len(found) - 1
     history = web.get("/alerts").text
     assert "watched two shoes: dealer rotated" in history and "console:supervisor" in history
+    assert web.post("/language", data={"csrf": token, "language": "km"}).status_code == 303
+    for page, words in (("/", "គម្លាតស្តង់ដារ"), ("/alerts", "បានឃើញ"), ("/reports?table=TP1", "គម្លាតស្តង់ដារ"),
+                        ("/rounds/K-P1/2", "ព្រឹត្តិការណ៍"), ("/settings", "រក្សាទុក")):
+        answer = web.get(page)
+        assert answer.status_code == 200 and words in answer.text, page
