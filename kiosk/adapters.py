@@ -306,7 +306,7 @@ class Camera:
             if self.warm_up_s is None:  # the first frame after start: the models read cards once before the table
                 from vision.warm_up import warm_up
 
-                self.warm_up_s = warm_up(vision.read)
+                self.warm_up_s = warm_up(vision.read, like=frame)
             detections = vision.read(frame)
         except Exception as error:  # no model shipped yet, a broken model file: say so, keep the kiosk up
             self.read_error = f"card reader unavailable: {error}"
