@@ -163,6 +163,7 @@ def _words(language: str, console: Console) -> dict[str, Any]:
     f = Formats(language, console.zone)
     return {"t": t, "f": f, "ago": lambda seconds: i18n.ago(language, seconds),
             "word": lambda prefix, name: i18n.word(language, prefix, name),
+            "detail": lambda values: i18n.detail(language, values),
             "alert_text": lambda alert: _alert_text(language, f, alert)}
 
 

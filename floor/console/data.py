@@ -718,20 +718,12 @@ class ConsoleAction:
     at: datetime
     account: str
     action: str
-    detail: str
+    detail: dict[str, Any]
     address: str
 
 
 def console_actions(conn: Any, limit: int) -> list[ConsoleAction]:
-    return [ConsoleAction(at, account, action, _detail_text(detail), address)
+    return [ConsoleAction(at, account, action, dict(detail or {}), address)
             for at, account, action, detail, address in conn.execute(
                 "SELECT at, account, action, detail, address FROM console_actions ORDER BY id DESC LIMIT %s",
                 (limit,))]
-
-
-def _detail_text(detail: dict[str, Any]) -> str:
-    """A recorded action's detail as ``name: value`` pairs (no JSON braces and quotes)."""
-    def shown(value: Any) -> str:
-        return str(value) if isinstance(value, (str, int, float)) else json.dumps(value, ensure_ascii=False)
-
-    return " · ".join(f"{name}: {shown(value)}" for name, value in sorted(detail.items()))

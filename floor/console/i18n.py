@@ -10,6 +10,8 @@ three languages, and a key missing from a language at run time would fall back t
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 LANGUAGES = ("en", "vi", "km")
@@ -307,6 +309,35 @@ TEXTS: dict[str, tuple[str, str]] = {
                                     "đạt số lần này so với mức chung của sàn:"),
     "reports.sd": ("SD from theory",
                    "Độ lệch chuẩn"),
+    # the details the console log records with an action
+    "detail.kiosk": ("kiosk", "kiosk"),
+    "detail.round": ("round", "ván"),
+    "detail.table": ("table", "bàn"),
+    "detail.q": ("search", "tìm"),
+    "detail.game": ("game", "trò chơi"),
+    "detail.outcome": ("outcome", "kết quả"),
+    "detail.since": ("from", "từ ngày"),
+    "detail.until": ("to", "đến ngày"),
+    "detail.flagged": ("flagged only", "chỉ ván lưu ý"),
+    "detail.form": ("form", "biểu mẫu"),
+    "detail.reason": ("reason", "lý do"),
+    "detail.tries": ("tries", "số lần thử"),
+    "detail.minutes": ("minutes", "phút"),
+    "detail.account": ("account", "tài khoản"),
+    "detail.role": ("role", "vai trò"),
+    "detail.language": ("language", "ngôn ngữ"),
+    "detail.alert": ("alert", "cảnh báo"),
+    "detail.cleared": ("cleared now", "vừa xóa"),
+    "detail.source": ("source", "nguồn"),
+    "detail.note": ("note", "ghi chú"),
+    "detail.setting": ("setting", "cài đặt"),
+    "detail.value": ("value", "giá trị"),
+    "detail.frame": ("frame", "ảnh"),
+    "reason.wrong_password": ("wrong password", "sai mật khẩu"),
+    "reason.no_such_account": ("no such account", "không có tài khoản này"),
+    "reason.locked": ("locked", "bị khóa"),
+    "value.true": ("yes", "có"),
+    "value.false": ("no", "không"),
     # the console's own log: what each recorded action was
     "action.signed_in": ("signed in", "đăng nhập"),
     "action.signed_out": ("signed out", "đăng xuất"),
@@ -461,6 +492,34 @@ TEXTS_KM: dict[str, str] = {
     "error.refused": "ផ្ទាំងគ្រប់គ្រងមិនអាចឆ្លើយសំណើនេះបានទេ។",
     "error.no_page": "គ្មានទំព័រនេះនៅទីនេះទេ៖ សូមប្រើម៉ឺនុយខាងលើ។",
     "review.voided": "បានលុបចោលដោយ {by}៖ {reason}",
+    "detail.kiosk": "ម៉ាស៊ីន kiosk",
+    "detail.round": "ជុំ",
+    "detail.table": "តុ",
+    "detail.q": "ស្វែងរក",
+    "detail.game": "ល្បែង",
+    "detail.outcome": "លទ្ធផល",
+    "detail.since": "ពី",
+    "detail.until": "ដល់",
+    "detail.flagged": "តែជុំប្រយ័ត្ន",
+    "detail.form": "ទម្រង់",
+    "detail.reason": "មូលហេតុ",
+    "detail.tries": "ចំនួនដងសាក",
+    "detail.minutes": "នាទី",
+    "detail.account": "គណនី",
+    "detail.role": "តួនាទី",
+    "detail.language": "ភាសា",
+    "detail.alert": "ការព្រមាន",
+    "detail.cleared": "ទើបសម្អាត",
+    "detail.source": "ប្រភព",
+    "detail.note": "កំណត់ចំណាំ",
+    "detail.setting": "ការកំណត់",
+    "detail.value": "តម្លៃ",
+    "detail.frame": "រូប",
+    "reason.wrong_password": "ពាក្យសម្ងាត់ខុស",
+    "reason.no_such_account": "គ្មានគណនីនេះ",
+    "reason.locked": "ជាប់សោ",
+    "value.true": "បាទ",
+    "value.false": "ទេ",
     "alert.hold_drift": "អត្រារក្សាខុស {sd} គម្លាតស្តង់ដារ៖ {hold} ធៀបនឹង {theory}",
     "alert.dealer_drift": "អ្នកចែកបៀ {dealer}៖ អត្រារក្សាខុស {sd} គម្លាតស្តង់ដារ ({hold} ធៀបនឹង {theory})",
     "alert.winning_run": "កៅអី {seat} ឈ្នះ {count} ជុំជាប់គ្នា",
@@ -587,6 +646,20 @@ def word(language: str, prefix: str, name: str) -> str:
     """``prefix + name`` in the language when the catalogue has it, else ``name`` as it is (a kind of record a
     newer console wrote, say)."""
     return text(language, prefix + name) if prefix + name in TEXTS else name
+
+
+def detail(language: str, values: Mapping[str, Any]) -> str:
+    """A console action's recorded detail in words: ``name: value`` pairs, names, yes/no and sign-in reasons in the
+    language; other values (ids, a note, search text) as recorded."""
+    def value(name: str, found: Any) -> str:
+        if isinstance(found, bool):
+            return text(language, f"value.{str(found).lower()}")
+        if name == "reason" and isinstance(found, str):
+            return word(language, "reason.", found.replace(" ", "_"))
+        return str(found) if isinstance(found, (str, int, float)) else json.dumps(found, ensure_ascii=False)
+
+    return " · ".join(f"{word(language, 'detail.', name)}: {value(name, found)}"
+                      for name, found in sorted(values.items()))
 
 
 def ago(language: str, seconds: int | None) -> str:
