@@ -54,7 +54,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "status.round": ("Round {round}", "Ván {round}"),
     "status.dealer": ("Dealer {dealer}", "Người chia {dealer}"),
     "status.no_dealer": ("NO DEALER SIGNED IN", "CHƯA CÓ NGƯỜI CHIA ĐĂNG NHẬP"),
-    "status.clock_unsynced": ("{time} (clock not synchronised)", "{time} (đồng hồ chưa đồng bộ)"),
+    "health.unsynced": ("CLOCK NOT SYNCHRONISED", "ĐỒNG HỒ CHƯA ĐỒNG BỘ"),
     # navigation
     "nav.table": ("TABLE", "BÀN"),
     "nav.camera": ("CAMERA", "MÁY QUAY"),

@@ -25,7 +25,7 @@ TEXTS_KM: dict[str, str] = {
     "status.round": "ជុំ {round}",
     "status.dealer": "អ្នកចែកបៀ {dealer}",
     "status.no_dealer": "មិនទាន់មានអ្នកចែកបៀចូល",
-    "status.clock_unsynced": "{time} (នាឡិកាមិនទាន់ធ្វើសមកាលកម្ម)",
+    "health.unsynced": "នាឡិកាមិនទាន់ធ្វើសមកាលកម្ម",
     # navigation
     "nav.table": "តុ",
     "nav.camera": "កាមេរ៉ា",

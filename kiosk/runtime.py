@@ -416,6 +416,9 @@ class KioskRuntime:
             return Msg("sup.verify_ok", {"events": report.events})
         return Msg("sup.verify_bad", {"error": report.problem})
 
+    def time_text(self) -> str:
+        return self.clock.now().astimezone().strftime("%H:%M")
+
     def status_text(self) -> str:
         t = self.catalogue.text
         parts = [t("game." + self.game), t("status.table", table=self.config.table_id)]
@@ -429,8 +432,8 @@ class KioskRuntime:
             parts.append(t("status.dealer", dealer=self.dealer) if self.dealer else t("status.no_dealer"))
         if self.controller.round_id is not None:
             parts.append(t("status.round", round=self.controller.round_id))
-        time = self.clock.now().astimezone().strftime("%H:%M")
-        parts.append(t("status.clock_unsynced", time=time) if self.clock_synchronised is False else time)
+        if self.clock_synchronised is not False:  # else the time is on the status bar's clock light
+            parts.append(self.time_text())
         return " · ".join(parts)
 
     # ---- set-up and supervisor -----------------------------------------------------------------------------

@@ -492,6 +492,8 @@ def drive_samloc(app: Any) -> Iterator[float]:
     p.tap(screen.buttons["confirm"])
     yield from p.until("closed", lambda: controller.phase.value == "closed")
     p.result["balances"] = list(controller.balances)
+    p.result["clock"] = {"synchronised": app.runtime.clock_synchronised, "light": app.status_bar.clock.text,
+                         "shaker_room": float(app.status_bar.lights["shaker"].width)}
     p.finish()
 
 
@@ -779,6 +781,9 @@ def test_a_samloc_hand_from_the_set_up_to_the_settlement(display: str, tmp_path:
         assert len(shown) == 1 + result["results"]["payments"], shown
     assert result["results"]["log"].count(" → seat ") == result["results"]["payments"]
     assert result["balances"] == [1000 + result["results"]["nets"].get(str(s), 0) for s in range(4)]
+    # an unsynchronised clock (as this machine's may be) has a light of its own; a game without dice no shaker light
+    assert ("NOT SYNCHRONISED" in result["clock"]["light"]) is (result["clock"]["synchronised"] is False)
+    assert result["clock"]["shaker_room"] == 0
     events = _journal_kinds(tmp_path / "data")
     assert "game" in [p.get("setting") for _, k, p in events if k == "settings_changed"]
     kinds = [kind for _, kind, _ in events]

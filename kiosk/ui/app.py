@@ -167,7 +167,9 @@ class KioskApp(App):
     def refresh(self, force: bool = False) -> None:
         t = self.catalogue.text
         self.status_bar.show(self.runtime.health(), self.catalogue, self.runtime.status_text(),
-                             dice=getattr(self.runtime, "game", "baibuu") == "baibuu")
+                             dice=getattr(self.runtime, "game", "baibuu") == "baibuu",
+                             unsynced_time=self.runtime.time_text() if getattr(
+                                 self.runtime, "clock_synchronised", None) is False else None)
         called = bool(getattr(self.runtime, "supervisor_called", False))
         self.banner.text = t("status.called") if called else ""
         self.banner.height = self.scale.px(46) if called else 0

@@ -321,6 +321,14 @@ class LabeledPlace(BoxLayout):
         self.place.show(place, catalogue, "", marked)
 
 
+def _width_of_text(label: Label, texture_size: tuple[float, float]) -> None:
+    label.width = texture_size[0] if label.text else 0
+
+
+def _full_height(label: Label, height: float) -> None:
+    label.text_size = (None, height)
+
+
 class StatusBar(BoxLayout):
     """Always on top: camera, shaker, panel and journal health; the table and the round."""
 
@@ -333,22 +341,32 @@ class StatusBar(BoxLayout):
         self.lights: dict[str, Label] = {}
         for part in self.PARTS:
             light = Label(
-                font_size=scale.font(19), bold=True, markup=True, halign="left", valign="middle", font_name=CARD_FONT
+                font_size=scale.font(19), bold=True, markup=True, halign="left", valign="middle", font_name=CARD_FONT,
+                size_hint_x=None,
             )
-            light.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+            light.bind(texture_size=_width_of_text)  # as wide as its words: the rest is the table's line
+            light.bind(height=_full_height)  # the bar's whole height: a capital's stacked marks (Ồ) are not cut
             self.lights[part] = light
             self.add_widget(light)
+        # shown only while the clock is not synchronised (every journal time may then be off)
+        self.clock = Label(font_size=scale.font(19), bold=True, markup=True, halign="left", valign="middle",
+                           font_name=CARD_FONT, size_hint_x=None, width=0)
+        self.clock.bind(texture_size=_width_of_text, height=_full_height)
+        self.add_widget(self.clock)
         self.table = Label(
-            font_size=scale.font(19), bold=True, color=theme.TEXT, halign="right", valign="middle", size_hint_x=1.8
+            font_size=scale.font(19), bold=True, color=theme.TEXT, halign="right", valign="middle", size_hint_x=1
         )
         self.table.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         self.add_widget(self.table)
 
-    def show(self, health: DeviceHealth, catalogue: Catalogue, table_text: str, dice: bool = True) -> None:
-        """``dice``: the table plays a dice game; without, the shaker's light is left blank."""
+    def show(self, health: DeviceHealth, catalogue: Catalogue, table_text: str, dice: bool = True,
+             unsynced_time: str | None = None) -> None:
+        """``dice``: the table plays a dice game; without, the shaker's light is left out. ``unsynced_time``: the
+        time, shown on a light of its own, when the clock is not synchronised (every journal time may be off)."""
         for part in self.PARTS:
-            if part == "shaker" and not dice:
+            if part == "shaker" and not dice:  # its room goes to the table's line
                 self.lights[part].text = ""
+                self.lights[part].width = 0
                 continue
             state: Health = getattr(health, part)
             colour = theme.HEALTH_COLOURS[state.value]
@@ -357,6 +375,11 @@ class StatusBar(BoxLayout):
                 f"[color={hex_colour}]●[/color] {catalogue.text('status.' + part)}: "
                 f"[color={hex_colour}]{catalogue.text('health.' + state.value)}[/color]"
             )
+        warn = "".join(f"{int(c * 255):02x}" for c in theme.HEALTH_COLOURS["warn"][:3])
+        self.clock.text = (f"[color={warn}]● {unsynced_time} {catalogue.text('health.unsynced')}[/color]"
+                           if unsynced_time else "")
+        if not unsynced_time:
+            self.clock.width = 0
         self.table.text = table_text
 
 
