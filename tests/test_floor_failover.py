@@ -12,20 +12,20 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 import psycopg
-from starlette.testclient import TestClient
 
 from floor.console import auth
 from floor.console.app import Console, create_app
 from floor.console.db import Database
+from floor.console.server import BackgroundServer
 from floor.pg import LocalServer, free_port
 from floor.replication import for_writes
 from floor.shipper import Shipper, ShipperThread
 from journal import Journal, ManualClock
-from journal.events import Note
+from journal.events import DeviceDown, Note
 from tests.floor_fixtures import FloorPair, floor_pair  # noqa: F401  (the primary and its standby)
 from tests.floor_helpers import enroll, local_events
 from tests.test_floor_console_web import PASSWORD, sign_in
@@ -59,8 +59,11 @@ def test_the_standby_promoted_when_the_primary_dies_mid_shipping_loses_and_doubl
         auth.add_account(conn, "sup", PASSWORD, "supervisor", "test")
     shipper = Shipper(kiosk.journal_path, kiosk_dsn, poll_s=0.05, retry_s=0.2, batch=3)
     db = Database(owner)
-    web = TestClient(create_app(Console(db, clock=ManualClock(datetime.now(UTC)))), follow_redirects=False)
-    assert sign_in(web, "sup")[0] == 303
+    server = BackgroundServer(create_app(Console(db, pit_poll_s=0.1)))
+    server.start()
+    web = httpx.Client(base_url=server.url, timeout=10)
+    assert sign_in(web, "sup")[0] == 303  # type: ignore[arg-type]
+    pit_events = PitStream(server.url, web.cookies)  # the live pit view, open through all of it
     with db.reading() as conn:  # the reports' reads go to the standby while it is one
         assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (True,)
 
@@ -89,6 +92,8 @@ def test_the_standby_promoted_when_the_primary_dies_mid_shipping_loses_and_doubl
         pair.primary.stop("immediate")  # the primary's server lost, no clean shutdown
         assert shipped_at_kill < len(local_events(kiosk.journal_path)), "the kill came after shipping was done"
         wait_for(lambda: shipper.status().state == "unreachable", "the shipper noticing the primary is gone")
+        outage = web.get("/")
+        assert outage.status_code == 503 and "does not answer" in outage.text  # a page of its own, not a crash
         pair.standby.promote()
         promoted = time.monotonic()
 
@@ -102,6 +107,8 @@ def test_the_standby_promoted_when_the_primary_dies_mid_shipping_loses_and_doubl
 
         playing.clear()
         player.join()
+        assert pit_events.events and not any('class="down"' in event for event in pit_events.events)
+        _camera_down(kiosk.journal_path, tmp_path / "k1" / "kiosk.key")  # a change the pit view must show live
         local = [(e["seq"], e["hash"]) for e in local_events(kiosk.journal_path)]
         assert len(local) > total_before
         wait_for(lambda: rows(owner, "SELECT count(*) FROM events") == [(len(local),)],
@@ -112,13 +119,53 @@ def test_the_standby_promoted_when_the_primary_dies_mid_shipping_loses_and_doubl
         assert rows(owner, "SELECT count(*) FROM alerts WHERE kind IN ('gap', 'fork')") == [(0,)]
         assert rows(owner, "SELECT pg_is_in_recovery()") == [(False,)]
         wait_for(lambda: shipper.status().state == "caught up", "the shipper saying it caught up")
+        wait_for(lambda: any('class="down"' in event for event in pit_events.events), "the open pit view "
+                 f"showing the camera down (the stream said: {pit_events.comments[-2:]})", 30)
         _rebuild_the_lost_server_as_a_standby(pair, len(local))
         print(f"\nfailover: console back {console_back:.1f} s and shipping caught up {resumed:.1f} s after the "
               f"promotion; {len(local)} events, 0 lost, 0 doubled")
     finally:
         playing.clear()
         thread.stop()
+        pit_events.close()
+        server.stop()
         db.close()
+
+
+class PitStream:
+    """The pit view's server-sent events, read in a thread: each pit event's data, and the comments."""
+
+    def __init__(self, url: str, cookies: httpx.Cookies) -> None:
+        self.events: list[str] = []
+        self.comments: list[str] = []
+        self.client = httpx.Client(base_url=url, cookies=cookies, timeout=httpx.Timeout(10, read=None))
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        data: list[str] = []
+        try:
+            with self.client.stream("GET", "/pit/stream") as stream:
+                for line in stream.iter_lines():
+                    if line.startswith(":"):
+                        self.comments.append(line)
+                    elif line.startswith("data: "):
+                        data.append(line[6:])
+                    elif not line and data:
+                        self.events.append("\n".join(data))
+                        data = []
+        except httpx.HTTPError as error:
+            self.comments.append(f"the stream ended: {error!r}")
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _camera_down(journal_path: Path, key: Path) -> None:
+    journal = Journal.open(journal_path, key, kiosk_id="K-1", table_id="T1", clock=ManualClock())
+    journal.recover()
+    journal.append(DeviceDown("camera", "no frame for 5 s"))
+    journal.close()
 
 
 def _rebuild_the_lost_server_as_a_standby(pair: FloorPair, events: int) -> None:
@@ -147,7 +194,7 @@ def _rebuild_the_lost_server_as_a_standby(pair: FloorPair, events: int) -> None:
         rebuilt.remove()
 
 
-def _pit_answers(web: TestClient, last_error: list[str]) -> bool:
+def _pit_answers(web: httpx.Client, last_error: list[str]) -> bool:
     try:
         answer = web.get("/")
     except Exception as error:  # the console's own error page needs the database too: no primary yet

@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
@@ -29,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from engine.clock import Clock
 from engine.errors import InputError
 from floor.console import auth, data, i18n, money, protection
-from floor.console.db import Database
+from floor.console.db import Database, StoreUnreachable
 from floor.console.formats import Formats
 from floor.console.money import Money
 from floor.console.review_words import ReviewWords
@@ -207,7 +208,11 @@ def _run(function: Callable[..., Any], *args: Any) -> Any:
 
 async def _input_error(request: Request, error: Exception) -> Response:
     """A request the console cannot answer, on a page of its own with the menu, in the user's language: 404 for
-    something the floor does not hold, 400 for a request worded wrong (its English detail beneath)."""
+    something the floor does not hold, 400 for a request worded wrong (its English detail beneath), 503 while no
+    server of the store takes requests (the next request tries again: after a failover, the new primary)."""
+    if isinstance(error, StoreUnreachable):
+        return _page(request, "refused.html", {"message_key": "error.unreachable", "params": {},
+                                               "detail": str(error)}, None, status=503)
     session = await _run(_current, request)
     if isinstance(error, data.NotFound):
         return _page(request, "refused.html", {"message_key": error.key, "params": error.params}, session,
@@ -217,7 +222,10 @@ async def _input_error(request: Request, error: Exception) -> Response:
 
 
 async def _not_found(request: Request, _error: Exception) -> Response:
-    session = await _run(_current, request)
+    try:
+        session = await _run(_current, request)
+    except StoreUnreachable:
+        session = None
     return _page(request, "refused.html", {"message_key": "error.no_page", "params": {}}, session, status=404)
 
 
@@ -353,12 +361,17 @@ async def _pit_stream(request: Request) -> Response:
         while True:
             if await request.is_disconnected():
                 return
-            if checked >= console.session_check_s:  # a session signed out elsewhere or expired stops its stream
-                checked = 0.0
-                if await _run(_current, request) is None:
-                    yield "event: signed-out\ndata: /login\n\n"
-                    return
-            tables = await _run(_pit_tables, console)
+            try:
+                if checked >= console.session_check_s:  # a session signed out elsewhere or expired ends its stream
+                    checked = 0.0
+                    if await _run(_current, request) is None:
+                        yield "event: signed-out\ndata: /login\n\n"
+                        return
+                tables = await _run(_pit_tables, console)
+            except (StoreUnreachable, psycopg.OperationalError):  # the store lost (a failover): the stream stays
+                yield ": the floor's store does not answer; trying again\n\n"  # open and the pit comes back by itself
+                await asyncio.sleep(1.0)
+                continue
             html = template.render(tables=tables, session=session, **words)
             if html != last:
                 last, idle = html, 0.0

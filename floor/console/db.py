@@ -18,6 +18,10 @@ from engine.errors import InputError
 from floor.replication import for_reads, for_writes, host_count
 
 
+class StoreUnreachable(InputError):
+    """No server the DSN names takes writes now: PostgreSQL is down, or a failover is under way."""
+
+
 class Database:
     def __init__(self, dsn: str, size: int = 4) -> None:
         self.dsn = dsn
@@ -81,5 +85,5 @@ def connect(dsn: str) -> psycopg.Connection[Any]:
         return psycopg.connect(for_writes(dsn), autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise InputError(f"cannot reach the floor's PostgreSQL ({first}); check --dsn / "
+        raise StoreUnreachable(f"cannot reach the floor's PostgreSQL ({first}); check --dsn / "
                          "DEALER_ASSIST_FLOOR_DSN and that the server is running") from None
