@@ -61,7 +61,7 @@ types: $(VENV)/.test-installed
 	$(BIN)/mypy
 
 pytest: $(VENV)/.test-installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=15
 
 bench: $(VENV)/.test-installed
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
