@@ -59,7 +59,7 @@ def _read(journal: Journal, rng: random.Random, zone: str, cards: tuple[str, ...
     if incidents and rng.random() < 0.08 and len(cards) >= 2:
         wrong = (cards[1], cards[0], *cards[2:]) if cards[0] != cards[1] else cards
         journal.append(CardsRead(zone, wrong, _confidences(rng, len(cards))))
-        journal.append(CardsCorrected(zone, wrong, cards, by="dealer", reason="read in the wrong order"))
+        journal.append(CardsCorrected(zone, wrong, cards, by="dealer", reason="corrected on the card picker"))
         return
     journal.append(CardsRead(zone, cards, _confidences(rng, len(cards))))
 
@@ -87,7 +87,7 @@ def _baibuu(journal: Journal, rng: random.Random, void: bool, incidents: bool, t
     round_id = journal.begin_round("baibuu", settings, deal.to_json())
     shake = 1
     if incidents and rng.random() < 0.15:
-        journal.append(DiceReshaken("a die landed cocked against the bowl"))
+        journal.append(DiceReshaken("MISSING_DIE"))
         shake = 2
     dice = tuple(rng.randint(1, 6) for _ in range(3))
     journal.append(DiceRolled(dice, shake))

@@ -224,8 +224,10 @@ def test_in_vietnamese_a_voided_round_an_unknown_one_the_reports_and_the_log(sit
     browser.get(f"{site['url']}/rounds/K-1/{settled}")
     events = by_id(browser, "events").text
     assert "hiện cách xếp của nhà cái" in events and "tay cao" in events and "đã trả tiền" in events, events
-    for english in ('{"high"', "house_split_shown", "action_recorded", "house way", "confirmed by", "seat "):
+    for english in ('{"high"', "house_split_shown", "action_recorded", "house way", "confirmed by", "seat ",
+                    "corrected on the card picker", "MISSING_DIE"):  # the kiosk's fixed reasons are worded too
         assert english not in events, english
+    assert ("sửa bài" in events) is ("sửa trên bảng chọn lá bài" in events)  # a correction says why, in Vietnamese
     assert "ghế" in by_id(browser, "verdict").find_element("xpath", "..").text
     screenshot(browser, tmp_path, "review-settled-vi")
 

@@ -57,6 +57,12 @@ class ReviewWords:
     def phrase(self, text: object) -> str:
         return phrase(self.language, text)
 
+    def why(self, reason: object) -> str:
+        """A reason the kiosk records in fixed words (a correction on the picker, a shaker's fault code) in the
+        language; any other reason as it was written."""
+        text = str(reason or "")
+        return i18n.word(self.language, "why.", text if " " in text else text.lower())
+
     def kind(self, entry: Entry) -> str:
         return i18n.word(self.language, "event.", entry.kind)
 
@@ -112,7 +118,7 @@ class ReviewWords:
             case "dice_rolled":
                 return " ".join(map(str, p.get("dice", [])))
             case "dice_reshaken":
-                return str(p.get("reason", ""))
+                return self.why(p.get("reason"))
             case "cards_read":
                 return f"{self.zone(str(p.get('zone')))}: {cards(p.get('cards', []))}"
             case "cards_misread":
@@ -120,7 +126,7 @@ class ReviewWords:
             case "cards_corrected":
                 return self.t("event.corrected", zone=self.zone(str(p.get("zone"))),
                               before=cards(p.get("before", [])) or "—", after=cards(p.get("after", [])) or "—",
-                              by=self.who(p.get("by"))) + (f" ({p['reason']})" if p.get("reason") else "")
+                              by=self.who(p.get("by"))) + (f" ({self.why(p['reason'])})" if p.get("reason") else "")
             case "house_split_shown":
                 return self.t("event.house_way", high=cards(p.get("high", [])), low=cards(p.get("low", [])),
                               rule=self._house_rule(p))
