@@ -63,6 +63,7 @@ def test_floor_demo_prints_a_working_login_plays_with_frames_and_leaves_nothing_
         assert boxed, "no settled round's review shows an evidence frame with its cards boxed"
         frame = re.search(r'href="(/frames/[0-9a-f]{64})"', boxed)[1]  # type: ignore[index]
         assert web.get(frame).headers["content-type"] == "image/jpeg"
+        assert re.search(r">D-1\d\d<", web.get("/rounds").text), "the demo's rounds name no dealer"
     finally:
         demo.send_signal(signal.SIGTERM)
         try:

@@ -21,13 +21,23 @@ from typing import Any
 
 from floor.console.demo_frames import FramingJournal
 from journal import Journal, SystemClock
-from journal.events import DeviceDown, DeviceUp, Note, SupervisorSignedIn, SupervisorSignedOut
+from journal.events import (
+    DealerSignedIn,
+    DealerSignedOut,
+    DeviceDown,
+    DeviceUp,
+    Note,
+    SupervisorSignedIn,
+    SupervisorSignedOut,
+)
 from journal.simulate import GAMES, play_round
 
 CALL_TEXT = "the dealer called the supervisor"
 CALL_RATE, CAMERA_GLITCH_RATE, VOID_RATE = 0.02, 0.01, 0.01
 """How often, per round, a demo table's dealer calls the supervisor, its camera drops out a moment, a round is
 voided: rare, as on a casino's floor, so that the pit shows what needs a supervisor rather than a wall of alerts."""
+DEALERS = tuple(f"D-{n}" for n in range(101, 113))  # the demo floor's dealers, relieved at the tables in turn
+RELIEF_ROUNDS = 40  # about how many rounds a dealer deals at one table before the next relieves them
 DEMO_ACCOUNT = "demo"
 
 
@@ -78,8 +88,15 @@ class AutoKiosk(threading.Thread):
     def run(self) -> None:
         paced = PacedJournal(FramingJournal(self.journal), self.pace, self.stop_event)
         game = self.rng.choice(GAMES)
+        dealer = self.rng.choice(DEALERS)
+        self.journal.append(DealerSignedIn(dealer))
         try:
             while not self.stop_event.is_set():
+                if self.rng.random() < 1 / RELIEF_ROUNDS:
+                    relief = self.rng.choice([d for d in DEALERS if d != dealer])
+                    paced.append(DealerSignedOut(dealer, f"relieved by {relief}"))
+                    paced.append(DealerSignedIn(relief))
+                    dealer = relief
                 roll = self.rng.random()
                 if roll < CALL_RATE:
                     paced.append(Note(text=CALL_TEXT, by="dealer"))
