@@ -276,3 +276,20 @@ def test_every_text_is_in_every_language_and_formats_with_the_same_values() -> N
         names = set().union(*(placeholders(text) for text in versions))
         for language in LANGUAGES:
             assert Catalogue(language).text(key, **dict.fromkeys(names, "x")), key
+
+
+@given(min_chips=st.integers(1, 20), chip=st.sampled_from([1, 5, 10, 25]), spread=st.integers(0, 200),
+       bet=st.integers(0, 10_000))
+def test_the_bet_dialog_offers_only_bets_the_table_takes(min_chips: int, chip: int, spread: int, bet: int) -> None:
+    from kiosk.controller.baibuu_view import bet_choices
+
+    table = Settings(smallest_chip=chip, min_bet=min_chips * chip, max_bet=(min_chips + spread) * chip)
+    offered = bet_choices(table, bet)
+    assert offered and table.min_bet in offered  # the minimum is always a choice
+    assert all(table.check_bet(amount) is None for amount in offered), offered
+
+
+def test_a_table_with_a_minimum_of_10_offers_no_bet_of_5() -> None:
+    from kiosk.controller.baibuu_view import bet_choices
+
+    assert bet_choices(Settings(smallest_chip=5, min_bet=10, max_bet=1000), 10) == [10, 20, 50, 100]

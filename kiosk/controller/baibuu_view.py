@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.baibuu.settings import Settings
 from engine.cards import Card
 from kiosk.controller.view import PlaceView, ScreenView
 from kiosk.i18n import Msg
@@ -70,3 +71,11 @@ class BaiBuuView(ScreenView):
     """The house's cards lying in the wrong hand on the felt (a wrong set): marked on the felt's picture."""
     seats: tuple[SeatView, ...] = ()
     house_net: int | None = None
+
+
+def bet_choices(settings: Settings, bet: int) -> list[int]:
+    """The bets the seat's dialog offers: around the seat's bet (the table's minimum when it has none), and only
+    bets the table takes (within its limits, in whole smallest chips), so no choice is refused after the tap."""
+    base = max(settings.min_bet, bet or settings.min_bet)
+    wanted = (settings.min_bet, base // 2, base, base * 2, base * 5, base * 10)
+    return sorted({amount for amount in wanted if settings.check_bet(amount) is None})

@@ -9,7 +9,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from engine.cards import Card
-from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView
+from kiosk.controller.baibuu_view import BaiBuuView, Phase, SeatView, bet_choices
 from kiosk.controller.view import CardRead
 from kiosk.i18n import Catalogue, Msg
 from kiosk.ui import theme
@@ -33,6 +33,7 @@ WAY_ROW = 56  # a house-way row before the round is settled: its cards at WAY_CA
 MIDDLE_HEIGHT_SETTLED = 214  # the felt panel's own height: the rest goes to the seats' payout tiles
 WAY_CARD_FONT = 46
 WAY_CARD_FONT_SETTLED = 30
+
 
 
 class RoundController(Protocol):
@@ -206,8 +207,7 @@ class BaiBuuScreen(Screen):
         if view is None:
             return
         current = next((s for s in view.seats if s.seat == seat), None)
-        base = max(1, current.bet if current and current.bet else 10)
-        amounts = sorted({base // 2 or 1, base, base * 2, base * 5, base * 10})
+        amounts = bet_choices(self._round_controller.table_settings, current.bet if current else 0)
         choices = [(str(a), self.catalogue.text("bb.bet", bet=a)) for a in amounts]
         choices.append(("0", self.catalogue.text("bb.sitting_out")))
         self.dialog = ChoiceDialog(
