@@ -64,6 +64,7 @@ def test_floor_demo_prints_a_working_login_plays_with_frames_and_leaves_nothing_
         frame = re.search(r'href="(/frames/[0-9a-f]{64})"', boxed)[1]  # type: ignore[index]
         assert web.get(frame).headers["content-type"] == "image/jpeg"
         assert re.search(r">D-1\d\d<", web.get("/rounds").text), "the demo's rounds name no dealer"
+        assert 'data-dealer="D-1' in web.get("/").text, "the pit's cards do not name the dealer at each table"
     finally:
         demo.send_signal(signal.SIGTERM)
         try:

@@ -95,6 +95,8 @@ class TableView:
     """This shift's money at the table (None: no bet yet)."""
     alarm: str = "ok"
     """How far its actual hold strays from theory against the floor's thresholds: ok, amber, red."""
+    dealer: str = ""
+    """The dealer signed in at the table now ("" when nobody is)."""
 
 
 # ---- the pit ---------------------------------------------------------------------------------------------------
@@ -112,7 +114,7 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
         conn.execute("SELECT raise_silent_alerts(%s)", (timedelta(seconds=silent_after_s),))
     kiosks = conn.execute(
         "SELECT k.kiosk_id, k.table_id, k.game, k.open_round, k.round_step, k.devices, "
-        "coalesce(k.last_seen_at, k.last_event_at), r.round_id, r.status, r.actions, r.game, sw.software "
+        "coalesce(k.last_seen_at, k.last_event_at), r.round_id, r.status, r.actions, r.game, sw.software, k.dealer "
         "FROM kiosks k LEFT JOIN LATERAL (SELECT round_id, status, actions, game FROM rounds "
         "WHERE rounds.kiosk_id = k.kiosk_id ORDER BY round_id DESC LIMIT 1) r ON true "
         # what the kiosk's last start ran (kiosk.model_hashes.SOFTWARE_SETTING; index events_software, 0008)
@@ -137,7 +139,7 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
                                                      priority=FLOOR_PRIORITY.get(kind, "medium")))
     views = []
     for (kiosk_id, table_id, game, open_round, round_step, devices, seen, last_round, status, actions,
-         last_game, software) in kiosks:
+         last_game, software, dealer) in kiosks:
         if open_round is not None:
             step, round_id = STEPS.get(round_step or "", "playing"), open_round
         elif last_round is not None:
@@ -149,7 +151,7 @@ def pit(conn: Any, now: datetime, silent_after_s: int) -> list[TableView]:
             tuple(Device(name, bool(state.get("up")), str(state.get("reason") or state.get("port") or ""))
                   for name, state in sorted((devices or {}).items())),
             tuple(alerts.get(kiosk_id, ())), _seconds_since(now, seen),
-            *_software(software)))
+            *_software(software), dealer=dealer or ""))
     return views
 
 
