@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -309,47 +309,39 @@ def _posted_house_way(name: str, where: str) -> Any:
 
 
 def _supervisors(data: Any, where: str) -> dict[str, str]:
-    from kiosk.supervisors import pin_hash_problem, supervisor_id_problem
+    from kiosk.supervisors import supervisor_id_problem
 
-    if data is None:
-        return {}
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{where}: supervisors: a mapping of supervisor ID to PIN hash (`--add-supervisor ID`)")
-    supervisors: dict[str, str] = {}
-    for key, digest in data.items():
-        name = str(key)
-        problem = supervisor_id_problem(name)
-        if problem:
-            raise ConfigError(f"{where}: supervisors.{name}: {problem}")
-        problem = pin_hash_problem(digest)
-        if problem:
-            raise ConfigError(
-                f"{where}: supervisors.{name}: {problem}; no PIN could match it: set the PIN again with "
-                f"`dealer-assist kiosk --config {where} --add-supervisor {name}`"
-            )
-        supervisors[name] = digest
-    return supervisors
+    return _pin_holders(data, where, "supervisor", supervisor_id_problem)
 
 
 def _dealers(data: Any, where: str) -> dict[str, str]:
-    from kiosk.supervisors import dealer_id_problem, pin_hash_problem
+    from kiosk.supervisors import dealer_id_problem
 
+    return _pin_holders(data, where, "dealer", dealer_id_problem)
+
+
+def _pin_holders(data: Any, where: str, role: str, id_problem: Callable[[str], str | None]) -> dict[str, str]:
+    """The ``supervisors`` or ``dealers`` section (``role``): each ID checked by ``id_problem``, each PIN hash
+    checked as one a PIN can match."""
+    from kiosk.supervisors import pin_hash_problem
+
+    section = role + "s"
     if data is None:
         return {}
     if not isinstance(data, Mapping):
-        raise ConfigError(f"{where}: dealers: a mapping of dealer ID to PIN hash (`--add-dealer ID`)")
-    dealers: dict[str, str] = {}
+        raise ConfigError(f"{where}: {section}: a mapping of {role} ID to PIN hash (`--add-{role} ID`)")
+    holders: dict[str, str] = {}
     for key, digest in data.items():
         name = str(key)
-        problem = dealer_id_problem(name)
+        problem = id_problem(name)
         if problem:
-            raise ConfigError(f"{where}: dealers.{name}: {problem}")
+            raise ConfigError(f"{where}: {section}.{name}: {problem}")
         problem = pin_hash_problem(digest)
         if problem:
-            raise ConfigError(f"{where}: dealers.{name}: {problem}; no PIN could match it: set the PIN again with "
-                              f"`dealer-assist kiosk --config {where} --add-dealer {name}`")
-        dealers[name] = digest
-    return dealers
+            raise ConfigError(f"{where}: {section}.{name}: {problem}; no PIN could match it: set the PIN again with "
+                              f"`dealer-assist kiosk --config {where} --add-{role} {name}`")
+        holders[name] = digest
+    return holders
 
 
 def _devices(data: Any, where: str) -> DeviceConfig:
