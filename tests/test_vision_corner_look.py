@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.cards import parse_card
 from vision.corner_look import apply_corner_look
 from vision.corner_reader import CornerReading, quarter_turns, rank_crop
-from vision.detection import LOW_CONFIDENCE, PARTLY_COVERED, Detection
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
 from vision.rank_ocr import RANK_TEXTS, RankReader, spelling_log_probability
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -80,6 +80,19 @@ def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_of_another_rank_rena
     # a grey picture: the corner's suit has no second witness (the ink's colour), so the doubt stays
     grey = apply_corner_look(readings[:1], [corner("7H", (5, 5, 25, 40), ink_told=False)], **SETTINGS)
     assert grey == readings[:1]
+
+
+def test_a_rename_to_a_card_another_box_reads_marks_both_duplicate() -> None:
+    # IMG_20220921_194129 read alone: one box read 8H, the corner renamed a second box's 5H to 8H
+    readings = [detection("8H", (0, 0, 100, 140), set()), detection("5H", (200, 0, 300, 140), {LOW_CONFIDENCE}),
+                detection("2C", (400, 0, 500, 140), set())]
+    out = apply_corner_look(readings, [corner("8H", (205, 5, 225, 40))], **SETTINGS)
+    assert [str(d.card) for d in out] == ["8H", "8H", "2C"]
+    assert DUPLICATE in out[0].flags and DUPLICATE in out[1].flags and LOW_CONFIDENCE in out[1].flags
+    assert out[2] == readings[2]
+    # a rename to a card no other box reads is not a duplicate
+    alone = apply_corner_look(readings[1:], [corner("8H", (205, 5, 225, 40))], **SETTINGS)
+    assert str(alone[0].card) == "8H" and DUPLICATE not in alone[0].flags
 
 
 def test_unsure_corners_and_corners_of_two_cards_in_one_box_change_nothing() -> None:

@@ -6,17 +6,19 @@ corners wherever they show and reads each rank with a pretrained OCR model: a se
 two agree on rank and suit (the suit checked by the ink's colour too), the reading stands unflagged; where a sure
 corner inside a reading's box reads another rank, the reading takes that rank and keeps its suit (the OCR's rank is
 the surer; the reading's suit, from face and index together, the surer of the suits), still flagged: two looks
-disagreed. A sure corner no reading claims is a card of its own (flagged ``partly_covered``: only its corner was
+disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to. A sure corner no reading claims is a card of its own (flagged ``partly_covered``: only its corner was
 seen). Corners count only when the OCR is sure of the rank and the index reader of the suit.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 
+from engine.cards import Card
 from vision.corner_reader import CornerReading
-from vision.detection import LOW_CONFIDENCE, PARTLY_COVERED, Detection, covered_share
+from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, covered_share
 from vision.reader_classes import card_of_class_name
 
 
@@ -35,6 +37,7 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
     sure = sure_corners(corners, rank_sure, suit_sure)
     claimed: set[int] = set()
     out = []
+    renamed: set[Card] = set()
     for detection in detections:
         mine = corners_inside(detection, sure, inside)
         claimed.update(id(c) for c in mine)
@@ -56,8 +59,13 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
         # the OCR reads another rank: it is the surer of the two; the suit stays the reading's (read from the face
         # and the index together), unless the reading named no suit
         card = card_of_class_name(rank + reading[-1] if reading != "JK" else max(mine, key=lambda c: c.sure).card)
+        renamed.add(card)
         out.append(dataclasses.replace(detection, card=card, confidence=min(detection.confidence, surest),
                                        flags=detection.flags | {LOW_CONFIDENCE}))
+    # a rename that names a card another box reads too: one deck holds it once, so both are in doubt
+    copies = Counter(d.card for d in out)
+    out = [dataclasses.replace(d, flags=d.flags | {DUPLICATE}) if d.card in renamed and copies[d.card] > 1 else d
+           for d in out]
     if new_cards:
         named = {d.card for d in out}
         for corner in sure:
