@@ -5,9 +5,11 @@ felt read by the shipped card reader, a fresh journal) in a real Kivy window und
 kiosk that every interval prints one line: resident memory (and its anonymous part), open files, threads, journal
 and evidence size, rounds closed, and the reading latency over the interval (a frame asked of the camera → its
 readings ready for the table, median / 95th percentile / worst). The demo croupier plays at a dealer's pace on the
-real clock: there is no faster clock to run the table on, so an "hour" here is an hour.
+real clock, or ``--pace N`` times faster (its waits on the clock divided by N; its waits for the camera's frames are
+not, so it never outruns the reader): the kiosk's own clock is real, so a minute is a minute, but a minute holds N
+times the rounds. ``--rounds`` stops after that many rounds closed.
 
-Usage: python bench/soak.py [--minutes 240] [--every-minutes 60] [--data DIR]
+Usage: python bench/soak.py [--minutes 240] [--every-minutes 60] [--pace 1] [--rounds N] [--data DIR]
 (needs xvfb-run; under no display it starts its own). Run it under nice: it takes a core.
 """
 
@@ -36,22 +38,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=240.0, help="how long to play (240)")
     parser.add_argument("--every-minutes", type=float, default=60.0, help="one line every so often (60)")
+    parser.add_argument("--pace", type=float, default=1.0, help="the croupier plays this many times a dealer's pace (1)")
+    parser.add_argument("--rounds", type=int, default=0, help="stop after this many rounds closed (0: play --minutes)")
     parser.add_argument("--data", type=Path, help="the kiosk's data folder (default: a fresh temporary one)")
     args = parser.parse_args()
     data = args.data or Path(tempfile.mkdtemp(prefix="dealer-assist-soak-"))
     out = data.parent / (data.name + "-soak.jsonl")
     out.unlink(missing_ok=True)
     env = dict(os.environ, SOAK_OUT=str(out), SOAK_EVERY_S=str(args.every_minutes * 60),
-               SOAK_DURATION_S=str(args.minutes * 60), PYTHONPATH=str(REPO), KIVY_NO_ARGS="1", YOLO_OFFLINE="1")
+               SOAK_DURATION_S=str(args.minutes * 60), SOAK_ROUNDS=str(args.rounds), PYTHONPATH=str(REPO), KIVY_NO_ARGS="1", YOLO_OFFLINE="1")
     command = [sys.executable, "-m", "kiosk.cli", "kiosk", "--autoplay", "--data", str(data), "--seed", "11",
+               "--demo-pace", str(args.pace),
                "--driver", f"{THIS}:drive"]
     if not os.environ.get("DISPLAY"):
         if shutil.which("xvfb-run") is None:
             print("needs a display: install xvfb (apt-get install xvfb) or run under one")
             return 2
         command = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", *command]
-    print(f"soak: {args.minutes:g} min of autoplay in a real window, a line every {args.every_minutes:g} min; "
-          f"data {data}", flush=True)
+    until = f"{args.rounds} rounds or {args.minutes:g} min" if args.rounds else f"{args.minutes:g} min"
+    print(f"soak: {until} of autoplay in a real window at {args.pace:g}× a dealer's pace, a line every "
+          f"{args.every_minutes:g} min; data {data}", flush=True)
     print("  ".join(f"{c:>11}" for c in COLUMNS), flush=True)
     kiosk = subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     shown = 0
@@ -109,13 +115,20 @@ def _size_mb(*paths: Path) -> float:
     return round(total / 1e6, 1)
 
 
+def _rounds_closed(runtime: Any) -> int:
+    return sum(1 for _ in runtime.journal.entries(kinds=["round_settled", "round_voided"]))
+
+
 def drive(app: Any) -> Iterator[float]:
     """The kiosk plays by itself (--autoplay); this only watches, every tick, and writes a line every interval."""
     runtime = app.runtime
     out = Path(os.environ["SOAK_OUT"])
     every = float(os.environ["SOAK_EVERY_S"])
     duration = float(os.environ["SOAK_DURATION_S"])
+    rounds_wanted = int(os.environ.get("SOAK_ROUNDS", "0"))
+    closed = 0
     start = time.monotonic()
+    count_due = start
     due = start + every
     last_frame = -1
     latencies: list[float] = []
@@ -126,8 +139,12 @@ def drive(app: Any) -> Iterator[float]:
             last_frame = camera.frame_number
             latencies.append(runtime.clock.monotonic_ns() / 1e9 - camera.taken_at)
         now = time.monotonic()
-        if now >= due or now - start >= duration:
-            closed = sum(1 for _ in runtime.journal.entries(kinds=["round_settled", "round_voided"]))
+        if rounds_wanted > 0 and now >= count_due:
+            closed = _rounds_closed(runtime)
+            count_due = now + 30
+        done = now - start >= duration or (rounds_wanted > 0 and closed >= rounds_wanted)
+        if now >= due or done:
+            closed = _rounds_closed(runtime)
             ms = sorted(x * 1000 for x in latencies) or [0.0]
             row = {
                 "min": round((now - start) / 60, 1), "rss_mb": round(_status("VmRSS") / 1024),
@@ -141,7 +158,7 @@ def drive(app: Any) -> Iterator[float]:
                 handle.write(json.dumps(row) + "\n")
             latencies.clear()
             due += every
-            if now - start >= duration:
+            if done:
                 app.stop()
                 return
         yield 0.05

@@ -57,7 +57,10 @@ class DemoCroupier:
         seed: int | None = None,
         wrong_set_rate: float = 0.15,
         mis_set_rate: float = 0.1,
+        pace: float = 1.0,
     ) -> None:
+        if not pace > 0:
+            raise ValueError(f"demo pace {pace}: give a positive speed (1 = a dealer's pace, 4 = four times faster)")
         self.controller = controller
         self.table = table  # a vision.sources.SyntheticTableSource
         self.now = now
@@ -65,6 +68,9 @@ class DemoCroupier:
         self.rng = random.Random(seed)
         self.wrong_set_rate = wrong_set_rate
         self.mis_set_rate = mis_set_rate
+        self.pace = pace
+        """How many times a dealer's pace the croupier plays (the soak bench's faster clock): every wait on the clock is
+        divided by it; the waits counted in camera frames are not, so the croupier never outruns the reader."""
         self._round: int | None = None
         self._phase: Phase | None = None
         self._since = 0.0
@@ -83,7 +89,7 @@ class DemoCroupier:
             if controller.round_id != self._round:
                 self._round = controller.round_id
                 self._done = set()
-        waited = now - self._since
+        waited = (now - self._since) * self.pace
         if phase is Phase.READY and "cleared" not in self._done:
             self.table.clear_all()
             self._done.add("cleared")
@@ -117,7 +123,7 @@ class DemoCroupier:
             self.table.place(zone(1, "low"), low)
             self._done.add("house")
             self._house_at = now
-        elif "house-wrong" in self._done and now - self._house_at > 4.0:
+        elif "house-wrong" in self._done and (now - self._house_at) * self.pace > 4.0:
             split = house_way(self._stacks[state.assignment.house_stack - 1])
             self.table.clear(zone(1, "high"))  # the croupier picks the cards up and sets them again
             self.table.clear(zone(1, "low"))
@@ -161,7 +167,7 @@ class DemoCroupier:
                 continue
             if self._doubt_since is None:
                 self._doubt_since = now
-            if now - self._doubt_since >= CHECK_DELAY_S:
+            if (now - self._doubt_since) * self.pace >= CHECK_DELAY_S:
                 index, card = fix
                 self.controller.command("correct", zone=place.zone, index=index, card=card)
                 self._doubt_since = None

@@ -64,6 +64,7 @@ class KioskRuntime:
         read: Any = None,
         config_path: Path | None = None,
         demo_seed: int | None = None,
+        demo_pace: float = 1.0,
     ) -> None:
         self.config = config
         self.config_path = config_path
@@ -128,7 +129,8 @@ class KioskRuntime:
             from kiosk.demo import DemoCroupier
 
             press = self.devices.press if autoplay and self.devices.sim is not None else None
-            self.demo = DemoCroupier(self.dice_table, self.camera.source, self.clock.monotonic, press, seed=demo_seed)
+            self.demo = DemoCroupier(self.dice_table, self.camera.source, self.clock.monotonic, press, seed=demo_seed,
+                                     pace=demo_pace)
         self.card_demos: dict[str, Any] = {}
         """With ``autoplay`` on the synthetic felt: the croupier of each card game (``kiosk.demo_cards``)."""
         if self.camera.synthetic and autoplay:

@@ -44,6 +44,8 @@ def register(subparsers: Any) -> None:
         help="demo: the simulated croupier also presses the panel buttons, so rounds run by themselves",
     )
     parser.add_argument("--seed", type=int, help="demo: seed of the simulated dice and the dealt cards")
+    parser.add_argument("--demo-pace", type=float, default=1.0, metavar="N",
+                        help="demo, Bài Bửu: the croupier plays N times a dealer's pace (the soak bench; default 1)")
     parser.add_argument("--check", action="store_true", help="only validate the config file and say what it sets")
     parser.add_argument(
         "--add-supervisor",
@@ -85,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(config_path)
     if args.language:
         config = replace(config, language=args.language)
+    if not args.demo_pace > 0:
+        raise InputError(f"--demo-pace {args.demo_pace:g}: give a positive speed (1 is a dealer's pace, 4 four times "
+                         "faster)")
     if args.seed is not None:
         config = replace(
             config, devices=DeviceConfig(config.devices.shaker, config.devices.panel, config.devices.baud, args.seed)
@@ -122,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     prepare_kivy()
     from kiosk.runtime import KioskRuntime
 
-    runtime = KioskRuntime(config, data_dir, autoplay=args.autoplay, config_path=config_path, demo_seed=args.seed)
+    runtime = KioskRuntime(config, data_dir, autoplay=args.autoplay, config_path=config_path, demo_seed=args.seed,
+                           demo_pace=args.demo_pace)
     driver = load_driver(args.driver) if args.driver else None
     try:
         from kiosk.ui.app import run_app
