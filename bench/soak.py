@@ -68,6 +68,9 @@ def main() -> int:
             lines = out.read_text().splitlines()
             for line in lines[shown:]:
                 row = json.loads(line)
+                if "held_by" in row:
+                    print("resident memory by mapping (MB): " + ", ".join(f"{n} {mb}" for n, mb in row["held_by"]))
+                    continue
                 rows.append(row)
                 print("  ".join(f"{row[c]:>11}" for c in COLUMNS), flush=True)
             shown = len(lines)
@@ -115,6 +118,21 @@ def _size_mb(*paths: Path) -> float:
     return round(total / 1e6, 1)
 
 
+def _resident_by_mapping(top: int = 14) -> list[tuple[str, int]]:
+    """Resident MB by what is mapped (a library, the heap, anonymous memory), largest first, from
+    /proc/self/smaps."""
+    held: dict[str, int] = {}
+    name = ""
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()
+        if head and "-" in head[0] and len(head) >= 5 and not head[0].endswith(":"):
+            name = head[5] if len(head) > 5 else "[anonymous]"
+            name = Path(name).name if name.startswith("/") else name
+        elif head and head[0] == "Rss:":
+            held[name] = held.get(name, 0) + int(head[1])
+    return [(n, round(kb / 1024)) for n, kb in sorted(held.items(), key=lambda x: -x[1])[:top]]
+
+
 def _rounds_closed(runtime: Any) -> int:
     return sum(1 for _ in runtime.journal.entries(kinds=["round_settled", "round_voided"]))
 
@@ -159,6 +177,8 @@ def drive(app: Any) -> Iterator[float]:
             latencies.clear()
             due += every
             if done:
+                with out.open("a") as handle:
+                    handle.write(json.dumps({"held_by": _resident_by_mapping()}) + "\n")
                 app.stop()
                 return
         yield 0.05
