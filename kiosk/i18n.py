@@ -554,8 +554,8 @@ class Catalogue:
         english = ENGLISH.get(key)
         if english is None:
             raise KeyError(f"no text {key!r} in the catalogue")
-        translated = TRANSLATIONS.get(self.language)
-        template = (translated.get(key) if translated is not None else None) or english
+        language = TRANSLATIONS.get(self.language)
+        template = (language.get(key) if language is not None else None) or english
         if self.language == "en" and _is_one(params, key):
             template = ENGLISH_ONE[key]
         translated = {name: self._param(value) for name, value in params.items()}

@@ -323,8 +323,8 @@ def text(language: str, key: str, **params: Any) -> str:
     english = ENGLISH.get(key)
     if english is None:
         raise KeyError(f"the console catalogue has no text {key!r}")
-    translated = TRANSLATIONS.get(language)
-    template = (translated.get(key) if translated is not None else None) or english
+    catalogue = TRANSLATIONS.get(language)
+    template = (catalogue.get(key) if catalogue is not None else None) or english
     return template.format(**params) if params else template
 
 
