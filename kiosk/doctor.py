@@ -2,9 +2,10 @@
 when it fails, what to do.
 
 The checks: the camera found and calibrated; the shaker and the panel present, answering and proving their paired
-key; the Khmer font; the clock synchronised; the disk against the evidence retention; the journal's key and anchors
-on other volumes with the right modes; the floor reachable (when configured); with ``--self-check`` (a new release
-checking itself beside the running kiosk) the card reader's models loaded instead of the camera and the ports opened.
+key; the Khmer font; the Vietnamese and Khmer catalogues readable; the clock synchronised; the disk against the
+evidence retention; the journal's key and anchors on other volumes with the right modes; the floor reachable (when
+configured); with ``--self-check`` (a new release checking itself beside the running kiosk) the card reader's models
+loaded instead of the camera and the ports opened.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pathlib import Path
 from engine.errors import InputError
 from kiosk.config import SIMULATED, SYNTHETIC, KioskConfig
 
-CHECKS = ("config", "camera", "shaker", "panel", "fonts", "clock", "disk", "key", "anchors", "floor", "models")
+CHECKS = ("config", "camera", "shaker", "panel", "fonts", "words", "clock", "disk", "key", "anchors", "floor",
+          "models")
 MACHINE_ONLY = ("clock", "floor")
 """Left out of a new release's self-check: the machine's state and the network's, which no release fixes (an update
 is not held back by them)."""
@@ -50,7 +52,8 @@ def run_checks(config: KioskConfig, data: Path, *, self_check: bool = False, ski
     skip = skip or set()
     checks: dict[str, Check] = {
         "config": check_config, "camera": check_camera, "shaker": device_check("shaker"),
-        "panel": device_check("panel"), "fonts": check_fonts, "clock": check_clock, "disk": check_disk,
+        "panel": device_check("panel"), "fonts": check_fonts, "words": check_words, "clock": check_clock,
+        "disk": check_disk,
         "key": check_key, "anchors": check_anchors, "floor": check_floor, "models": check_models,
     }
     if self_check:  # beside the running kiosk, which holds the camera and the serial ports
@@ -197,6 +200,15 @@ def check_fonts(config: KioskConfig, data: Path) -> str:
     if found is None:
         raise Failed("no Khmer font: Khmer words show as boxes; apt-get install fonts-khmeros")
     return f"Khmer {found}"
+
+
+def check_words(config: KioskConfig, data: Path) -> str:
+    """The Vietnamese and Khmer catalogues readable (the screens show English where one is not)."""
+    from journal.catalogues import TRANSLATED, catalogue_path, locale_dir, read_catalogue
+
+    counts = [f"{language} {sum(1 for message in read_catalogue(catalogue_path(language)) if message.id)}"
+              for language in TRANSLATED]
+    return f"{', '.join(counts)} texts in {locale_dir()}"
 
 
 def check_clock(config: KioskConfig, data: Path) -> str:

@@ -64,11 +64,12 @@ def test_doctor_passes_on_a_kiosk_laid_out_as_installed(tmp_path: Path, other_vo
     assert lines["panel"].startswith("OK simulated panel")
     assert lines["camera"].startswith("OK synthetic table (demo): a 1920x1080 frame, calibrated from 4 markers")
     assert lines["fonts"].startswith("OK Khmer ")
+    assert lines["words"].startswith("OK vi ") and " km " in lines["words"]
     assert lines["key"].startswith(f"OK {other_volume}/keys/kiosk.key on another volume")
     assert lines["floor"].startswith("OK not configured")
     assert lines["models"].startswith("OK shipped ")
-    assert set(lines) == {"config", "camera", "shaker", "panel", "fonts", "clock", "disk", "key", "anchors", "floor",
-                          "models"}
+    assert set(lines) == {"config", "camera", "shaker", "panel", "fonts", "words", "clock", "disk", "key", "anchors",
+                          "floor", "models"}
     # a new release's self-check beside the running kiosk: models loaded, the camera and the ports left to it
     code, lines = doctor(dealer_assist, cli_env, data, config, "--self-check")
     assert code == 0, lines
@@ -99,7 +100,8 @@ def test_doctor_names_each_failure_it_is_shown(tmp_path: Path, other_volume: Pat
             journal={"key": str(key), "anchors": str(data.parent / "anchors.log"),  # beside the journal's volume
                      "floor": f"host=127.0.0.1 port={free_port()} dbname=floor user=kiosk_t1 connect_timeout=3"},
         )
-        code, lines = doctor(dealer_assist, cli_env, data, config, "--skip", "models")
+        no_catalogues = {**cli_env, "DEALER_ASSIST_LOCALE_DIR": str(tmp_path / "locale")}  # a translator's typo
+        code, lines = doctor(dealer_assist, no_catalogues, data, config, "--skip", "models")
     finally:
         os.close(master)
         os.close(slave)
@@ -113,6 +115,7 @@ def test_doctor_names_each_failure_it_is_shown(tmp_path: Path, other_volume: Pat
     assert lines["disk"].startswith("FAIL ") and "evidence.max_mb 10,000,000" in lines["disk"]
     assert lines["floor"].startswith("FAIL the floor cannot be reached")
     assert lines["camera"].startswith("OK") and lines["fonts"].startswith("OK")
+    assert lines["words"].startswith(f"FAIL no translation catalogue at {tmp_path}/locale/vi/LC_MESSAGES/")
     assert lines["models"] == "SKIP left out (--skip)"
     synchronised = clock_synchronised()
     assert lines["clock"] == ("OK synchronised" if synchronised else

@@ -17,7 +17,14 @@ from babel.messages.pofile import read_po, write_po
 from starlette.testclient import TestClient
 
 from engine.phrases import Phrase
-from journal.catalogues import LOCALE_DIR_VARIABLE, TRANSLATED, CatalogueError, catalogue_path, read_catalogue
+from journal.catalogues import (
+    LOCALE_DIR_VARIABLE,
+    SHIPPED_LOCALE_DIR,
+    TRANSLATED,
+    CatalogueError,
+    catalogue_path,
+    read_catalogue,
+)
 from kiosk.cli import main
 from kiosk.translations import Entry, entries, export_po, problems, still_english
 
@@ -58,7 +65,7 @@ def test_a_native_speaker_gets_a_csv_with_the_english_beside(
 
 def _copy_catalogues(tmp_path: Path) -> Path:
     folder = tmp_path / "locale"
-    shutil.copytree(catalogue_path("vi").parents[2], folder)
+    shutil.copytree(SHIPPED_LOCALE_DIR, folder)
     return folder
 
 
@@ -99,9 +106,23 @@ def test_the_kiosk_and_the_console_show_what_the_khmer_po_file_says(
     web.cookies.set("floor_lang", "km")
     login = web.get("/login")
     assert login.status_code == 200 and "<h1>ចូលប្រើថ្មី</h1>" in login.text
+
+
+def test_a_kiosk_whose_catalogue_cannot_be_read_shows_english_and_says_why_in_its_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kiosk.i18n import Catalogue
+
     monkeypatch.setenv(LOCALE_DIR_VARIABLE, str(tmp_path / "nowhere"))
-    with pytest.raises(CatalogueError, match=LOCALE_DIR_VARIABLE):
-        Catalogue("km").text("button.shake")
+    assert Catalogue("km").text("button.shake") == "SHAKE"
+    assert f"no translation catalogue at {tmp_path}/nowhere/km/LC_MESSAGES/dealer_assist.po" in caplog.text
+    broken = _copy_catalogues(tmp_path)
+    path = catalogue_path("vi", broken)
+    path.write_text(path.read_text(encoding="utf-8").replace('msgid "SHAKE"', 'msgid: "SHAKE"', 1), encoding="utf-8")
+    with pytest.raises(CatalogueError, match=r"dealer_assist\.po is not a readable gettext catalogue"):
+        problems("vi", broken)
+    monkeypatch.setenv(LOCALE_DIR_VARIABLE, str(broken))
+    assert Catalogue("vi").text("button.shake") == "SHAKE" and Catalogue("km").text("button.shake") == "ក្រឡុក"
 
 
 def test_the_check_finds_a_text_the_catalogue_lacks_and_update_adds_it_keeping_every_translation(
