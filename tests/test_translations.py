@@ -1,6 +1,7 @@
-"""One gettext catalogue per language for the kiosk and the console: Vietnamese and Khmer have no untranslated
-and no fuzzy entry; the export a native speaker reviews opens as a .po (plural forms included) or a CSV with the
-English beside each translation."""
+"""One gettext catalogue per language for the kiosk and the console, read at run time: Vietnamese and Khmer hold
+every text the code uses, none untranslated or fuzzy; what a translator changes in the .po is what the screens show;
+`translations update` brings the catalogues to the code's English keeping every translation; the export a native
+speaker reviews opens as a .po (plural forms included) or a CSV with the English beside each translation."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from kiosk.translations import Entry, entries, export_po, problems, still_englis
 
 
 @pytest.mark.parametrize("language", ["vi", "km"])
-def test_vietnamese_and_khmer_have_no_untranslated_or_fuzzy_entry(language: str) -> None:
+def test_vietnamese_and_khmer_hold_every_text_the_code_uses_none_untranslated_or_fuzzy(language: str) -> None:
     assert len(list(entries(language))) > 1000  # the kiosk's texts, the engines' phrases and the console's
     assert problems(language) == []
 
