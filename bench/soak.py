@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=240.0, help="how long to play (240)")
     parser.add_argument("--every-minutes", type=float, default=60.0, help="one line every so often (60)")
-    parser.add_argument("--pace", type=float, default=1.0, help="the croupier plays this many times a dealer's pace (1)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="the croupier plays this many times a dealer's pace (1)")
     parser.add_argument("--rounds", type=int, default=0, help="stop after this many rounds closed (0: play --minutes)")
     parser.add_argument("--data", type=Path, help="the kiosk's data folder (default: a fresh temporary one)")
     args = parser.parse_args()
@@ -46,7 +48,8 @@ def main() -> int:
     out = data.parent / (data.name + "-soak.jsonl")
     out.unlink(missing_ok=True)
     env = dict(os.environ, SOAK_OUT=str(out), SOAK_EVERY_S=str(args.every_minutes * 60),
-               SOAK_DURATION_S=str(args.minutes * 60), SOAK_ROUNDS=str(args.rounds), PYTHONPATH=str(REPO), KIVY_NO_ARGS="1", YOLO_OFFLINE="1")
+               SOAK_DURATION_S=str(args.minutes * 60), SOAK_ROUNDS=str(args.rounds), PYTHONPATH=str(REPO),
+               KIVY_NO_ARGS="1", YOLO_OFFLINE="1")
     command = [sys.executable, "-m", "kiosk.cli", "kiosk", "--autoplay", "--data", str(data), "--seed", "11",
                "--demo-pace", str(args.pace),
                "--driver", f"{THIS}:drive"]
@@ -68,8 +71,9 @@ def main() -> int:
             lines = out.read_text().splitlines()
             for line in lines[shown:]:
                 row = json.loads(line)
-                if "held_by" in row:
-                    print("resident memory by mapping (MB): " + ", ".join(f"{n} {mb}" for n, mb in row["held_by"]))
+                if "held_by" in row or "python_holds" in row:
+                    what, pairs = next(iter(row.items()))
+                    print(f"{what.replace('_', ' ')} (MB): " + ", ".join(f"{n} {mb}" for n, mb in pairs))
                     continue
                 rows.append(row)
                 print("  ".join(f"{row[c]:>11}" for c in COLUMNS), flush=True)
@@ -179,6 +183,11 @@ def drive(app: Any) -> Iterator[float]:
             if done:
                 with out.open("a") as handle:
                     handle.write(json.dumps({"held_by": _resident_by_mapping()}) + "\n")
+                    if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: what Python and NumPy hold, by file
+                        stats = tracemalloc.take_snapshot().statistics("filename")[:14]
+                        held = [(str(s.traceback[0].filename).split("site-packages/")[-1], round(s.size / 2**20))
+                                for s in stats]
+                        handle.write(json.dumps({"python_holds": held}) + "\n")
                 app.stop()
                 return
         yield 0.05

@@ -6,8 +6,9 @@ corners wherever they show and reads each rank with a pretrained OCR model: a se
 two agree on rank and suit (the suit checked by the ink's colour too), the reading stands unflagged; where a sure
 corner inside a reading's box reads another rank, the reading takes that rank and keeps its suit (the OCR's rank is
 the surer; the reading's suit, from face and index together, the surer of the suits), still flagged: two looks
-disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to. A sure corner no reading claims is a card of its own (flagged ``partly_covered``: only its corner was
-seen). Corners count only when the OCR is sure of the rank and the index reader of the suit.
+disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to. A sure corner no
+reading claims is a card of its own (flagged ``partly_covered``: only its corner was seen). Corners count only when
+the OCR is sure of the rank and the index reader of the suit.
 """
 
 from __future__ import annotations
