@@ -38,6 +38,7 @@ from kiosk.journal_place import (
     recover_anchored,
     start_floor_shipping,
 )
+from kiosk.memory import TRIM_EVERY_S, return_freed_memory
 from kiosk.releases import ReleaseWatch
 from kiosk.supervisors import DEALER_EVENTS, SignInAnswer, SignInDesk, hash_pin, pin_problem, supervisor_id_problem
 
@@ -143,6 +144,7 @@ class KioskRuntime:
         self.clock_synchronised: bool | None = None
         """The system clock's NTP state as last asked (``kiosk.clock_sync``); False shows on the status bar."""
         self._clock_check_due = self.clock.monotonic()
+        self._trim_due = self.clock.monotonic() + TRIM_EVERY_S
         self.release_watch = ReleaseWatch.from_environment()
         self.restart_for: str | None = None
         """A new release made current (``kiosk update`` / ``rollback``) that this kiosk stops for, between rounds,
@@ -193,6 +195,9 @@ class KioskRuntime:
             self.prune_evidence()
         if self.clock.monotonic() >= self._clock_check_due:
             self.check_clock_and_release()
+        if self.clock.monotonic() >= self._trim_due and not any(t.round_open for t in self.controllers.values()):
+            self._trim_due = self.clock.monotonic() + TRIM_EVERY_S
+            return_freed_memory()  # between rounds: the freed pages of the last round's frames go back
         if self.demo is not None and self.game == "baibuu":  # the dice croupier presses the panel: his table only
             self.demo.tick()
         croupier = self.card_demos.get(self.game)
