@@ -42,6 +42,8 @@ def main() -> int:
     parser.add_argument("--pace", type=float, default=1.0,
                         help="the croupier plays this many times a dealer's pace (1)")
     parser.add_argument("--rounds", type=int, default=0, help="stop after this many rounds closed (0: play --minutes)")
+    parser.add_argument("--evidence-cap", type=float, metavar="MB",
+                        help="play under a config whose evidence.max_mb is this (default: the built-in 2000 MB)")
     parser.add_argument("--data", type=Path, help="the kiosk's data folder (default: a fresh temporary one)")
     args = parser.parse_args()
     data = args.data or Path(tempfile.mkdtemp(prefix="dealer-assist-soak-"))
@@ -53,6 +55,10 @@ def main() -> int:
     command = [sys.executable, "-m", "kiosk.cli", "kiosk", "--autoplay", "--data", str(data), "--seed", "11",
                "--demo-pace", str(args.pace),
                "--driver", f"{THIS}:drive"]
+    if args.evidence_cap is not None:  # the retention's size cap, met within the run
+        config = data.parent / (data.name + "-kiosk.yaml")
+        config.write_text(f"evidence:\n  max_mb: {args.evidence_cap:g}\n")
+        command += ["--config", str(config)]
     if not os.environ.get("DISPLAY"):
         if shutil.which("xvfb-run") is None:
             print("needs a display: install xvfb (apt-get install xvfb) or run under one")
