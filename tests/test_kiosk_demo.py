@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.baibuu import Settings, house_way
 from journal import Journal, JournalReader
 from kiosk.clock import ManualClock
@@ -89,3 +91,32 @@ def test_autoplay_fixes_what_the_screen_marks_unsure_and_the_fix_is_journaled(tm
     with JournalReader.open(tmp_path / "j", tmp_path / "k") as reader:
         corrections = [entry for entry in reader.entries() if entry.kind == "cards_corrected"]
     assert len(corrections) == 2
+
+
+def test_at_four_times_a_dealers_pace_the_croupier_waits_a_quarter_as_long_but_still_for_the_camera(
+        tmp_path: Path) -> None:
+    clock, controller, table = demo_table(tmp_path)
+    croupier = DemoCroupier(controller, table, clock.monotonic, press=lambda button: None, seed=1, wrong_set_rate=0.0,
+                            pace=4)
+    controller.command("manual_dice", dice=(2, 2, 2))
+    croupier.tick()
+    clock.advance(0.2)  # a dealer waits 1 s before laying the house cards: a quarter of it is not yet enough
+    croupier.tick()
+    assert "house.high" not in table.placed
+    clock.advance(0.1)
+    croupier.tick()
+    high = table.placed["house.high"]
+    # an unsure reading: at 4× it is fixed after 0.5 s of doubt, not 2 s, but only once the camera had its look
+    controller.on_table({"house.high": (CardRead(high[0], 0.4, frozenset({"low_confidence"})), CardRead(high[1])),
+                         "house.low": tuple(CardRead(card) for card in table.placed["house.low"])})
+    clock.advance(1.0)
+    croupier.tick()
+    assert controller.view().house_high.cards[0].doubtful  # the camera has not taken its frames yet
+    for _ in range(LOOKS_BEFORE_FIX):
+        table.read()
+    croupier.tick()
+    clock.advance(0.5)
+    croupier.tick()
+    assert not controller.view().house_high.cards[0].doubtful
+    with pytest.raises(ValueError, match="positive speed"):
+        DemoCroupier(controller, table, clock.monotonic, pace=0)
