@@ -1,5 +1,6 @@
 """Cards read by their index corners alone: found by the index-corner detector, the rank read by the pretrained
-OCR recogniser (``vision.rank_ocr``), the suit by the any-deck index reader.
+OCR recogniser (``vision.rank_ocr``), the suit by the suit reader (``vision.suit_reader``; a model folder without
+one falls back on the any-deck index reader's suit).
 
 A close-up photo or a fan shows cards in parts: a whole-card box then takes in a neighbour, or boxes half a card,
 and the index patches cut from it by the card's shape miss the index. A corner (rank over suit) is what every
@@ -21,6 +22,7 @@ import numpy.typing as npt
 from vision.rank_ocr import RANK_TEXTS, RankReader
 from vision.reader_index import INDEX_PATCH_SIZE, INDEX_REGION, NO_INDEX
 from vision.reader_models import decode_detections, letterbox, to_tensor
+from vision.suit_reader import SUITS, SuitReader, suit_crop
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[float, float, float, float]
@@ -33,8 +35,7 @@ CORNER_ON_FACE = (0.0, 0.0, 0.21, 0.28)
 # The three looks (416, 256, 160 px) bring corners of 3.5-25 % of the frame to that size.
 SMALLER_LOOKS = (0.6, 0.4)
 RANK_SHARE = 0.6  # the top of an upright corner that holds the rank (a big rank reaches this far down)
-SUITS = "CDHS"
-RED_SUITS = (False, True, True, False)  # of SUITS
+RED_SUITS = (False, True, True, False)  # of SUITS (clubs, diamonds, hearts, spades)
 # The ink of a rank: its pixels' red over the larger of green and blue, on average. Black ink stays under BLACK_INK,
 # red over RED_INK; between them (or in a grey picture) the colour is not told. Chosen on the top-left corners of
 # card-designs' validation and test images: 9 % of red and 3 % of black corners fall on the wrong side. (The median
@@ -47,7 +48,7 @@ class CornerReading:
     box: Box  # the corner's box in the frame
     card: str  # e.g. "7H"
     rank_sure: float  # the OCR's probability of the rank
-    suit_sure: float  # the index reader's share of the suit among the four suits
+    suit_sure: float  # the suit reader's probability of the suit (after the ink's colour)
     score: float  # the detector's confidence that this is an index corner
     ink_told: bool = True  # whether the ink's colour checked the suit (not in a grey picture, nor on unclear ink)
 
@@ -142,6 +143,7 @@ class CornerReader:
         self._index_reader = index_reader  # batch (N, 3, 64, 64) → (N, classes) probabilities
         self._index_names = index_names
         self._ranks = RankReader(threads=threads)
+        self._suits = SuitReader(folder, threads) if SuitReader.available(folder) else None
         self.conf = conf
         self.imgsz = imgsz
 
@@ -184,14 +186,14 @@ class CornerReader:
         for (k, turn), probs in zip(asked, read, strict=True):
             ranks[k, turn] = probs
         turn_of = ranks.max(axis=2).argmax(axis=1)
-        patches = [index_patch_of_corner(*views[k][int(turn_of[k])]) for k in range(len(found))]
-        index_probs = self._index_reader(to_tensor(patches))
+        upright = [views[k][int(turn_of[k])] for k in range(len(found))]
+        suit_probs = self._suit_probabilities(upright)
         grey = is_grey_picture(frame)
         readings = []
         for k, (box, score) in enumerate(found):
             rank_probs = ranks[k, int(turn_of[k])]
             rank = RANK_TEXTS[int(rank_probs.argmax())]
-            suits = self._suit_shares(index_probs[k])
+            suits = suit_probs[k]
             red = None if grey else ink_is_red(rank_crop(*views[k][int(turn_of[k])]))
             if red is not None:  # the ink's colour rules out two suits
                 suits = suits * np.array([is_red == red for is_red in RED_SUITS])
@@ -200,6 +202,13 @@ class CornerReader:
             readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score,
                                           red is not None))
         return readings
+
+    def _suit_probabilities(self, upright: list[tuple[Image, Box]]) -> npt.NDArray[np.float64]:
+        """Each upright corner's four suits' probabilities (``SUITS`` order)."""
+        if self._suits is not None:
+            return self._suits.read([suit_crop(view, box) for view, box in upright])
+        index_probs = self._index_reader(to_tensor([index_patch_of_corner(view, box) for view, box in upright]))
+        return np.array([self._suit_shares(probs) for probs in index_probs])
 
     def _suit_shares(self, probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """The index reader's probability summed per suit over every rank (its rank is the weak part on an unseen

@@ -1,0 +1,111 @@
+"""The suit reader of the corner look: index corners of real deck designs cut upright as the reader cuts them, the
+shipped model's suits across designs, and a few-batch training run that gives a model the reader loads (issue 53)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.corner_reader import CornerReader
+from vision.reader_models import DEFAULT_MODEL_DIR
+from vision.suit_reader import SUIT_CROP, SUITS, SuitReader, suit_crop
+from vision.synth.design_crops import DEFAULT_DESIGNS, design_images
+from vision.synth.design_suits import corner_suit_crops, upright_turn
+
+needs_designs = pytest.mark.skipif(not (DEFAULT_DESIGNS / "cards.csv").exists(), reason="card-designs not present")
+
+
+@pytest.mark.parametrize("down", [(0, 1), (1, 0), (0, -1), (-1, 0), (0.7, 0.3), (-0.2, -0.9)])
+def test_the_chosen_quarter_turn_points_a_corner_downwards(down: tuple[float, float]) -> None:
+    arrow = np.zeros((41, 41), np.uint8)
+    cv2.line(arrow, (20, 20), (int(20 + 18 * down[0]), int(20 + 18 * down[1])), 255, 3)
+    turned = np.rot90(arrow, upright_turn(np.array(down, np.float64)))
+    ys, xs = np.nonzero(turned)
+    assert ys.mean() > 20 + 4  # the ink of the arrow lies below the centre
+    assert abs(xs.mean() - 20) < abs(ys.mean() - 20)
+
+
+def _laid(face: np.ndarray, quarter_turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """``face`` (5:7) pasted on a grey photo, turned by quarter turns anticlockwise, and its corners (face's top-left
+    first, clockwise) in the photo."""
+    h, w = face.shape[:2]
+    photo = np.full((h + 80, h + 80, 3), 90, np.uint8)
+    photo[40:40 + h, 40:40 + w] = face
+    corners = np.float32([[40, 40], [40 + w, 40], [40 + w, 40 + h], [40, 40 + h]])
+    size = photo.shape[0]
+    for _ in range(quarter_turns):
+        photo = np.ascontiguousarray(np.rot90(photo))
+        corners = np.stack([corners[:, 1], size - corners[:, 0]], axis=1)
+    return photo, corners.astype(np.float32)
+
+
+@needs_designs
+def test_a_corner_is_cut_upright_however_the_card_lies() -> None:
+    [path] = [p for c, p in design_images("test") if str(c) == "7H"][:1]
+    face = cv2.resize(cv2.imread(str(path)), (250, 350))
+    upright = suit_crop(face, (0, 0, 0.21 * 250, 0.28 * 350)).astype(np.float32)
+    rng = np.random.default_rng(0)
+    for turns in range(4):
+        photo, corners = _laid(face, turns)
+        crops = list(corner_suit_crops(photo, corners, rng))
+        assert len(crops) == 2  # both index corners lie in the photo
+        assert crops[0].shape == (SUIT_CROP[1], SUIT_CROP[0], 3)
+        match = cv2.matchTemplate(crops[0].astype(np.float32), upright[8:-8, 4:-4], cv2.TM_CCOEFF_NORMED).max()
+        assert match > 0.7, f"turned {turns}: the top-left corner was not cut upright ({match:.2f})"
+
+
+@needs_designs
+def test_a_corner_outside_the_photo_is_not_cut() -> None:
+    [(_, path)] = design_images("test")[:1]
+    face = cv2.resize(cv2.imread(str(path)), (250, 350))
+    photo, corners = _laid(face, 0)
+    corners = corners - np.float32([60, 0])  # the top-left corner leaves the photo by its left edge
+    assert len(list(corner_suit_crops(photo, corners, np.random.default_rng(0)))) == 1
+
+
+@needs_designs
+@pytest.mark.skipif(not SuitReader.available(DEFAULT_MODEL_DIR), reason="no shipped suit reader")
+def test_the_shipped_suit_reader_names_the_suit_of_designs_it_did_not_learn() -> None:
+    """card-designs' test split (its designs may repeat in training: a check of the model, not of transfer)."""
+    reader = SuitReader(DEFAULT_MODEL_DIR, threads=1)
+    rng = np.random.default_rng(1)
+    crops, truth = [], []
+    for card, path in design_images("test")[::2]:
+        if card.suit is None:
+            continue
+        face = cv2.resize(cv2.imread(str(path)), (250, 350))
+        for crop in corner_suit_crops(*_laid(face, int(rng.integers(4))), rng):
+            crops.append(crop)
+            truth.append(SUITS.index(str(card)[-1]))
+    read = reader.read(crops).argmax(axis=1)
+    assert len(crops) > 200
+    assert float(np.mean(read == np.array(truth))) > 0.85
+
+
+def test_a_model_folder_without_a_suit_reader_reads_suits_with_the_index_reader(tmp_path: Path) -> None:
+    (tmp_path / "card-corner.onnx").write_bytes((DEFAULT_MODEL_DIR / "card-corner.onnx").read_bytes())
+
+    def index_reader(batch: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(batch), 3), np.float32)
+        probs[:, 1] = 1.0  # every patch read as the second class: 5♦
+        return probs
+
+    corners = CornerReader(tmp_path, index_reader, ("AS", "5D", "none"), threads=1)
+    probs = corners._suit_probabilities([(np.full((80, 80, 3), 230, np.uint8), (10.0, 10.0, 40.0, 70.0))])
+    assert SUITS[int(probs[0].argmax())] == "D" and probs[0].max() == pytest.approx(1.0)
+
+
+@needs_designs
+def test_a_few_batches_of_training_give_a_model_the_reader_loads(tmp_path: Path) -> None:
+    from vision.train_suits import main
+
+    out = tmp_path / "suits"
+    assert main(["--out", str(out), "--limit", "40", "--epochs", "1", "--copies", "1", "--threads", "1",
+                 "--cache", str(tmp_path / "cache")]) == 0
+    reader = SuitReader(out, threads=1)
+    probs = reader.read([np.full((SUIT_CROP[1], SUIT_CROP[0], 3), 200, np.uint8)] * 3)
+    assert probs.shape == (3, len(SUITS)) and np.allclose(probs.sum(axis=1), 1.0)
+    assert (out / "train-examples.png").exists()
