@@ -62,8 +62,8 @@ def detection(card: str, box: tuple[float, float, float, float], flags: set[str]
 
 
 def corner(card: str, box: tuple[float, float, float, float], rank_sure: float = 0.999,
-           ink_told: bool = True) -> CornerReading:
-    return CornerReading(box, card, rank_sure, 0.95, 0.8, ink_told)
+           ink_told: bool = True, suit_read_alone: bool = False) -> CornerReading:
+    return CornerReading(box, card, rank_sure, 0.95, 0.8, ink_told, suit_read_alone)
 
 
 SETTINGS = dict(rank_sure=0.99, suit_sure=0.8, inside=0.8, new_cards=True)
@@ -80,6 +80,22 @@ def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_of_another_rank_rena
     # a grey picture: the corner's suit has no second witness (the ink's colour), so the doubt stays
     grey = apply_corner_look(readings[:1], [corner("7H", (5, 5, 25, 40), ink_told=False)], **SETTINGS)
     assert grey == readings[:1]
+
+
+def test_a_sure_corner_whose_suit_the_suit_reader_read_is_the_card_and_confirms_even_in_grey() -> None:
+    readings = [detection("7H", (0, 0, 100, 140), {LOW_CONFIDENCE}), detection("9S", (200, 0, 300, 140), set()),
+                detection("5D", (400, 0, 500, 140), {LOW_CONFIDENCE}), detection("JK", (600, 0, 700, 140), set())]
+    corners = [corner("7H", (5, 5, 25, 40), ink_told=False, suit_read_alone=True),
+               corner("8C", (270, 100, 295, 135), suit_read_alone=True),
+               corner("5H", (405, 5, 425, 40), suit_read_alone=True),
+               corner("QD", (605, 5, 625, 40), suit_read_alone=True)]
+    out = apply_corner_look(readings, corners, **SETTINGS)
+    assert (str(out[0].card), out[0].flags) == ("7H", frozenset())  # confirmed without the ink: a grey picture
+    assert [str(d.card) for d in out[1:]] == ["8C", "5H", "QD"]  # the corner's rank and suit
+    assert all(LOW_CONFIDENCE in d.flags for d in out[1:])  # two looks disagreed: still the dealer's to confirm
+    # the index reader's suit (a folder without a suit reader) is not enough to change a reading's suit
+    fallback = apply_corner_look(readings[2:3], [corner("5H", (405, 5, 425, 40))], **SETTINGS)
+    assert fallback == readings[2:3]
 
 
 def test_a_rename_to_a_card_another_box_reads_marks_both_duplicate() -> None:
@@ -135,7 +151,7 @@ def test_the_shipped_corner_reader_finds_and_reads_the_corners_of_a_deck_no_mode
     corners = reader.corner_reader()
     assert isinstance(corners, CornerReader)
     deck = procedural_deck(TEST_DECK_SEEDS + 3, index_size="large")  # a held-out design: never trained on
-    ranks_read = 0
+    ranks_read = cards_read = 0
     for card in ("AS", "KH", "5D", "10D", "JS"):
         face = next(image for c, image in deck.items() if str(c) == card)
         table = np.full((480, 640, 3), (40, 110, 40), np.uint8)
@@ -145,7 +161,9 @@ def test_the_shipped_corner_reader_finds_and_reads_the_corners_of_a_deck_no_mode
         found = corners.read(table)
         assert 1 <= len(found) <= 2  # its two index corners, nothing on the felt
         ranks_read += any(r.card[:-1] == card[:-1] and r.rank_sure > 0.99 for r in found)
+        cards_read += any(r.card == card and r.suit_read_alone for r in found)
     assert ranks_read >= 4
+    assert cards_read >= 4  # the suit too, by the shipped suit reader
 
 
 def test_a_deck_the_dealer_names_unseen_is_checked_by_its_corners_from_the_first_frame() -> None:

@@ -8,7 +8,12 @@ corner inside a reading's box reads another rank, the reading takes that rank an
 the surer; the reading's suit, from face and index together, the surer of the suits), still flagged: two looks
 disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to. A sure corner no
 reading claims is a card of its own (flagged ``partly_covered``: only its corner was seen). Corners count only when
-the OCR is sure of the rank and the index reader of the suit.
+the OCR is sure of the rank and the suit reader of the suit.
+
+Where the suit comes from the suit reader (``vision.suit_reader``: a network of its own that learnt real designs'
+corners), a sure corner is the surer look altogether: a reading it contradicts takes the corner's card, rank and
+suit, and one it confirms is cleared even in a grey picture. With the index reader's suit instead (a model folder
+without a suit reader), only the rank is taken, and the ink's colour must confirm the suit.
 """
 
 from __future__ import annotations
@@ -47,19 +52,26 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
             out.append(detection)
             continue
         rank, reading = ranks.pop(), str(detection.card)
-        surest = max(c.sure for c in mine)
-        if reading != "JK" and rank == reading[:-1]:
-            # rank and suit both seen again, the suit by the ink's colour too: two independent looks agree (the
-            # corner's suit alone is read by a network much like the reading's, so their errors go together)
-            if any(c.card == reading and c.ink_told for c in mine):
-                out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
-                                               flags=detection.flags - {LOW_CONFIDENCE}))
-            else:  # the suits disagree: the reading stands, doubted
-                out.append(detection)
+        surest_corner = max(mine, key=lambda c: c.sure)
+        surest = surest_corner.sure
+        # rank and suit both seen again, the suit by the ink's colour or by the suit reader (a network of its own,
+        # on the corner alone): two independent looks agree. (The index reader's suit, the fallback, is read much
+        # as the reading's is, so their errors go together: it needs the ink too.)
+        if any(c.card == reading and (c.ink_told or c.suit_read_alone) for c in mine):
+            out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
+                                           flags=detection.flags - {LOW_CONFIDENCE}))
             continue
-        # the OCR reads another rank: it is the surer of the two; the suit stays the reading's (read from the face
-        # and the index together), unless the reading named no suit
-        card = card_of_class_name(rank + reading[-1] if reading != "JK" else max(mine, key=lambda c: c.sure).card)
+        if surest_corner.suit_read_alone:
+            # the corner, read by the OCR and the suit reader, is the surer look (the whole-card readings of a deck
+            # never seen are the doubted ones): the reading takes its card, still flagged (two looks disagreed)
+            card = card_of_class_name(surest_corner.card)
+        elif reading != "JK" and rank == reading[:-1]:  # only the suits disagree: the reading stands, doubted
+            out.append(detection)
+            continue
+        else:
+            # the OCR reads another rank: it is the surer of the two; the suit stays the reading's (read from the
+            # face and the index together), unless the reading named no suit
+            card = card_of_class_name(rank + reading[-1] if reading != "JK" else surest_corner.card)
         renamed.add(card)
         out.append(dataclasses.replace(detection, card=card, confidence=min(detection.confidence, surest),
                                        flags=detection.flags | {LOW_CONFIDENCE}))

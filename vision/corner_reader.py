@@ -51,6 +51,7 @@ class CornerReading:
     suit_sure: float  # the suit reader's probability of the suit (after the ink's colour)
     score: float  # the detector's confidence that this is an index corner
     ink_told: bool = True  # whether the ink's colour checked the suit (not in a grey picture, nor on unclear ink)
+    suit_read_alone: bool = False  # whether the suit reader read the suit (else the index reader's suit, the fallback)
 
     @property
     def sure(self) -> float:
@@ -200,7 +201,7 @@ class CornerReader:
                 suits = suits / max(float(suits.sum()), 1e-9)
             suit = SUITS[int(suits.argmax())]
             readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score,
-                                          red is not None))
+                                          red is not None, self._suits is not None))
         return readings
 
     def _suit_probabilities(self, upright: list[tuple[Image, Box]]) -> npt.NDArray[np.float64]:

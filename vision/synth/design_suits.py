@@ -23,6 +23,9 @@ from vision.synth.design_crops import DEFAULT_DESIGNS, laid_designs
 
 Image = npt.NDArray[np.uint8]
 BOX_JITTER = 0.08  # of the corner box's size: a corner detector's box is looser than a whole card's
+# The box grown or shrunk about its centre: the detector boxes a large index (or a small one) more or less tightly
+# than the share of the face it learnt.
+BOX_SCALE = (0.9, 1.25)
 
 
 def _face_point(corners: npt.NDArray[np.float32], u: float, v: float) -> npt.NDArray[np.float64]:
@@ -56,7 +59,8 @@ def corner_suit_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.ra
         if x1 < 0 or y1 < 0 or x2 > width or y2 > height:
             continue
         size = np.array([x2 - x1, y2 - y1, x2 - x1, y2 - y1])
-        box = np.array([x1, y1, x2, y2]) + rng.normal(0, BOX_JITTER, 4) * size
+        grow = (rng.uniform(*BOX_SCALE) - 1) / 2
+        box = np.array([x1, y1, x2, y2]) + (np.array([-grow, -grow, grow, grow]) + rng.normal(0, BOX_JITTER, 4)) * size
         view, turned_box = quarter_turns(photo, (float(box[0]), float(box[1]), float(box[2]), float(box[3])))[
             upright_turn(down)
         ]
