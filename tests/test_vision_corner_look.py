@@ -62,8 +62,8 @@ def detection(card: str, box: tuple[float, float, float, float], flags: set[str]
 
 
 def corner(card: str, box: tuple[float, float, float, float], rank_sure: float = 0.999,
-           ink_told: bool = True, suit_read_alone: bool = False) -> CornerReading:
-    return CornerReading(box, card, rank_sure, 0.95, 0.8, ink_told, suit_read_alone)
+           ink_told: bool = True, by_corner_index: bool = False) -> CornerReading:
+    return CornerReading(box, card, rank_sure, 0.95, 0.8, ink_told, by_corner_index)
 
 
 SETTINGS = dict(rank_sure=0.99, suit_sure=0.8, inside=0.8, new_cards=True)
@@ -85,10 +85,10 @@ def test_a_sure_corner_that_agrees_clears_the_doubt_and_one_of_another_rank_rena
 def test_a_sure_corner_whose_suit_the_suit_reader_read_is_the_card_and_confirms_even_in_grey() -> None:
     readings = [detection("7H", (0, 0, 100, 140), {LOW_CONFIDENCE}), detection("9S", (200, 0, 300, 140), set()),
                 detection("5D", (400, 0, 500, 140), {LOW_CONFIDENCE}), detection("JK", (600, 0, 700, 140), set())]
-    corners = [corner("7H", (5, 5, 25, 40), ink_told=False, suit_read_alone=True),
-               corner("8C", (270, 100, 295, 135), suit_read_alone=True),
-               corner("5H", (405, 5, 425, 40), suit_read_alone=True),
-               corner("QD", (605, 5, 625, 40), suit_read_alone=True)]
+    corners = [corner("7H", (5, 5, 25, 40), ink_told=False, by_corner_index=True),
+               corner("8C", (270, 100, 295, 135), by_corner_index=True),
+               corner("5H", (405, 5, 425, 40), by_corner_index=True),
+               corner("QD", (605, 5, 625, 40), by_corner_index=True)]
     out = apply_corner_look(readings, corners, **SETTINGS)
     assert (str(out[0].card), out[0].flags) == ("7H", frozenset())  # confirmed without the ink: a grey picture
     assert [str(d.card) for d in out[1:]] == ["8C", "5H", "QD"]  # the corner's rank and suit
@@ -161,7 +161,7 @@ def test_the_shipped_corner_reader_finds_and_reads_the_corners_of_a_deck_no_mode
         found = corners.read(table)
         assert 1 <= len(found) <= 2  # its two index corners, nothing on the felt
         ranks_read += any(r.card[:-1] == card[:-1] and r.rank_sure > 0.99 for r in found)
-        cards_read += any(r.card == card and r.suit_read_alone for r in found)
+        cards_read += any(r.card == card and r.by_corner_index for r in found)
     assert ranks_read >= 4
     assert cards_read >= 4  # the suit too, by the shipped suit reader
 

@@ -8,12 +8,12 @@ corner inside a reading's box reads another rank, the reading takes that rank an
 the surer; the reading's suit, from face and index together, the surer of the suits), still flagged: two looks
 disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to. A sure corner no
 reading claims is a card of its own (flagged ``partly_covered``: only its corner was seen). Corners count only when
-the OCR is sure of the rank and the suit reader of the suit.
+the rank is sure (the OCR and the corner index reader together) and so is the suit.
 
-Where the suit comes from the suit reader (``vision.suit_reader``: a network of its own that learnt real designs'
+Where the corner index reader read it (``vision.corner_index``: a network of its own that learnt real designs'
 corners), a sure corner is the surer look altogether: a reading it contradicts takes the corner's card, rank and
 suit, and one it confirms is cleared even in a grey picture. With the index reader's suit instead (a model folder
-without a suit reader), only the rank is taken, and the ink's colour must confirm the suit.
+without the corner index reader), only the rank is taken, and the ink's colour must confirm the suit.
 """
 
 from __future__ import annotations
@@ -54,16 +54,16 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
         rank, reading = ranks.pop(), str(detection.card)
         surest_corner = max(mine, key=lambda c: c.sure)
         surest = surest_corner.sure
-        # rank and suit both seen again, the suit by the ink's colour or by the suit reader (a network of its own,
-        # on the corner alone): two independent looks agree. (The index reader's suit, the fallback, is read much
+        # rank and suit both seen again, the suit by the ink's colour or by the corner index reader (a network of its
+        # own, on the corner alone): two independent looks agree. (The index reader's suit, the fallback, is read much
         # as the reading's is, so their errors go together: it needs the ink too.)
-        if any(c.card == reading and (c.ink_told or c.suit_read_alone) for c in mine):
+        if any(c.card == reading and (c.ink_told or c.by_corner_index) for c in mine):
             out.append(dataclasses.replace(detection, confidence=max(detection.confidence, surest),
                                            flags=detection.flags - {LOW_CONFIDENCE}))
             continue
-        if surest_corner.suit_read_alone:
-            # the corner, read by the OCR and the suit reader, is the surer look (the whole-card readings of a deck
-            # never seen are the doubted ones): the reading takes its card, still flagged (two looks disagreed)
+        if surest_corner.by_corner_index:
+            # the corner, read by the OCR and the corner index reader, is the surer look (the whole-card readings of a
+            # deck never seen are the doubted ones): the reading takes its card, still flagged (two looks disagreed)
             card = card_of_class_name(surest_corner.card)
         elif reading != "JK" and rank == reading[:-1]:  # only the suits disagree: the reading stands, doubted
             out.append(detection)

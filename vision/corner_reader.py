@@ -1,6 +1,7 @@
 """Cards read by their index corners alone: found by the index-corner detector, the rank read by the pretrained
-OCR recogniser (``vision.rank_ocr``), the suit by the suit reader (``vision.suit_reader``; a model folder without
-one falls back on the any-deck index reader's suit).
+OCR recogniser (``vision.rank_ocr``) and by the corner index reader (``vision.corner_index``: a network that learnt
+real designs' corners), their two looks multiplied; the suit by the corner index reader. A model folder without the
+corner index reader falls back on the OCR alone for the rank and the any-deck index reader's suit.
 
 A close-up photo or a fan shows cards in parts: a whole-card box then takes in a neighbour, or boxes half a card,
 and the index patches cut from it by the card's shape miss the index. A corner (rank over suit) is what every
@@ -19,10 +20,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.corner_index import SUITS, CornerIndexReader, corner_crop
 from vision.rank_ocr import RANK_TEXTS, RankReader
 from vision.reader_index import INDEX_PATCH_SIZE, INDEX_REGION, NO_INDEX
 from vision.reader_models import decode_detections, letterbox, to_tensor
-from vision.suit_reader import SUITS, SuitReader, suit_crop
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[float, float, float, float]
@@ -47,11 +48,13 @@ BLACK_INK, RED_INK = 5.0, 30.0
 class CornerReading:
     box: Box  # the corner's box in the frame
     card: str  # e.g. "7H"
-    rank_sure: float  # the OCR's probability of the rank
-    suit_sure: float  # the suit reader's probability of the suit (after the ink's colour)
+    rank_sure: float  # the probability of the rank (the OCR's and the corner index reader's looks together)
+    suit_sure: float  # the corner index reader's probability of the suit (after the ink's colour)
     score: float  # the detector's confidence that this is an index corner
     ink_told: bool = True  # whether the ink's colour checked the suit (not in a grey picture, nor on unclear ink)
-    suit_read_alone: bool = False  # whether the suit reader read the suit (else the index reader's suit, the fallback)
+    # whether the corner index reader read it (its suit, and its rank with the OCR's); else the fallback: the OCR's
+    # rank and the any-deck index reader's suit
+    by_corner_index: bool = False
 
     @property
     def sure(self) -> float:
@@ -144,7 +147,7 @@ class CornerReader:
         self._index_reader = index_reader  # batch (N, 3, 64, 64) → (N, classes) probabilities
         self._index_names = index_names
         self._ranks = RankReader(threads=threads)
-        self._suits = SuitReader(folder, threads) if SuitReader.available(folder) else None
+        self._corner_index = CornerIndexReader(folder, threads) if CornerIndexReader.available(folder) else None
         self.conf = conf
         self.imgsz = imgsz
 
@@ -188,11 +191,12 @@ class CornerReader:
             ranks[k, turn] = probs
         turn_of = ranks.max(axis=2).argmax(axis=1)
         upright = [views[k][int(turn_of[k])] for k in range(len(found))]
-        suit_probs = self._suit_probabilities(upright)
+        ocr_ranks = np.array([ranks[k, int(turn_of[k])] for k in range(len(found))], np.float64)
+        rank_probs_of, suit_probs = self._rank_and_suit(upright, ocr_ranks)
         grey = is_grey_picture(frame)
         readings = []
         for k, (box, score) in enumerate(found):
-            rank_probs = ranks[k, int(turn_of[k])]
+            rank_probs = rank_probs_of[k]
             rank = RANK_TEXTS[int(rank_probs.argmax())]
             suits = suit_probs[k]
             red = None if grey else ink_is_red(rank_crop(*views[k][int(turn_of[k])]))
@@ -201,15 +205,20 @@ class CornerReader:
                 suits = suits / max(float(suits.sum()), 1e-9)
             suit = SUITS[int(suits.argmax())]
             readings.append(CornerReading(box, rank + suit, float(rank_probs.max()), float(suits.max()), score,
-                                          red is not None, self._suits is not None))
+                                          red is not None, self._corner_index is not None))
         return readings
 
-    def _suit_probabilities(self, upright: list[tuple[Image, Box]]) -> npt.NDArray[np.float64]:
-        """Each upright corner's four suits' probabilities (``SUITS`` order)."""
-        if self._suits is not None:
-            return self._suits.read([suit_crop(view, box) for view, box in upright])
+    def _rank_and_suit(self, upright: list[tuple[Image, Box]], ocr_ranks: npt.NDArray[np.float64],
+                       ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Each upright corner's probabilities of the 13 ranks (``RANK_TEXTS``) and of the four suits (``SUITS``).
+        The rank's two looks are independent (an OCR that learnt text lines, a network that learnt card corners):
+        their product, so that a rank counts as sure only where neither look doubts it much."""
+        if self._corner_index is not None:
+            net_ranks, suits = self._corner_index.read([corner_crop(view, box) for view, box in upright])
+            product = ocr_ranks * net_ranks
+            return product / np.maximum(product.sum(axis=1, keepdims=True), 1e-12), suits
         index_probs = self._index_reader(to_tensor([index_patch_of_corner(view, box) for view, box in upright]))
-        return np.array([self._suit_shares(probs) for probs in index_probs])
+        return ocr_ranks, np.array([self._suit_shares(probs) for probs in index_probs])
 
     def _suit_shares(self, probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """The index reader's probability summed per suit over every rank (its rank is the weak part on an unseen

@@ -132,9 +132,9 @@ def register(vision_subparsers: Any) -> None:
     ex.add_argument("--corner-run", type=Path, default=None,
                     help="the index-corner detector's run (default: runs/vision/corner-designs, when it has been "
                          "trained: --stage corner-designs)")
-    ex.add_argument("--suit-run", type=Path, default=None,
-                    help="the suit reader's run (default: runs/vision/suits, when it has been trained: python -m "
-                         "vision.train_suits)")
+    ex.add_argument("--corner-index-run", type=Path, default=None,
+                    help="the corner index reader's run (default: runs/vision/corner-index, when it has been trained: "
+                         "python -m vision.train_corner_index)")
     ex.add_argument("--models", type=Path, default=None)
     ex.set_defaults(func=_export)
 
@@ -364,7 +364,7 @@ def _device_settings(device: str) -> dict[str, object]:
 def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run: Path | None,
                outline_run: Path | None, straight_run: Path | None, models: Path | None,
                any_index_run: Path | None = None, any_face_run: Path | None = None,
-               corner_run: Path | None = None, suit_run: Path | None = None) -> Path:
+               corner_run: Path | None = None, corner_index_run: Path | None = None) -> Path:
     from vision import train
 
     return train.export_models(detector_run or train.RUNS / "detector", classifier_run or train.RUNS / "classifier",
@@ -372,14 +372,15 @@ def _do_export(detector_run: Path | None, classifier_run: Path | None, index_run
                                outline_run or train.RUNS / "outline", straight_run or train.RUNS / "straight",
                                any_index_run or train.RUNS / "index-transfer",
                                any_face_run or train.RUNS / "face-transfer",
-                               corner_run or train.RUNS / "corner-designs", suit_run or train.RUNS / "suits")
+                               corner_run or train.RUNS / "corner-designs",
+                               corner_index_run or train.RUNS / "corner-index")
 
 
 def _export(args: argparse.Namespace) -> int:
     try:
         manifest = _do_export(args.detector_run, args.classifier_run, args.index_run, args.outline_run,
                               args.straight_run, args.models, args.index_any_run, args.face_any_run,
-                              args.corner_run, args.suit_run)
+                              args.corner_run, args.corner_index_run)
         print(f"exported: {manifest}")
     except FileNotFoundError as error:
         raise InputError(str(error)) from error

@@ -614,7 +614,7 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
                   index_run: Path | None = None, outline_run: Path | None = None,
                   straight_run: Path | None = None, any_index_run: Path | None = None,
                   any_face_run: Path | None = None, corner_run: Path | None = None,
-                  suit_run: Path | None = None) -> Path:
+                  corner_index_run: Path | None = None) -> Path:
     """Copy the best checkpoints (chosen on real validation images; the index reader's on synthetic ones) to
     ``models_dir``, export them to ONNX and write ``reader.json``; returns the manifest's path. A model whose run has
     no checkpoint is kept as ``models_dir`` already has it (so one retrained model can be exported alone); without
@@ -674,10 +674,10 @@ def export_models(detector_run: Path, classifier_run: Path, models_dir: Path = R
         manifest[role] = {"imgsz": int(imgsz), "names": [names[i] for i in sorted(names)]}
         if role in (DETECTOR, OUTLINE_MODEL):
             manifest[role]["max_imgsz"] = DETECTOR_MAX_IMGSZ
-    from vision.suit_reader import SUIT_MODEL
+    from vision.corner_index import CORNER_INDEX_MODEL
 
-    if suit_run is not None and (suit_run / SUIT_MODEL).exists():  # trained by vision.train_suits, already ONNX
-        shutil.copy(suit_run / SUIT_MODEL, models_dir / SUIT_MODEL)
+    if corner_index_run is not None and (corner_index_run / CORNER_INDEX_MODEL).exists():  # already ONNX
+        shutil.copy(corner_index_run / CORNER_INDEX_MODEL, models_dir / CORNER_INDEX_MODEL)
     data = {keys[role]: manifest[role] for role in keys if role in manifest}
     path.write_text(json.dumps(data, indent=1) + "\n")
     return path

@@ -1,11 +1,12 @@
 """Index corners of hundreds of real deck designs (`../shared/data/card-designs`), cut as the corner look cuts them,
-for the suit reader (``vision.suit_reader``) to learn what a suit looks like in a corner across real decks.
+for the corner index reader (``vision.corner_index``) to learn what a rank and a suit look like in a corner across
+real decks.
 
 Each design image is laid on a drawn table top at any turn (``vision.synth.design_crops.lay_card``). Both of its
 index corners (the top-left one, and the bottom-right one, upright when the card is turned half round) are boxed
 axis-aligned as the corner detector boxes them, the box jittered as a detector's is, and cut from the quarter turn
 of the photo that brings the corner nearest upright (``vision.corner_reader.quarter_turns``): the same crop the
-reader gives the suit reader. Labelled with the card's suit.
+reader gives the corner index reader. Labelled with the card's rank and suit.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.corner_index import CORNER_CROP, RANK_TEXTS, SUITS, corner_crop
 from vision.corner_reader import CORNER_ON_FACE, quarter_turns
-from vision.suit_reader import SUIT_CROP, suit_crop
 from vision.synth.design_crops import DEFAULT_DESIGNS, laid_designs
 
 Image = npt.NDArray[np.uint8]
@@ -51,8 +52,9 @@ def upright_turn(down: npt.NDArray[np.float64]) -> int:
     return int(np.argmax(scores))
 
 
-def corner_suit_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.random.Generator) -> Iterator[Image]:
-    """The suit reader's crops of a laid card's index corners that lie wholly in the photo."""
+def corner_index_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.random.Generator,
+                       ) -> Iterator[Image]:
+    """The corner index reader's crops of a laid card's index corners that lie wholly in the photo."""
     height, width = photo.shape[:2]
     for quad, down in index_corners(corners):
         (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
@@ -64,38 +66,35 @@ def corner_suit_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.ra
         view, turned_box = quarter_turns(photo, (float(box[0]), float(box[1]), float(box[2]), float(box[3])))[
             upright_turn(down)
         ]
-        yield suit_crop(view, turned_box)
+        yield corner_crop(view, turned_box)
 
 
-def design_suit_crops(split: str, copies: int, seed: int, root: Path = DEFAULT_DESIGNS, limit: int | None = None,
-                      ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """Every design of ``split`` laid ``copies`` times, cut at both corners: (crops N×H×W×3, suit numbers N) with
-    suits numbered as ``vision.suit_reader.SUITS``; the joker is left out."""
-    from vision.suit_reader import SUITS
-
+def design_corner_crops(split: str, copies: int, seed: int, root: Path = DEFAULT_DESIGNS, limit: int | None = None,
+                        ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Every design of ``split`` laid ``copies`` times, cut at both corners: (crops N×H×W×3, labels N×2: the rank's
+    number in ``RANK_TEXTS``, the suit's in ``SUITS``); the joker is left out."""
     rng = np.random.default_rng(seed + 3)
     crops: list[Image] = []
-    labels: list[int] = []
+    labels: list[tuple[int, int]] = []
     for _, card, photo, corners in laid_designs(split, copies, seed, root, limit):
         if card.suit is None:
             continue
-        suit = SUITS.index(str(card)[-1])
-        for crop in corner_suit_crops(photo, corners, rng):
+        label = (RANK_TEXTS.index(str(card)[:-1]), SUITS.index(str(card)[-1]))
+        for crop in corner_index_crops(photo, corners, rng):
             crops.append(crop)
-            labels.append(suit)
+            labels.append(label)
     if not crops:
-        return np.zeros((0, SUIT_CROP[1], SUIT_CROP[0], 3), np.uint8), np.zeros(0, np.int64)
+        return np.zeros((0, CORNER_CROP[1], CORNER_CROP[0], 3), np.uint8), np.zeros((0, 2), np.int64)
     return np.stack(crops), np.asarray(labels, np.int64)
 
 
 def write_examples(out: Path, crops: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], count: int = 48) -> Path:
-    """A contact sheet of the first ``count`` crops (to look at what is learnt)."""
-    from vision.suit_reader import SUITS
-
+    """A contact sheet of the first ``count`` crops with their labels (to look at what is learnt)."""
     tiles = []
-    for crop, label in zip(crops[:count], labels[:count], strict=True):
+    for crop, (rank, suit) in zip(crops[:count], labels[:count], strict=True):
         tile = cv2.copyMakeBorder(crop, 0, 12, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
-        cv2.putText(tile, SUITS[int(label)], (2, tile.shape[0] - 2), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 255), 1)
+        text = RANK_TEXTS[int(rank)] + SUITS[int(suit)]
+        cv2.putText(tile, text, (1, tile.shape[0] - 2), cv2.FONT_HERSHEY_PLAIN, 0.8, (0, 0, 255), 1)
         tiles.append(tile)
     rows = [np.hstack(tiles[i:i + 12]) for i in range(0, len(tiles) - len(tiles) % 12, 12)]
     sheet = np.vstack(rows) if rows else np.zeros((1, 1, 3), np.uint8)

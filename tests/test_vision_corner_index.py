@@ -1,5 +1,6 @@
-"""The suit reader of the corner look: index corners of real deck designs cut upright as the reader cuts them, the
-shipped model's suits across designs, and a few-batch training run that gives a model the reader loads (issue 53)."""
+"""The corner index reader of the corner look: index corners of real deck designs cut upright as the reader cuts
+them, the shipped model's ranks and suits across designs, and a few-batch training run that gives a model the reader
+loads (issue 53)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.corner_index import CORNER_CROP, RANK_TEXTS, SUITS, CornerIndexReader, corner_crop
 from vision.corner_reader import CornerReader
 from vision.reader_models import DEFAULT_MODEL_DIR
-from vision.suit_reader import SUIT_CROP, SUITS, SuitReader, suit_crop
+from vision.synth.design_corners import corner_index_crops, upright_turn
 from vision.synth.design_crops import DEFAULT_DESIGNS, design_images
-from vision.synth.design_suits import corner_suit_crops, upright_turn
 
 needs_designs = pytest.mark.skipif(not (DEFAULT_DESIGNS / "cards.csv").exists(), reason="card-designs not present")
 
@@ -46,13 +47,13 @@ def _laid(face: np.ndarray, quarter_turns: int) -> tuple[np.ndarray, np.ndarray]
 def test_a_corner_is_cut_upright_however_the_card_lies() -> None:
     [path] = [p for c, p in design_images("test") if str(c) == "7H"][:1]
     face = cv2.resize(cv2.imread(str(path)), (250, 350))
-    upright = suit_crop(face, (0, 0, 0.21 * 250, 0.28 * 350)).astype(np.float32)
+    upright = corner_crop(face, (0, 0, 0.21 * 250, 0.28 * 350)).astype(np.float32)
     rng = np.random.default_rng(0)
     for turns in range(4):
         photo, corners = _laid(face, turns)
-        crops = list(corner_suit_crops(photo, corners, rng))
+        crops = list(corner_index_crops(photo, corners, rng))
         assert len(crops) == 2  # both index corners lie in the photo
-        assert crops[0].shape == (SUIT_CROP[1], SUIT_CROP[0], 3)
+        assert crops[0].shape == (CORNER_CROP[1], CORNER_CROP[0], 3)
         # an upright cut matches the face's own corner at 0.5-0.95 (its box jittered, scaled); a turned one under 0.35
         match = cv2.matchTemplate(crops[0].astype(np.float32), upright[8:-8, 4:-4], cv2.TM_CCOEFF_NORMED).max()
         assert match > 0.45, f"turned {turns}: the top-left corner was not cut upright ({match:.2f})"
@@ -64,29 +65,30 @@ def test_a_corner_outside_the_photo_is_not_cut() -> None:
     face = cv2.resize(cv2.imread(str(path)), (250, 350))
     photo, corners = _laid(face, 0)
     corners = corners - np.float32([60, 0])  # the top-left corner leaves the photo by its left edge
-    assert len(list(corner_suit_crops(photo, corners, np.random.default_rng(0)))) == 1
+    assert len(list(corner_index_crops(photo, corners, np.random.default_rng(0)))) == 1
 
 
 @needs_designs
-@pytest.mark.skipif(not SuitReader.available(DEFAULT_MODEL_DIR), reason="no shipped suit reader")
-def test_the_shipped_suit_reader_names_the_suit_of_designs_it_did_not_learn() -> None:
+@pytest.mark.skipif(not CornerIndexReader.available(DEFAULT_MODEL_DIR), reason="no shipped corner index reader")
+def test_the_shipped_corner_index_reader_names_ranks_and_suits_of_designs_it_did_not_learn() -> None:
     """card-designs' test split (its designs may repeat in training: a check of the model, not of transfer)."""
-    reader = SuitReader(DEFAULT_MODEL_DIR, threads=1)
+    reader = CornerIndexReader(DEFAULT_MODEL_DIR, threads=1)
     rng = np.random.default_rng(1)
     crops, truth = [], []
     for card, path in design_images("test")[::2]:
         if card.suit is None:
             continue
         face = cv2.resize(cv2.imread(str(path)), (250, 350))
-        for crop in corner_suit_crops(*_laid(face, int(rng.integers(4))), rng):
+        for crop in corner_index_crops(*_laid(face, int(rng.integers(4))), rng):
             crops.append(crop)
-            truth.append(SUITS.index(str(card)[-1]))
-    read = reader.read(crops).argmax(axis=1)
+            truth.append((RANK_TEXTS.index(str(card)[:-1]), SUITS.index(str(card)[-1])))
+    ranks, suits = reader.read(crops)
     assert len(crops) > 200
-    assert float(np.mean(read == np.array(truth))) > 0.85
+    assert float(np.mean(ranks.argmax(axis=1) == np.array(truth)[:, 0])) > 0.8
+    assert float(np.mean(suits.argmax(axis=1) == np.array(truth)[:, 1])) > 0.85
 
 
-def test_a_model_folder_without_a_suit_reader_reads_suits_with_the_index_reader(tmp_path: Path) -> None:
+def test_a_model_folder_without_a_corner_index_reader_reads_suits_with_the_index_reader(tmp_path: Path) -> None:
     (tmp_path / "card-corner.onnx").write_bytes((DEFAULT_MODEL_DIR / "card-corner.onnx").read_bytes())
 
     def index_reader(batch: np.ndarray) -> np.ndarray:
@@ -95,18 +97,44 @@ def test_a_model_folder_without_a_suit_reader_reads_suits_with_the_index_reader(
         return probs
 
     corners = CornerReader(tmp_path, index_reader, ("AS", "5D", "none"), threads=1)
-    probs = corners._suit_probabilities([(np.full((80, 80, 3), 230, np.uint8), (10.0, 10.0, 40.0, 70.0))])
-    assert SUITS[int(probs[0].argmax())] == "D" and probs[0].max() == pytest.approx(1.0)
+    ocr = np.full((1, len(RANK_TEXTS)), 0.5 / 12)
+    ocr[0, RANK_TEXTS.index("9")] = 0.5
+    ranks, suits = corners._rank_and_suit([(np.full((80, 80, 3), 230, np.uint8), (10.0, 10.0, 40.0, 70.0))], ocr)
+    assert SUITS[int(suits[0].argmax())] == "D" and suits[0].max() == pytest.approx(1.0)
+    assert np.array_equal(ranks, ocr)  # the OCR's rank alone
+
+
+@pytest.mark.skipif(not CornerIndexReader.available(DEFAULT_MODEL_DIR), reason="no shipped corner index reader")
+def test_the_ranks_two_looks_are_multiplied_so_one_doubting_look_keeps_a_rank_unsure() -> None:
+    from vision.rank_ocr import RankReader
+    from vision.reader_models import DEFAULT_MODEL_DIR as models
+
+    corners = CornerReader(models, lambda batch: np.zeros((len(batch), 1)), ("none",), threads=1)
+    assert isinstance(corners._ranks, RankReader)
+    view = np.full((80, 80, 3), 230, np.uint8)
+    cv2.putText(view, "7", (12, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 20), 3)
+    net_ranks, _ = CornerIndexReader(models, threads=1).read([corner_crop(view, (8.0, 8.0, 48.0, 78.0))])
+    sure_ocr = np.full((1, len(RANK_TEXTS)), 1e-4)
+    sure_ocr[0, RANK_TEXTS.index("7")] = 1.0
+    doubting_ocr = np.full((1, len(RANK_TEXTS)), 1 / len(RANK_TEXTS))
+    together, _ = corners._rank_and_suit([(view, (8.0, 8.0, 48.0, 78.0))], sure_ocr / sure_ocr.sum())
+    alone, _ = corners._rank_and_suit([(view, (8.0, 8.0, 48.0, 78.0))], doubting_ocr)
+    assert np.allclose(alone, net_ranks)  # an OCR that cannot tell leaves the network's look as it is
+    seven = RANK_TEXTS.index("7")
+    assert together[0, seven] >= net_ranks[0, seven]  # an OCR sure of the 7 only adds to the network's 7
+    assert together[0, seven] > 0.99 or net_ranks[0, seven] < 0.5  # and makes it sure unless the network doubts it
+    assert np.allclose(together.sum(axis=1), 1.0)
 
 
 @needs_designs
 def test_a_few_batches_of_training_give_a_model_the_reader_loads(tmp_path: Path) -> None:
-    from vision.train_suits import main
+    from vision.train_corner_index import main
 
-    out = tmp_path / "suits"
+    out = tmp_path / "corner-index"
     assert main(["--out", str(out), "--limit", "40", "--epochs", "1", "--copies", "1", "--threads", "1",
                  "--cache", str(tmp_path / "cache")]) == 0
-    reader = SuitReader(out, threads=1)
-    probs = reader.read([np.full((SUIT_CROP[1], SUIT_CROP[0], 3), 200, np.uint8)] * 3)
-    assert probs.shape == (3, len(SUITS)) and np.allclose(probs.sum(axis=1), 1.0)
+    ranks, suits = CornerIndexReader(out, threads=1).read([np.full((CORNER_CROP[1], CORNER_CROP[0], 3), 200,
+                                                                   np.uint8)] * 3)
+    assert ranks.shape == (3, len(RANK_TEXTS)) and suits.shape == (3, len(SUITS))
+    assert np.allclose(ranks.sum(axis=1), 1.0) and np.allclose(suits.sum(axis=1), 1.0)
     assert (out / "train-examples.png").exists()
