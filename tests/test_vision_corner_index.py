@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.corner_index import CORNER_CROP, RANK_TEXTS, SUITS, CornerIndexReader, corner_crop
-from vision.corner_reader import CornerReader
+from vision.corner_reader import CornerReader, quarter_turns
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.design_corners import corner_index_crops, upright_turn
 from vision.synth.design_crops import DEFAULT_DESIGNS, design_images
@@ -99,31 +99,54 @@ def test_a_model_folder_without_a_corner_index_reader_reads_suits_with_the_index
     corners = CornerReader(tmp_path, index_reader, ("AS", "5D", "none"), threads=1)
     ocr = np.full((1, len(RANK_TEXTS)), 0.5 / 12)
     ocr[0, RANK_TEXTS.index("9")] = 0.5
-    ranks, suits = corners._rank_and_suit([(np.full((80, 80, 3), 230, np.uint8), (10.0, 10.0, 40.0, 70.0))], ocr)
-    assert SUITS[int(suits[0].argmax())] == "D" and suits[0].max() == pytest.approx(1.0)
+    view = (np.full((80, 80, 3), 230, np.uint8), (10.0, 10.0, 40.0, 70.0))
+    turns, ranks, suits = corners._upright_reading([[view] * 4], [(0, 0)], ocr)
+    assert turns == [0] and SUITS[int(suits[0].argmax())] == "D" and suits[0].max() == pytest.approx(1.0)
     assert np.array_equal(ranks, ocr)  # the OCR's rank alone
 
 
-@pytest.mark.skipif(not CornerIndexReader.available(DEFAULT_MODEL_DIR), reason="no shipped corner index reader")
-def test_the_ranks_two_looks_are_multiplied_so_one_doubting_look_keeps_a_rank_unsure() -> None:
-    from vision.rank_ocr import RankReader
-    from vision.reader_models import DEFAULT_MODEL_DIR as models
+def _printed_corner() -> np.ndarray:
+    """A red 7 over an H, upright, on card paper."""
+    frame = np.full((200, 200, 3), 235, np.uint8)
+    cv2.putText(frame, "7", (80, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (30, 30, 200), 4)
+    cv2.putText(frame, "H", (84, 140), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (30, 30, 200), 3)
+    return frame
 
-    corners = CornerReader(models, lambda batch: np.zeros((len(batch), 1)), ("none",), threads=1)
-    assert isinstance(corners._ranks, RankReader)
-    view = np.full((80, 80, 3), 230, np.uint8)
-    cv2.putText(view, "7", (12, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (20, 20, 20), 3)
-    net_ranks, _ = CornerIndexReader(models, threads=1).read([corner_crop(view, (8.0, 8.0, 48.0, 78.0))])
-    sure_ocr = np.full((1, len(RANK_TEXTS)), 1e-4)
-    sure_ocr[0, RANK_TEXTS.index("7")] = 1.0
-    doubting_ocr = np.full((1, len(RANK_TEXTS)), 1 / len(RANK_TEXTS))
-    together, _ = corners._rank_and_suit([(view, (8.0, 8.0, 48.0, 78.0))], sure_ocr / sure_ocr.sum())
-    alone, _ = corners._rank_and_suit([(view, (8.0, 8.0, 48.0, 78.0))], doubting_ocr)
+
+def _ocr(rank: str, share: float) -> np.ndarray:
+    probs = np.full(len(RANK_TEXTS), (1 - share) / (len(RANK_TEXTS) - 1))
+    probs[RANK_TEXTS.index(rank)] = share
+    return probs
+
+
+@pytest.fixture(scope="module")
+def shipped_corners() -> CornerReader:
+    if not CornerIndexReader.available(DEFAULT_MODEL_DIR):
+        pytest.skip("no shipped corner index reader")
+    return CornerReader(DEFAULT_MODEL_DIR, lambda batch: np.zeros((len(batch), 1)), ("none",), threads=1)
+
+
+def test_the_ranks_two_looks_are_multiplied_so_one_doubting_look_keeps_a_rank_unsure(
+        shipped_corners: CornerReader) -> None:
+    views = quarter_turns(_printed_corner(), (70.0, 60.0, 120.0, 150.0))
+    net_ranks, _ = CornerIndexReader(DEFAULT_MODEL_DIR, threads=1).read([corner_crop(*views[0])])
+    _, together, _ = shipped_corners._upright_reading([views], [(0, 0)], _ocr("7", 0.999)[None])
+    _, alone, _ = shipped_corners._upright_reading([views], [(0, 0)], _ocr("7", 1 / 13)[None])
     assert np.allclose(alone, net_ranks)  # an OCR that cannot tell leaves the network's look as it is
     seven = RANK_TEXTS.index("7")
-    assert together[0, seven] >= net_ranks[0, seven]  # an OCR sure of the 7 only adds to the network's 7
-    assert together[0, seven] > 0.99 or net_ranks[0, seven] < 0.5  # and makes it sure unless the network doubts it
+    assert net_ranks[0, seven] > 0.5  # the network reads the printed 7 ...
+    assert together[0, seven] > max(0.99, net_ranks[0, seven])  # ... and an OCR sure of it too makes it sure
     assert np.allclose(together.sum(axis=1), 1.0)
+
+
+def test_the_upright_turn_is_where_the_two_looks_agree_not_where_the_ocr_is_surest(
+        shipped_corners: CornerReader) -> None:
+    views = quarter_turns(_printed_corner(), (70.0, 60.0, 120.0, 150.0))
+    # the OCR reads the upside-down view as an ace more surely than the upright one as a 7
+    ocr = np.stack([_ocr("7", 0.7), _ocr("A", 0.9)])
+    turns, ranks, suits = shipped_corners._upright_reading([views], [(0, 0), (0, 2)], ocr)
+    assert turns == [0] and RANK_TEXTS[int(ranks[0].argmax())] == "7"
+    assert SUITS[int(suits[0].argmax())] == "H"
 
 
 @needs_designs

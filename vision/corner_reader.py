@@ -185,14 +185,8 @@ class CornerReader:
             return []
         views = [quarter_turns(frame, box) for box, _ in found]
         asked = [(k, turn) for k, (box, _) in enumerate(found) for turn in candidate_turns(box)]
-        ranks = np.zeros((len(found), 4, len(RANK_TEXTS)), np.float32)
-        read = self._ranks.read([rank_crop(*views[k][turn]) for k, turn in asked])
-        for (k, turn), probs in zip(asked, read, strict=True):
-            ranks[k, turn] = probs
-        turn_of = ranks.max(axis=2).argmax(axis=1)
-        upright = [views[k][int(turn_of[k])] for k in range(len(found))]
-        ocr_ranks = np.array([ranks[k, int(turn_of[k])] for k in range(len(found))], np.float64)
-        rank_probs_of, suit_probs = self._rank_and_suit(upright, ocr_ranks)
+        read = np.asarray(self._ranks.read([rank_crop(*views[k][turn]) for k, turn in asked]), np.float64)
+        turn_of, rank_probs_of, suit_probs = self._upright_reading(views, asked, read)
         grey = is_grey_picture(frame)
         readings = []
         for k, (box, score) in enumerate(found):
@@ -208,17 +202,31 @@ class CornerReader:
                                           red is not None, self._corner_index is not None))
         return readings
 
-    def _rank_and_suit(self, upright: list[tuple[Image, Box]], ocr_ranks: npt.NDArray[np.float64],
-                       ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Each upright corner's probabilities of the 13 ranks (``RANK_TEXTS``) and of the four suits (``SUITS``).
-        The rank's two looks are independent (an OCR that learnt text lines, a network that learnt card corners):
-        their product, so that a rank counts as sure only where neither look doubts it much."""
+    def _upright_reading(self, views: list[list[tuple[Image, Box]]], asked: list[tuple[int, int]],
+                         ocr: npt.NDArray[np.float64],
+                         ) -> tuple[list[int], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Each corner's upright turn, and there its probabilities of the 13 ranks (``RANK_TEXTS``) and of the four
+        suits (``SUITS``), from the OCR's rank probabilities of every turn ``asked`` ((corner, turn) pairs).
+
+        With the corner index reader, the rank's two looks are independent (an OCR that learnt text lines, a network
+        that learnt card corners): their product, so that a rank counts as sure only where neither look doubts it
+        much; and the upright turn is the one where the two most agree on a rank (the chance that both name the
+        same one), not the OCR's surest alone. Without it: the OCR's surest turn and rank, the index reader's suit.
+        """
+        count = len(views)
         if self._corner_index is not None:
-            net_ranks, suits = self._corner_index.read([corner_crop(view, box) for view, box in upright])
-            product = ocr_ranks * net_ranks
-            return product / np.maximum(product.sum(axis=1, keepdims=True), 1e-12), suits
+            net_ranks, net_suits = self._corner_index.read([corner_crop(*views[k][turn]) for k, turn in asked])
+            agreement = (ocr * net_ranks).sum(axis=1)
+            chosen = [max((a for a in range(len(asked)) if asked[a][0] == k), key=lambda a: agreement[a])
+                      for k in range(count)]
+            product = ocr[chosen] * net_ranks[chosen]
+            ranks = product / np.maximum(product.sum(axis=1, keepdims=True), 1e-12)
+            return [asked[a][1] for a in chosen], ranks, net_suits[chosen]
+        chosen = [max((a for a in range(len(asked)) if asked[a][0] == k), key=lambda a: ocr[a].max())
+                  for k in range(count)]
+        upright = [views[asked[a][0]][asked[a][1]] for a in chosen]
         index_probs = self._index_reader(to_tensor([index_patch_of_corner(view, box) for view, box in upright]))
-        return ocr_ranks, np.array([self._suit_shares(probs) for probs in index_probs])
+        return [asked[a][1] for a in chosen], ocr[chosen], np.array([self._suit_shares(p) for p in index_probs])
 
     def _suit_shares(self, probs: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         """The index reader's probability summed per suit over every rank (its rank is the weak part on an unseen
