@@ -10,8 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.corner_index import CORNER_CROP, RANK_TEXTS, SUITS, CornerIndexReader, corner_crop
+from vision.corner_index import CORNER_CROP, SUITS, CornerIndexReader, corner_crop
 from vision.corner_reader import CornerReader, quarter_turns
+from vision.rank_ocr import RANK_TEXTS
 from vision.reader_models import DEFAULT_MODEL_DIR
 from vision.synth.design_corners import corner_index_crops, upright_turn
 from vision.synth.design_crops import DEFAULT_DESIGNS, design_images

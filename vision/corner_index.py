@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.rank_ocr import RANK_TEXTS
+from vision.reader_models import to_tensor
 
 Image = npt.NDArray[np.uint8]
 Box = tuple[float, float, float, float]
@@ -23,7 +24,6 @@ Floats = npt.NDArray[np.float64]
 CORNER_INDEX_MODEL = "card-corner-index.onnx"
 SUITS = "CDHS"
 CORNER_CROP = (32, 64)  # width, height: an upright corner is about twice as high as it is wide
-__all__ = ["CORNER_CROP", "CORNER_INDEX_MODEL", "RANK_TEXTS", "SUITS", "CornerIndexReader", "corner_crop"]
 
 
 def corner_crop(view: Image, box: Box) -> Image:
@@ -34,12 +34,6 @@ def corner_crop(view: Image, box: Box) -> Image:
     target = np.float32([[0, 0], [width, 0], [width, height]])
     matrix = cv2.getAffineTransform(source, target)
     return cv2.warpAffine(view, matrix, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-
-
-def to_tensor(crops: list[Image] | npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
-    """BGR crops (N×H×W×3) as the network's input: RGB, 0-1, N×3×H×W."""
-    batch = np.asarray(crops, np.uint8)[..., ::-1]
-    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), np.float32) / 255.0
 
 
 def softmax(logits: npt.NDArray[np.float64]) -> Floats:

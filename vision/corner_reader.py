@@ -213,17 +213,18 @@ class CornerReader:
         much; and the upright turn is the one where the two most agree on a rank (the chance that both name the
         same one), not the OCR's surest alone. Without it: the OCR's surest turn and rank, the index reader's suit.
         """
-        count = len(views)
+        def best_per_corner(score: npt.NDArray[np.float64]) -> list[int]:
+            """For each corner, the position in ``asked`` of its turn with the highest ``score``."""
+            return [max((a for a in range(len(asked)) if asked[a][0] == k), key=lambda a: score[a])
+                    for k in range(len(views))]
+
         if self._corner_index is not None:
             net_ranks, net_suits = self._corner_index.read([corner_crop(*views[k][turn]) for k, turn in asked])
-            agreement = (ocr * net_ranks).sum(axis=1)
-            chosen = [max((a for a in range(len(asked)) if asked[a][0] == k), key=lambda a: agreement[a])
-                      for k in range(count)]
+            chosen = best_per_corner((ocr * net_ranks).sum(axis=1))
             product = ocr[chosen] * net_ranks[chosen]
             ranks = product / np.maximum(product.sum(axis=1, keepdims=True), 1e-12)
             return [asked[a][1] for a in chosen], ranks, net_suits[chosen]
-        chosen = [max((a for a in range(len(asked)) if asked[a][0] == k), key=lambda a: ocr[a].max())
-                  for k in range(count)]
+        chosen = best_per_corner(ocr.max(axis=1))
         upright = [views[asked[a][0]][asked[a][1]] for a in chosen]
         index_probs = self._index_reader(to_tensor([index_patch_of_corner(view, box) for view, box in upright]))
         return [asked[a][1] for a in chosen], ocr[chosen], np.array([self._suit_shares(p) for p in index_probs])

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.corner_index import CORNER_CROP, CORNER_INDEX_MODEL, RANK_TEXTS, SUITS, to_tensor
+from vision.corner_index import CORNER_CROP, CORNER_INDEX_MODEL, SUITS
+from vision.rank_ocr import RANK_TEXTS
+from vision.reader_models import to_tensor
 from vision.synth.design_corners import design_corner_crops, write_examples
 from vision.synth.design_crops import DEFAULT_DESIGNS
 
@@ -84,7 +86,7 @@ def accuracy(network: Any, crops: npt.NDArray[np.uint8], labels: npt.NDArray[np.
     right = np.zeros(2)
     with torch.no_grad():
         for start in range(0, len(crops), 512):
-            ranks, suits = network(torch.from_numpy(to_tensor(crops[start:start + 512])))
+            ranks, suits = network(torch.from_numpy(to_tensor(list(crops[start:start + 512]))))
             truth = labels[start:start + 512]
             right += [(ranks.argmax(1).numpy() == truth[:, 0]).sum(), (suits.argmax(1).numpy() == truth[:, 1]).sum()]
     rank, suit = right / max(len(crops), 1)
@@ -117,7 +119,7 @@ def train(out: Path, copies: int, epochs: int, seed: int, designs: Path, limit: 
         total = 0.0
         for start in range(0, len(order), 64):
             chosen = order[start:start + 64]
-            ranks, suits = network(torch.from_numpy(to_tensor(augment(train_crops[chosen], rng))))
+            ranks, suits = network(torch.from_numpy(to_tensor(list(augment(train_crops[chosen], rng)))))
             truth = torch.from_numpy(train_labels[chosen])
             loss = loss_of(ranks, truth[:, 0]) + loss_of(suits, truth[:, 1])
             optimiser.zero_grad()

@@ -18,8 +18,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.corner_index import CORNER_CROP, RANK_TEXTS, SUITS, corner_crop
+from vision.corner_index import CORNER_CROP, SUITS, corner_crop
 from vision.corner_reader import CORNER_ON_FACE, quarter_turns
+from vision.rank_ocr import RANK_TEXTS
 from vision.synth.design_crops import DEFAULT_DESIGNS, laid_designs
 
 Image = npt.NDArray[np.uint8]
