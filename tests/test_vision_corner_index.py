@@ -162,3 +162,16 @@ def test_a_few_batches_of_training_give_a_model_the_reader_loads(tmp_path: Path)
     assert ranks.shape == (3, len(RANK_TEXTS)) and suits.shape == (3, len(SUITS))
     assert np.allclose(ranks.sum(axis=1), 1.0) and np.allclose(suits.sum(axis=1), 1.0)
     assert (out / "train-examples.png").exists()
+
+
+def test_training_refuses_a_count_under_one_and_a_missing_designs_folder_by_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.train_corner_index import main
+
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "run"), "--epochs", "0"])
+    assert "--epochs must be 1 or more (got 0)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "run"), "--designs", str(tmp_path)])
+    assert "has no cards.csv" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # nothing started

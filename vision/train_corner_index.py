@@ -165,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path(".cache/vision/corner-index"),
                         help="where the cut crops are kept")
     args = parser.parse_args(argv)
+    for name in ("copies", "epochs", "threads"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be 1 or more (got {getattr(args, name)})")
+    if not (args.designs / "cards.csv").exists():
+        parser.error(f"{args.designs} has no cards.csv: point --designs at the card-designs folder")
     summary = train(args.out, args.copies, args.epochs, args.seed, args.designs, args.limit, args.threads, args.cache)
     kept = summary["kept"]
     print(f"kept epoch {kept['epoch']}: rank {kept['valid_rank']:.3f}, suit {kept['valid_suit']:.3f} on card-designs' "
