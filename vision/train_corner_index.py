@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -26,10 +27,15 @@ from vision.synth.design_corners import design_corner_crops, write_examples
 from vision.synth.design_crops import DEFAULT_DESIGNS
 
 GREY_EXTRA = 0.25  # more grey crops than the laid photos give: in grey photos the suit's shape is all there is
+# A camera's faults the laid design photos rarely show: out of focus, sensor noise, dead pixels.
+BLUR_SHARE = 0.3
+NOISE_SHARE = 0.3
+SPECKLE_SHARE = 0.15
 
 
-def build_network() -> Any:
-    """Three stages of two 3×3 convolutions, pooled, then two heads: the 13 ranks and the four suits."""
+def build_network(width: int = 32) -> Any:
+    """Three stages of two 3×3 convolutions (``width``, twice and four times as many channels), pooled, then two
+    heads: the 13 ranks and the four suits."""
     import torch
     from torch import nn
 
@@ -43,10 +49,10 @@ def build_network() -> Any:
     class CornerIndexNetwork(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.trunk = nn.Sequential(*stage(3, 32), *stage(32, 64), *stage(64, 128),
+            self.trunk = nn.Sequential(*stage(3, width), *stage(width, 2 * width), *stage(2 * width, 4 * width),
                                        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-            self.rank = nn.Linear(128, len(RANK_TEXTS))
-            self.suit = nn.Linear(128, len(SUITS))
+            self.rank = nn.Linear(4 * width, len(RANK_TEXTS))
+            self.suit = nn.Linear(4 * width, len(SUITS))
 
         def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             features = self.trunk(crops)
@@ -55,11 +61,20 @@ def build_network() -> Any:
     return CornerIndexNetwork()
 
 
-def augment(batch: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArray[np.uint8]:
-    """Some crops grey, every crop's contrast and brightness changed a little (BGR, N×H×W×3)."""
+def augment(batch: npt.NDArray[np.uint8], rng: np.random.Generator, camera: bool = True) -> npt.NDArray[np.uint8]:
+    """Some crops grey, every crop's contrast and brightness changed a little (BGR, N×H×W×3); with ``camera``, some
+    blurred, some with sensor noise and some with dead pixels."""
     out = batch.astype(np.float32)
     grey = rng.random(len(out)) < GREY_EXTRA
     out[grey] = out[grey].mean(axis=3, keepdims=True)
+    if camera:
+        for i in np.flatnonzero(rng.random(len(out)) < BLUR_SHARE):
+            out[i] = cv2.GaussianBlur(out[i], (0, 0), float(rng.uniform(0.5, 1.5)))
+        noisy = rng.random(len(out)) < NOISE_SHARE
+        out[noisy] += rng.normal(0.0, rng.uniform(3, 12), out[noisy].shape)
+        for i in np.flatnonzero(rng.random(len(out)) < SPECKLE_SHARE):
+            dead = rng.random(out.shape[1:3]) < rng.uniform(0.002, 0.01)
+            out[i][dead] = rng.choice([0.0, 255.0], (int(dead.sum()), 1))
     gain = rng.uniform(0.7, 1.3, (len(out), 1, 1, 1))
     offset = rng.uniform(-30, 30, (len(out), 1, 1, 1))
     return np.asarray(np.clip(out * gain + offset, 0, 255), np.uint8)
@@ -94,7 +109,7 @@ def accuracy(network: Any, crops: npt.NDArray[np.uint8], labels: npt.NDArray[np.
 
 
 def train(out: Path, copies: int, epochs: int, seed: int, designs: Path, limit: int | None, threads: int,
-          cache: Path) -> dict[str, Any]:
+          cache: Path, width: int = 32, camera: bool = True) -> dict[str, Any]:
     import torch
 
     torch.set_num_threads(threads)
@@ -105,7 +120,7 @@ def train(out: Path, copies: int, epochs: int, seed: int, designs: Path, limit: 
     out.mkdir(parents=True, exist_ok=True)
     shown = rng.permutation(len(train_crops))[:96]
     write_examples(out / "train-examples.png", train_crops[shown], train_labels[shown], 96)
-    network = build_network()
+    network = build_network(width)
     steps = epochs * ((len(train_crops) + 63) // 64)
     optimiser = torch.optim.AdamW(network.parameters(), lr=2e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
@@ -119,7 +134,7 @@ def train(out: Path, copies: int, epochs: int, seed: int, designs: Path, limit: 
         total = 0.0
         for start in range(0, len(order), 64):
             chosen = order[start:start + 64]
-            ranks, suits = network(torch.from_numpy(to_tensor(list(augment(train_crops[chosen], rng)))))
+            ranks, suits = network(torch.from_numpy(to_tensor(list(augment(train_crops[chosen], rng, camera)))))
             truth = torch.from_numpy(train_labels[chosen])
             loss = loss_of(ranks, truth[:, 0]) + loss_of(suits, truth[:, 1])
             optimiser.zero_grad()
@@ -137,7 +152,8 @@ def train(out: Path, copies: int, epochs: int, seed: int, designs: Path, limit: 
     network.load_state_dict(torch.load(out / "best.pt"))
     export(network, out / CORNER_INDEX_MODEL)
     kept = max(history, key=lambda h: h["valid_rank"] + h["valid_suit"])
-    summary = {"train_crops": len(train_crops), "valid_crops": len(valid_crops), "kept": kept, "history": history}
+    summary = {"train_crops": len(train_crops), "valid_crops": len(valid_crops), "width": width, "camera": camera,
+               "kept": kept, "history": history}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 
@@ -161,16 +177,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--designs", type=Path, default=DEFAULT_DESIGNS)
     parser.add_argument("--limit", type=int, default=None, help="the first N design images only (a smoke run)")
+    parser.add_argument("--width", type=int, default=32, help="the first stage's channels (the others 2× and 4×)")
+    parser.add_argument("--no-camera-faults", dest="camera", action="store_false",
+                        help="train without the blur, sensor noise and dead pixels")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=Path(".cache/vision/corner-index"),
                         help="where the cut crops are kept")
     args = parser.parse_args(argv)
-    for name in ("copies", "epochs", "threads"):
+    for name in ("copies", "epochs", "threads", "width"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be 1 or more (got {getattr(args, name)})")
     if not (args.designs / "cards.csv").exists():
         parser.error(f"{args.designs} has no cards.csv: point --designs at the card-designs folder")
-    summary = train(args.out, args.copies, args.epochs, args.seed, args.designs, args.limit, args.threads, args.cache)
+    summary = train(args.out, args.copies, args.epochs, args.seed, args.designs, args.limit, args.threads, args.cache,
+                    args.width, args.camera)
     kept = summary["kept"]
     print(f"kept epoch {kept['epoch']}: rank {kept['valid_rank']:.3f}, suit {kept['valid_suit']:.3f} on card-designs' "
           f"valid corners; model: {args.out / CORNER_INDEX_MODEL}")
