@@ -11,7 +11,7 @@ from engine.cards import parse_card
 from vision.corner_look import apply_corner_look
 from vision.corner_reader import CornerReading, quarter_turns, rank_crop
 from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection
-from vision.rank_ocr import RANK_TEXTS, RankReader, spelling_log_probability
+from vision.rank_ocr import RANK_TEXTS, RankReader, spelling_log_probability, spellings_log_probability
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
@@ -199,3 +199,13 @@ def test_a_close_up_cards_large_index_corner_is_found_and_read() -> None:
         found = corners.read(table)
         ranks_read += any(r.card[:-1] == card[:-1] and r.rank_sure > 0.99 for r in found)
     assert ranks_read >= 5
+
+
+def test_ctc_spellings_of_every_length_are_scored_together_as_each_alone() -> None:
+    rng = np.random.default_rng(3)
+    log_probs = np.log(rng.dirichlet(np.ones(5), (4, 7)))  # 4 lines, 7 columns, blank + 4 characters
+    spellings = [[1], [2, 3], [4, 4], [3]]
+    together = spellings_log_probability(log_probs, spellings)
+    alone = [[spellings_log_probability(line[None], [s])[0, 0] for s in spellings] for line in log_probs]
+    assert together == pytest.approx(np.array(alone))
+    assert np.exp(together).sum(axis=1).max() < 1.0  # the spellings are some of the line's readings, not all

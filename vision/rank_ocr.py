@@ -69,8 +69,7 @@ class RankReader:
         probs = np.asarray(self._session.run(None, {self._session.get_inputs()[0].name: batch})[0], np.float32)
         kept = probs[:, :, self._keep]
         kept = kept / np.maximum(kept.sum(axis=2, keepdims=True), 1e-12)
-        scores = np.stack([[spelling_log_probability(np.log(kept[k] + 1e-12), s) for s in self._spellings]
-                           for k in range(len(crops))])
+        scores = spellings_log_probability(np.log(kept + 1e-12), self._spellings)
         scores = np.exp(scores - scores.max(axis=1, keepdims=True))
         return np.asarray(scores / scores.sum(axis=1, keepdims=True), np.float32)
 
@@ -87,17 +86,29 @@ class RankReader:
 def spelling_log_probability(log_probs: Floats, spelling: list[int]) -> float:
     """log P(the columns' characters spell ``spelling``) under CTC (blank = 0; a repeated character needs a blank
     between its two copies), from ``log_probs`` (time × characters)."""
-    extended = [0]
-    for character in spelling:
-        extended += [character, 0]
-    states = len(extended)
-    alpha = np.full(states, -np.inf)
-    alpha[0], alpha[1] = log_probs[0, extended[0]], log_probs[0, extended[1]]
-    may_skip = np.array([i >= 2 and extended[i] != 0 and extended[i] != extended[i - 2] for i in range(states)])
-    column = np.array(extended)
-    for t in range(1, log_probs.shape[0]):
-        stay = alpha
-        step = np.concatenate([[-np.inf], alpha[:-1]])
-        skip = np.where(may_skip, np.concatenate([[-np.inf, -np.inf], alpha[:-2]]), -np.inf)
-        alpha = np.logaddexp(np.logaddexp(stay, step), skip) + log_probs[t, column]
-    return float(np.logaddexp(alpha[-1], alpha[-2]))
+    return float(spellings_log_probability(log_probs[None], [spelling])[0, 0])
+
+
+def spellings_log_probability(log_probs: Floats, spellings: list[list[int]]) -> npt.NDArray[np.float64]:
+    """For each line (``log_probs``: lines × time × characters) and each spelling, log P(the line's columns spell
+    it) under CTC: the forward sum over every alignment, all lines and spellings at once (lines × spellings)."""
+    states = 2 * max(len(spelling) for spelling in spellings) + 1
+    extended = np.zeros((len(spellings), states), np.int64)  # blank, c1, blank, c2, blank … (blank = 0)
+    valid = np.zeros((len(spellings), states), bool)
+    for s, spelling in enumerate(spellings):
+        extended[s, 1:2 * len(spelling):2] = spelling
+        valid[s, : 2 * len(spelling) + 1] = True
+    before = np.concatenate([np.full((len(spellings), 2), -1), extended[:, :-2]], axis=1)
+    may_skip = (extended != 0) & (extended != before) & (before >= 0)
+    emissions = np.asarray(log_probs, np.float64)[:, :, extended]  # lines × time × spellings × states
+    emissions = np.where(valid, emissions, -np.inf)
+    alpha = np.full((log_probs.shape[0], len(spellings), states), -np.inf)
+    alpha[:, :, :2] = emissions[:, 0, :, :2]
+    with np.errstate(invalid="ignore"):  # -inf - -inf inside logaddexp where both are impossible
+        for t in range(1, log_probs.shape[1]):
+            step = np.concatenate([np.full(alpha.shape[:2] + (1,), -np.inf), alpha[:, :, :-1]], axis=2)
+            skip = np.concatenate([np.full(alpha.shape[:2] + (2,), -np.inf), alpha[:, :, :-2]], axis=2)
+            alpha = np.logaddexp(np.logaddexp(alpha, step), np.where(may_skip, skip, -np.inf)) + emissions[:, t]
+    last = 2 * np.array([len(spelling) for spelling in spellings])  # the final blank; the last character before it
+    ends = np.arange(len(spellings))
+    return np.asarray(np.logaddexp(alpha[:, ends, last], alpha[:, ends, last - 1]), np.float64)
