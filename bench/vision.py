@@ -68,6 +68,8 @@ def main() -> int:
         ("with the frame padded to a square (step 45 and before)", {"input_stride": 0}),
         ("without the coarse look (issue 53)", {"coarse_look": 0.0}),
         ("the deck read as unseen, with the corner look (issue 53)", {"familiar_deck": "unseen", "unseen_settled": 0}),
+        ("the deck read as unseen, the corner look's OCR reading every turn (step 55)",
+         {"familiar_deck": "unseen", "unseen_settled": 0, "corner_turn_by_network": False}),
         ("the deck read as unseen, without the corner look", {"familiar_deck": "unseen", "unseen_settled": 0,
                                                              "corner_look": False}),
     ):

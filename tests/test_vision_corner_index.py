@@ -89,7 +89,13 @@ def test_the_shipped_corner_index_reader_names_ranks_and_suits_of_designs_it_did
     assert float(np.mean(suits.argmax(axis=1) == np.array(truth)[:, 1])) > 0.85
 
 
-def test_a_model_folder_without_a_corner_index_reader_reads_suits_with_the_index_reader(tmp_path: Path) -> None:
+def _ocr_reads(corners: CornerReader, monkeypatch: pytest.MonkeyPatch, by_turn: dict[int, np.ndarray]) -> None:
+    """The OCR of ``corners`` made to read each turn of the corner as ``by_turn`` says."""
+    monkeypatch.setattr(corners, "_ocr", lambda views, asked: np.stack([by_turn[turn] for _, turn in asked]))
+
+
+def test_a_model_folder_without_a_corner_index_reader_reads_suits_with_the_index_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "card-corner.onnx").write_bytes((DEFAULT_MODEL_DIR / "card-corner.onnx").read_bytes())
 
     def index_reader(batch: np.ndarray) -> np.ndarray:
@@ -100,8 +106,9 @@ def test_a_model_folder_without_a_corner_index_reader_reads_suits_with_the_index
     corners = CornerReader(tmp_path, index_reader, ("AS", "5D", "none"), threads=1)
     ocr = np.full((1, len(RANK_TEXTS)), 0.5 / 12)
     ocr[0, RANK_TEXTS.index("9")] = 0.5
+    _ocr_reads(corners, monkeypatch, {0: ocr[0]})
     view = (np.full((80, 80, 3), 230, np.uint8), (10.0, 10.0, 40.0, 70.0))
-    turns, ranks, suits = corners._upright_reading([[view] * 4], [(0, 0)], ocr)
+    turns, ranks, suits = corners._upright_reading([[view] * 4], [(0, 0)])
     assert turns == [0] and SUITS[int(suits[0].argmax())] == "D" and suits[0].max() == pytest.approx(1.0)
     assert np.array_equal(ranks, ocr)  # the OCR's rank alone
 
@@ -128,11 +135,13 @@ def shipped_corners() -> CornerReader:
 
 
 def test_the_ranks_two_looks_are_multiplied_so_one_doubting_look_keeps_a_rank_unsure(
-        shipped_corners: CornerReader) -> None:
+        shipped_corners: CornerReader, monkeypatch: pytest.MonkeyPatch) -> None:
     views = quarter_turns(_printed_corner(), (70.0, 60.0, 120.0, 150.0))
     net_ranks, _ = CornerIndexReader(DEFAULT_MODEL_DIR, threads=1).read([corner_crop(*views[0])])
-    _, together, _ = shipped_corners._upright_reading([views], [(0, 0)], _ocr("7", 0.999)[None])
-    _, alone, _ = shipped_corners._upright_reading([views], [(0, 0)], _ocr("7", 1 / 13)[None])
+    _ocr_reads(shipped_corners, monkeypatch, {0: _ocr("7", 0.999)})
+    _, together, _ = shipped_corners._upright_reading([views], [(0, 0)])
+    _ocr_reads(shipped_corners, monkeypatch, {0: _ocr("7", 1 / 13)})
+    _, alone, _ = shipped_corners._upright_reading([views], [(0, 0)])
     assert np.allclose(alone, net_ranks)  # an OCR that cannot tell leaves the network's look as it is
     seven = RANK_TEXTS.index("7")
     assert net_ranks[0, seven] > 0.5  # the network reads the printed 7 ...
@@ -140,14 +149,20 @@ def test_the_ranks_two_looks_are_multiplied_so_one_doubting_look_keeps_a_rank_un
     assert np.allclose(together.sum(axis=1), 1.0)
 
 
-def test_the_upright_turn_is_where_the_two_looks_agree_not_where_the_ocr_is_surest(
-        shipped_corners: CornerReader) -> None:
+@pytest.mark.parametrize("by_network", [True, False])
+def test_the_upright_turn_is_not_where_the_ocr_is_surest(
+        shipped_corners: CornerReader, monkeypatch: pytest.MonkeyPatch, by_network: bool) -> None:
     views = quarter_turns(_printed_corner(), (70.0, 60.0, 120.0, 150.0))
     # the OCR reads the upside-down view as an ace more surely than the upright one as a 7
-    ocr = np.stack([_ocr("7", 0.7), _ocr("A", 0.9)])
-    turns, ranks, suits = shipped_corners._upright_reading([views], [(0, 0), (0, 2)], ocr)
+    asked: list[list[tuple[int, int]]] = []
+    monkeypatch.setattr(shipped_corners, "turn_by_network", by_network)
+    monkeypatch.setattr(shipped_corners, "_ocr", lambda views, turns: asked.append(turns) or np.stack(
+        [{0: _ocr("7", 0.7), 2: _ocr("A", 0.9)}[turn] for _, turn in turns]))
+    turns, ranks, suits = shipped_corners._upright_reading([views], [(0, 0), (0, 2)])
     assert turns == [0] and RANK_TEXTS[int(ranks[0].argmax())] == "7"
     assert SUITS[int(suits[0].argmax())] == "H"
+    # the network's surest turn is read by the OCR alone; the agreement needs the OCR of both
+    assert asked == ([[(0, 0)]] if by_network else [[(0, 0), (0, 2)]])
 
 
 @needs_designs

@@ -138,7 +138,7 @@ class CornerReader:
     """Finds index corners in a frame and reads each (``read``)."""
 
     def __init__(self, folder: Path, index_reader: Any, index_names: tuple[str, ...], threads: int = 2,
-                 conf: float = 0.3, imgsz: int = CORNER_IMGSZ) -> None:
+                 conf: float = 0.3, imgsz: int = CORNER_IMGSZ, turn_by_network: bool = True) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -150,6 +150,9 @@ class CornerReader:
         self._corner_index = CornerIndexReader(folder, threads) if CornerIndexReader.available(folder) else None
         self.conf = conf
         self.imgsz = imgsz
+        # the upright turn: the one the corner index reader is surest of (the OCR reads only it), or where the OCR
+        # (reading every turn the box allows) and the corner index reader agree most
+        self.turn_by_network = turn_by_network
 
     @staticmethod
     def available(folder: Path) -> bool:
@@ -180,13 +183,15 @@ class CornerReader:
         return found
 
     def read(self, frame: Image) -> list[CornerReading]:
-        found = self.find(frame)
+        return self.read_boxes(frame, self.find(frame))
+
+    def read_boxes(self, frame: Image, found: list[tuple[Box, float]]) -> list[CornerReading]:
+        """The corners boxed in ``found`` (box, detector's score), each read."""
         if not found:
             return []
         views = [quarter_turns(frame, box) for box, _ in found]
         asked = [(k, turn) for k, (box, _) in enumerate(found) for turn in candidate_turns(box)]
-        read = np.asarray(self._ranks.read([rank_crop(*views[k][turn]) for k, turn in asked]), np.float64)
-        turn_of, rank_probs_of, suit_probs = self._upright_reading(views, asked, read)
+        turn_of, rank_probs_of, suit_probs = self._upright_reading(views, asked)
         grey = is_grey_picture(frame)
         readings = []
         for k, (box, score) in enumerate(found):
@@ -202,16 +207,20 @@ class CornerReader:
                                           red is not None, self._corner_index is not None))
         return readings
 
+    def _ocr(self, views: list[list[tuple[Image, Box]]], asked: list[tuple[int, int]]) -> npt.NDArray[np.float64]:
+        """The OCR's rank probabilities of each (corner, turn) in ``asked``."""
+        return np.asarray(self._ranks.read([rank_crop(*views[k][turn]) for k, turn in asked]), np.float64)
+
     def _upright_reading(self, views: list[list[tuple[Image, Box]]], asked: list[tuple[int, int]],
-                         ocr: npt.NDArray[np.float64],
                          ) -> tuple[list[int], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Each corner's upright turn, and there its probabilities of the 13 ranks (``RANK_TEXTS``) and of the four
-        suits (``SUITS``), from the OCR's rank probabilities of every turn ``asked`` ((corner, turn) pairs).
+        suits (``SUITS``), of the turns ``asked`` ((corner, turn) pairs).
 
         With the corner index reader, the rank's two looks are independent (an OCR that learnt text lines, a network
         that learnt card corners): their product, so that a rank counts as sure only where neither look doubts it
-        much; and the upright turn is the one where the two most agree on a rank (the chance that both name the
-        same one), not the OCR's surest alone. Without it: the OCR's surest turn and rank, the index reader's suit.
+        much. The upright turn is the one the network is surest of (``turn_by_network``; it learnt upright corners
+        only, and a turned one leaves it unsure), or the one where the two looks most agree on a rank (the chance
+        that both name the same one). Without it: the OCR's surest turn and rank, the index reader's suit.
         """
         def best_per_corner(score: npt.NDArray[np.float64]) -> list[int]:
             """For each corner, the position in ``asked`` of its turn with the highest ``score``."""
@@ -220,10 +229,17 @@ class CornerReader:
 
         if self._corner_index is not None:
             net_ranks, net_suits = self._corner_index.read([corner_crop(*views[k][turn]) for k, turn in asked])
-            chosen = best_per_corner((ocr * net_ranks).sum(axis=1))
-            product = ocr[chosen] * net_ranks[chosen]
+            if self.turn_by_network:
+                chosen = best_per_corner(net_ranks.max(axis=1) * net_suits.max(axis=1))
+                ocr = self._ocr(views, [asked[a] for a in chosen])
+            else:
+                ocr = self._ocr(views, asked)
+                chosen = best_per_corner((ocr * net_ranks).sum(axis=1))
+                ocr = ocr[chosen]
+            product = ocr * net_ranks[chosen]
             ranks = product / np.maximum(product.sum(axis=1, keepdims=True), 1e-12)
             return [asked[a][1] for a in chosen], ranks, net_suits[chosen]
+        ocr = self._ocr(views, asked)
         chosen = best_per_corner(ocr.max(axis=1))
         upright = [views[asked[a][0]][asked[a][1]] for a in chosen]
         index_probs = self._index_reader(to_tensor([index_patch_of_corner(view, box) for view, box in upright]))

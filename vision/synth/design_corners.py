@@ -24,6 +24,7 @@ from vision.rank_ocr import RANK_TEXTS
 from vision.synth.design_crops import DEFAULT_DESIGNS, laid_designs
 
 Image = npt.NDArray[np.uint8]
+Box = tuple[float, float, float, float]
 BOX_JITTER = 0.08  # of the corner box's size: a corner detector's box is looser than a whole card's
 # The box grown or shrunk about its centre: the detector boxes a large index (or a small one) more or less tightly
 # than the share of the face it learnt.
@@ -53,9 +54,10 @@ def upright_turn(down: npt.NDArray[np.float64]) -> int:
     return int(np.argmax(scores))
 
 
-def corner_index_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.random.Generator,
-                       ) -> Iterator[Image]:
-    """The corner index reader's crops of a laid card's index corners that lie wholly in the photo."""
+def detector_boxes(photo: Image, corners: npt.NDArray[np.float32], rng: np.random.Generator,
+                   ) -> Iterator[tuple[Box, npt.NDArray[np.float64]]]:
+    """A laid card's index corners that lie wholly in the photo, each boxed as the corner detector boxes one (axis
+    aligned, jittered, grown or shrunk), with its downward direction (rank to suit)."""
     height, width = photo.shape[:2]
     for quad, down in index_corners(corners):
         (x1, y1), (x2, y2) = quad.min(axis=0), quad.max(axis=0)
@@ -64,10 +66,14 @@ def corner_index_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.r
         size = np.array([x2 - x1, y2 - y1, x2 - x1, y2 - y1])
         grow = (rng.uniform(*BOX_SCALE) - 1) / 2
         box = np.array([x1, y1, x2, y2]) + (np.array([-grow, -grow, grow, grow]) + rng.normal(0, BOX_JITTER, 4)) * size
-        view, turned_box = quarter_turns(photo, (float(box[0]), float(box[1]), float(box[2]), float(box[3])))[
-            upright_turn(down)
-        ]
-        yield corner_crop(view, turned_box)
+        yield (float(box[0]), float(box[1]), float(box[2]), float(box[3])), down
+
+
+def corner_index_crops(photo: Image, corners: npt.NDArray[np.float32], rng: np.random.Generator,
+                       ) -> Iterator[Image]:
+    """The corner index reader's crops of a laid card's index corners that lie wholly in the photo."""
+    for box, down in detector_boxes(photo, corners, rng):
+        yield corner_crop(*quarter_turns(photo, box)[upright_turn(down)])
 
 
 def design_corner_crops(split: str, copies: int, seed: int, root: Path = DEFAULT_DESIGNS, limit: int | None = None,
