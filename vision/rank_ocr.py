@@ -106,8 +106,8 @@ def spellings_log_probability(log_probs: Floats, spellings: list[list[int]]) -> 
     alpha[:, :, :2] = emissions[:, 0, :, :2]
     with np.errstate(invalid="ignore"):  # -inf - -inf inside logaddexp where both are impossible
         for t in range(1, log_probs.shape[1]):
-            step = np.concatenate([np.full(alpha.shape[:2] + (1,), -np.inf), alpha[:, :, :-1]], axis=2)
-            skip = np.concatenate([np.full(alpha.shape[:2] + (2,), -np.inf), alpha[:, :, :-2]], axis=2)
+            step = np.concatenate([np.full((*alpha.shape[:2], 1), -np.inf), alpha[:, :, :-1]], axis=2)
+            skip = np.concatenate([np.full((*alpha.shape[:2], 2), -np.inf), alpha[:, :, :-2]], axis=2)
             alpha = np.logaddexp(np.logaddexp(alpha, step), np.where(may_skip, skip, -np.inf)) + emissions[:, t]
     last = 2 * np.array([len(spelling) for spelling in spellings])  # the final blank; the last character before it
     ends = np.arange(len(spellings))
