@@ -23,6 +23,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 
+SURER = ((0.99, 0.8), (0.999, 0.95), (0.999, 0.99), (0.9999, 0.99), (0.9999, 0.999))  # sureness looked at
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", type=Path, default=REPO / "models")
@@ -60,11 +63,13 @@ def main() -> int:
 
         reader._ranks.read = counted  # type: ignore[method-assign]
         rank = suit = sure = sure_right = 0
+        read = []
         began = time.perf_counter()
         for card, photo, found in laid:
             for corner in reader.read_boxes(photo, found):
                 rank += corner.card[:-1] == card[:-1]
                 suit += corner.card[-1] == card[-1]
+                read.append((corner.rank_sure, corner.suit_sure, corner.card == card))
                 if corner.rank_sure >= settings.corner_rank_sure and corner.suit_sure >= settings.corner_suit_sure:
                     sure += 1
                     sure_right += corner.card == card
@@ -73,6 +78,10 @@ def main() -> int:
         print(f"  {name}: rank right {rank / count:.1%}, suit right {suit / count:.1%}, sure {sure / count:.1%} "
               f"({sure_right} of {sure} right), {lines / count:.2f} OCR lines a corner, "
               f"{1000 * seconds / count:.1f} ms a corner")
+        for rank_at, suit_at in SURER:
+            past = [right for r, s, right in read if r >= rank_at and s >= suit_at]
+            print(f"    rank {rank_at}, suit {suit_at}: {len(past) / count:.1%} of corners past, "
+                  f"{sum(past)} of {len(past)} right ({sum(past) / max(len(past), 1):.2%})")
     return 0
 
 
