@@ -209,3 +209,21 @@ def test_ctc_spellings_of_every_length_are_scored_together_as_each_alone() -> No
     alone = [[spellings_log_probability(line[None], [s])[0, 0] for s in spellings] for line in log_probs]
     assert together == pytest.approx(np.array(alone))
     assert np.exp(together).sum(axis=1).max() < 1.0  # the spellings are some of the line's readings, not all
+
+
+def test_a_card_boxed_twice_and_renamed_by_its_corner_shows_once() -> None:
+    # a whole-card box read as 8D and a box of its lower half read as 9D; the sure corner (by the corner index
+    # reader) in the half box names 9D: renamed, the two readings name one card boxed twice
+    whole = detection("9D", (0, 0, 200, 280), {LOW_CONFIDENCE})
+    half = detection("8D", (0, 140, 200, 280), {LOW_CONFIDENCE})
+    apart = detection("5S", (400, 0, 600, 280), set())
+    sure = corner("9D", (160, 220, 195, 275), by_corner_index=True)
+    out = apply_corner_look([whole, half, apart], [sure], same_card=0.6, **SETTINGS)
+    assert sorted(str(d.card) for d in out) == ["5S", "9D"]
+    [nine] = [d for d in out if str(d.card) == "9D"]
+    assert nine.box == (0, 0, 200, 280) and DUPLICATE not in nine.flags and LOW_CONFIDENCE in nine.flags
+    # boxes of two places are two cards: both stay, in doubt
+    far = detection("8D", (400, 300, 600, 580), {LOW_CONFIDENCE})
+    out = apply_corner_look([whole, far], [corner("9D", (560, 520, 595, 575), by_corner_index=True)],
+                            same_card=0.6, **SETTINGS)
+    assert [str(d.card) for d in out] == ["9D", "9D"] and all(DUPLICATE in d.flags for d in out)

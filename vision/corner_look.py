@@ -6,7 +6,8 @@ corners wherever they show and reads each rank with a pretrained OCR model: a se
 two agree on rank and suit (the suit checked by the ink's colour too), the reading stands unflagged; where a sure
 corner inside a reading's box reads another rank, the reading takes that rank and keeps its suit (the OCR's rank is
 the surer; the reading's suit, from face and index together, the surer of the suits), still flagged: two looks
-disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to. A sure corner no
+disagreed, and marked ``duplicate`` too where another box reads the card it was renamed to (unless one box lies
+inside the other: the card boxed twice, the two readings made one). A sure corner no
 reading claims is a card of its own (flagged ``partly_covered``: only its corner was seen). Corners count only when
 the rank is sure (the OCR and the corner index reader together) and so is the suit.
 
@@ -19,12 +20,21 @@ without the corner index reader), only the rank is taken, and the ink's colour m
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 
 from engine.cards import Card
 from vision.corner_reader import CornerReading
-from vision.detection import DUPLICATE, LOW_CONFIDENCE, PARTLY_COVERED, Detection, covered_share
+from vision.detection import (
+    DUPLICATE,
+    LOW_CONFIDENCE,
+    PARTLY_COVERED,
+    Detection,
+    box_area,
+    covered_share,
+    one_card_twice,
+)
 from vision.reader_classes import card_of_class_name
 
 
@@ -37,8 +47,30 @@ def corners_inside(detection: Detection, corners: Sequence[CornerReading], share
     return [c for c in corners if covered_share(c.box, detection.box) >= share]
 
 
+def merge_renamed_twins(readings: list[Detection], renamed: set[Card], inside_share: float) -> list[Detection]:
+    """Two readings of a card the corner look renamed a reading to, one box ``inside_share`` inside the other, made
+    one: the card boxed twice (a whole card and a part of it), now read alike. The one reading takes the union box,
+    the surer confidence and both readings' flags."""
+    out = list(readings)
+    merged = True
+    while merged:
+        merged = False
+        for i, j in itertools.combinations(range(len(out)), 2):
+            a, b = out[i], out[j]
+            if a.card != b.card or a.card not in renamed or not one_card_twice(a.box, b.box, inside_share):
+                continue
+            union = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+            larger = a if box_area(a.box) >= box_area(b.box) else b
+            out[i] = dataclasses.replace(larger, box=union, confidence=max(a.confidence, b.confidence),
+                                         flags=a.flags | b.flags)
+            del out[j]
+            merged = True
+            break
+    return out
+
+
 def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerReading], *, rank_sure: float,
-                      suit_sure: float, inside: float, new_cards: bool) -> list[Detection]:
+                      suit_sure: float, inside: float, new_cards: bool, same_card: float = 1.0) -> list[Detection]:
     """``detections`` checked against the sure ``corners`` (see the module's text)."""
     sure = sure_corners(corners, rank_sure, suit_sure)
     claimed: set[int] = set()
@@ -75,6 +107,7 @@ def apply_corner_look(detections: Sequence[Detection], corners: Sequence[CornerR
         renamed.add(card)
         out.append(dataclasses.replace(detection, card=card, confidence=min(detection.confidence, surest),
                                        flags=detection.flags | {LOW_CONFIDENCE}))
+    out = merge_renamed_twins(out, renamed, same_card)
     # a rename that names a card another box reads too: one deck holds it once, so both are in doubt
     copies = Counter(d.card for d in out)
     out = [dataclasses.replace(d, flags=d.flags | {DUPLICATE}) if d.card in renamed and copies[d.card] > 1 else d

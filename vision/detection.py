@@ -37,6 +37,12 @@ def covered_share(box: Box | tuple[float, ...], by: Box | tuple[float, ...]) -> 
     return max(iw, 0.0) * max(ih, 0.0) / area if area > 0 else 0.0
 
 
+def one_card_twice(a: Box | tuple[float, ...], b: Box | tuple[float, ...], inside_share: float) -> bool:
+    """Whether two boxes are one card boxed twice (their readings naming it alike): the smaller lies at least
+    ``inside_share`` inside the larger."""
+    return max(covered_share(a, b), covered_share(b, a)) >= inside_share
+
+
 @dataclass(frozen=True, slots=True)
 class Detection:
     """One card read in a frame.

@@ -37,6 +37,7 @@ from vision.detection import (
     box_area,
     covered_share,
     iou,
+    one_card_twice,
 )
 from vision.frame_noise import without_impulse_noise
 from vision.reader_classes import card_of_class_name
@@ -570,7 +571,8 @@ class CardReader:
             return detections
         s = self.settings
         return apply_corner_look(detections, corner_reader.read(image), rank_sure=s.corner_rank_sure,
-                                 suit_sure=s.corner_suit_sure, inside=s.corner_inside, new_cards=s.corner_new_cards)
+                                 suit_sure=s.corner_suit_sure, inside=s.corner_inside, new_cards=s.corner_new_cards,
+                                 same_card=s.same_card_overlap)
 
 
 FAR_INPUT_MAX = 1280  # the largest detector input a frame of far cards is read at (4 times the cost of 640)
@@ -619,13 +621,6 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
             merged = True
             break
     return readings
-
-
-def one_card_twice(a: tuple[float, float, float, float], b: tuple[float, float, float, float],
-                   inside_share: float) -> bool:
-    """Whether two boxes are one card boxed twice (their readings naming it alike): the smaller lies at least
-    ``inside_share`` inside the larger."""
-    return max(covered_share(a, b), covered_share(b, a)) >= inside_share
 
 
 def overlapped_by_another(i: int, boxes: list[tuple[float, float, float, float]], share: float,
