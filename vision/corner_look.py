@@ -34,6 +34,7 @@ from vision.detection import (
     box_area,
     covered_share,
     one_card_twice,
+    union_box,
 )
 from vision.reader_classes import card_of_class_name
 
@@ -59,10 +60,9 @@ def merge_renamed_twins(readings: list[Detection], renamed: set[Card], inside_sh
             a, b = out[i], out[j]
             if a.card != b.card or a.card not in renamed or not one_card_twice(a.box, b.box, inside_share):
                 continue
-            union = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
             larger = a if box_area(a.box) >= box_area(b.box) else b
-            out[i] = dataclasses.replace(larger, box=union, confidence=max(a.confidence, b.confidence),
-                                         flags=a.flags | b.flags)
+            out[i] = dataclasses.replace(larger, box=union_box(a.box, b.box),
+                                         confidence=max(a.confidence, b.confidence), flags=a.flags | b.flags)
             del out[j]
             merged = True
             break

@@ -37,6 +37,11 @@ def covered_share(box: Box | tuple[float, ...], by: Box | tuple[float, ...]) -> 
     return max(iw, 0.0) * max(ih, 0.0) / area if area > 0 else 0.0
 
 
+def union_box(a: Box | tuple[float, ...], b: Box | tuple[float, ...]) -> Box:
+    """The smallest box holding both ``a`` and ``b``."""
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
 def one_card_twice(a: Box | tuple[float, ...], b: Box | tuple[float, ...], inside_share: float) -> bool:
     """Whether two boxes are one card boxed twice (their readings naming it alike): the smaller lies at least
     ``inside_share`` inside the larger."""

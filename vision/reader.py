@@ -38,6 +38,7 @@ from vision.detection import (
     covered_share,
     iou,
     one_card_twice,
+    union_box,
 )
 from vision.frame_noise import without_impulse_noise
 from vision.reader_classes import card_of_class_name
@@ -612,8 +613,7 @@ def merge_double_boxes(raw: list[RawReading], inside_share: float) -> list[RawRe
                 continue
             if not one_card_twice(small.box, large.box, inside_share):
                 continue
-            a, b = small.box, large.box
-            union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+            union = union_box(small.box, large.box)
             surer = max((small, large), key=lambda r: float(r.probabilities.max()) * r.detector_score)
             readings[j] = dataclasses.replace(surer, box=union,
                                               detector_score=max(small.detector_score, large.detector_score))
